@@ -1,0 +1,218 @@
+// Package gitstore is the repository behind lore: it finds the git work tree
+// and its .lore/ knowledge root from any folder (linked worktrees included),
+// lists and loads items, and writes files atomically under a lock. It is the
+// only package that imports go-git.
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// DirName is the knowledge root inside a work tree.
+const DirName = ".lore"
+
+// ErrNotRepo is returned when no git repository encloses the folder.
+var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)")
+
+// Store is one repository's knowledge.
+type Store struct {
+	Root string // absolute work tree root
+	Dir  string // absolute .lore folder (may not exist yet)
+	repo *git.Repository
+}
+
+// Open finds the repository that encloses dir (a subfolder or a linked
+// worktree works) and its .lore folder.
+func Open(dir string) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %s: bare repositories have no work tree for .lore: %w", abs, err)
+	}
+	root := wt.Filesystem.Root()
+	return &Store{Root: root, Dir: filepath.Join(root, DirName), repo: repo}, nil
+}
+
+// Repo returns the go-git repository.
+func (s *Store) Repo() *git.Repository { return s.repo }
+
+// Path returns the absolute path of a path relative to the work tree root.
+func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
+
+// Rel returns a work-tree-relative, slash-separated path.
+func (s *Store) Rel(abs string) string {
+	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return abs
+}
+
+// CacheDir is the gitignored folder for derived files.
+func (s *Store) CacheDir() string { return filepath.Join(s.Dir, "cache") }
+
+// Initialized reports whether .lore exists.
+func (s *Store) Initialized() bool {
+	fi, err := os.Stat(s.Dir)
+	return err == nil && fi.IsDir()
+}
+
+// ConfigPath is the repo-relative path of config.yaml.
+const ConfigPath = DirName + "/config.yaml"
+
+// Config reads .lore/config.yaml over the defaults; a missing file is the
+// defaults.
+func (s *Store) Config() (config.Config, error) {
+	data, err := os.ReadFile(s.Path(ConfigPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.Default(), nil
+	}
+	if err != nil {
+		return config.Default(), fmt.Errorf("gitstore: %w", err)
+	}
+	return config.Parse(ConfigPath, data)
+}
+
+// ItemFiles lists the repo-relative paths of every .md file in the kind
+// folders, sorted.
+func (s *Store) ItemFiles() ([]string, error) {
+	var files []string
+	for _, kind := range markdown.Kinds {
+		dir := filepath.Join(s.Dir, markdown.Folder(kind))
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("gitstore: %w", err)
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
+				files = append(files, s.Rel(filepath.Join(dir, e.Name())))
+			}
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// Load parses every item. Files that cannot be parsed are returned as
+// errors (each a *markdown.Error naming the file and line) and skipped;
+// the rest still load.
+func (s *Store) Load() ([]*markdown.Item, []error) {
+	files, err := s.ItemFiles()
+	if err != nil {
+		return nil, []error{err}
+	}
+	var items []*markdown.Item
+	var errs []error
+	for _, rel := range files {
+		it, err := s.LoadFile(rel)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		items = append(items, it)
+	}
+	return items, errs
+}
+
+// LoadFile parses one item by repo-relative path.
+func (s *Store) LoadFile(rel string) (*markdown.Item, error) {
+	data, err := os.ReadFile(s.Path(rel))
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	return markdown.Parse(rel, data)
+}
+
+// ReadFile reads a repo-relative file.
+func (s *Store) ReadFile(rel string) ([]byte, error) { return os.ReadFile(s.Path(rel)) }
+
+// WriteFile writes a repo-relative file atomically (temp file in the same
+// folder, fsync, rename, fsync the folder) while holding the store lock, so
+// parallel writers never interleave or lose a file.
+func (s *Store) WriteFile(rel string, data []byte) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return WriteAtomic(s.Path(rel), data)
+}
+
+// WriteAtomic writes path with restic's order: temp file, fsync, rename,
+// fsync the folder. It does not lock; callers that share the file lock first.
+func WriteAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gitstore: write %s: %w", path, err)
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := renameio.WriteFile(path, data, perm); err != nil {
+		return fmt.Errorf("gitstore: write %s: %w", path, err)
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// CreateExclusive writes a new file atomically and fails with fs.ErrExist if
+// it already exists; used where two writers may pick the same name.
+func (s *Store) CreateExclusive(rel string, data []byte) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Lstat(s.Path(rel)); err == nil {
+		return fmt.Errorf("gitstore: %s: %w", rel, fs.ErrExist)
+	}
+	return WriteAtomic(s.Path(rel), data)
+}
+
+// Lock takes the store's write lock (a file lock in the cache folder).
+func (s *Store) Lock() (unlock func(), err error) {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	}
+	l := flock.New(filepath.Join(s.CacheDir(), "write.lock"))
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(l.Path()), err)
+	}
+	return func() { _ = l.Unlock() }, nil
+}

@@ -1,0 +1,60 @@
+package markdown
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseLesson(t *testing.T) {
+	data, err := os.ReadFile("testdata/lesson.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := Parse("lessons/x.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Title != "pytest hangs without a TTY" || it.Priority != 7 || it.Confidence != 0.9 {
+		t.Fatalf("fields: %+v", it)
+	}
+	if got := it.Triggers.Unless; len(got) != 2 || got[1] != "TERM=dumb" {
+		t.Fatalf("unless = %q", got)
+	}
+	if len(it.Sections) != 2 || it.Sections[1].Title != "Fix" || it.Sections[0].Line != 17 {
+		t.Fatalf("sections: %+v", it.Sections)
+	}
+	if !strings.Contains(it.Section("mistake"), "## not a heading") {
+		t.Fatalf("mistake = %q", it.Section("mistake"))
+	}
+	if errs := Validate(it); len(errs) != 0 {
+		t.Fatalf("validate: %v", errs)
+	}
+	if it.KeyLine("triggers.unless") != 12 {
+		t.Fatalf("line of unless = %d", it.KeyLine("triggers.unless"))
+	}
+}
+
+func TestSetKeepsOtherBytes(t *testing.T) {
+	data, _ := os.ReadFile("testdata/lesson.md")
+	it, err := Parse("lessons/x.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Set("status", "deprecated"); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(data), "status: active\n", "status: deprecated\n", 1)
+	if string(it.Raw()) != want {
+		t.Fatalf("rewrite changed more than the key:\n%s", it.Raw())
+	}
+	if err := it.Set("updated", "2026-04-01T00:00:00Z"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(it.Raw()), "created: 2026-03-28T14:00:00Z\nupdated:") || it.Updated.IsZero() {
+		t.Fatalf("added key:\n%s", it.Raw())
+	}
+	if it.Status != "deprecated" || !strings.HasSuffix(string(it.Raw()), string(it.Body())) {
+		t.Fatal("re-parse after set")
+	}
+}
