@@ -4,6 +4,8 @@ package config
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -101,7 +103,7 @@ func Parse(path string, data []byte) (Config, error) {
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) { // EOF: only comments
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 		line := 1

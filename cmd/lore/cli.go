@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/lore-agents/lore/gitstore"
+)
+
+// Globals are the flags and state every command shares.
+type Globals struct {
+	Dir string `short:"C" name:"directory" placeholder:"DIR" help:"Run as if lore was started in DIR." default:"."`
+
+	Stdin  io.Reader `kong:"-"`
+	Stdout io.Writer `kong:"-"`
+	Stderr io.Writer `kong:"-"`
+	Color  bool      `kong:"-"` // stdout is a terminal and NO_COLOR is unset
+
+	store *gitstore.Store
+}
+
+// Store opens the repository around -C (once).
+func (g *Globals) Store() (*gitstore.Store, error) {
+	if g.store == nil {
+		s, err := gitstore.Open(g.Dir)
+		if err != nil {
+			return nil, err
+		}
+		g.store = s
+	}
+	return g.store, nil
+}
+
+// InitializedStore is Store for commands that need .lore/ to exist.
+func (g *Globals) InitializedStore() (*gitstore.Store, error) {
+	s, err := g.Store()
+	if err != nil {
+		return nil, err
+	}
+	if !s.Initialized() {
+		return nil, fmt.Errorf("%s: no .lore/ here: run `lore init` first", s.Root)
+	}
+	return s, nil
+}
+
+// CLI is the whole command line: one struct per command, in cmd_<name>.go.
+type CLI struct {
+	Globals
+
+	Init  InitCmd  `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
+	Add   AddCmd   `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+}
+
+// exitSignal carries kong's exit code (after --help) out of the parser.
+type exitSignal int
+
+// Main runs lore with args and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	cli := CLI{Globals: Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: colorOK(stdout)}}
+	defer func() {
+		if r := recover(); r != nil {
+			sig, ok := r.(exitSignal)
+			if !ok {
+				panic(r)
+			}
+			code = int(sig)
+		}
+	}()
+	parser, err := kong.New(&cli,
+		kong.Name("lore"),
+		kong.Description("A git-native memory for coding agents: lessons, pitfalls and decisions as Markdown in the repository."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitSignal(c)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(&cli.Globals),
+	)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		var perr *kong.ParseError
+		if errors.As(err, &perr) {
+			fmt.Fprintf(stderr, "lore: %v (see lore --help)\n", err)
+			return exitError
+		}
+		return exitCode(err, stderr)
+	}
+	return exitCode(ctx.Run(&cli.Globals), stderr)
+}
+
+// colorOK reports whether w is a terminal and NO_COLOR is unset.
+func colorOK(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

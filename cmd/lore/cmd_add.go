@@ -1,0 +1,344 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// AddCmd creates one knowledge item, or appends a learnings.md entry.
+type AddCmd struct {
+	Kind  string `arg:"" enum:"lesson,pitfall,decision,learning" help:"What to add: lesson, pitfall, decision or learning."`
+	Title string `arg:"" optional:"" help:"One-line title (<= 100 characters). Required unless --edit."`
+
+	Mistake      string   `help:"Lesson: what went wrong." group:"Body"`
+	Fix          string   `help:"Lesson: what to do instead." group:"Body"`
+	Why          string   `help:"Lesson: why." group:"Body"`
+	Checklist    []string `help:"Lesson: checklist entries (repeatable)." group:"Body"`
+	Issue        string   `help:"Pitfall: the issue." group:"Body"`
+	Impact       string   `help:"Pitfall: its impact." group:"Body"`
+	Avoid        string   `help:"Pitfall: how to avoid it." group:"Body"`
+	Context      string   `help:"Decision: context." group:"Body"`
+	Decision     string   `help:"Decision: the decision." group:"Body"`
+	Consequences string   `help:"Decision: consequences." group:"Body"`
+	Body         string   `help:"The Markdown body as given (a learning's text, or an item's sections)." group:"Body"`
+	Stdin        bool     `help:"Read the body from standard input." group:"Body"`
+	Edit         bool     `help:"Write the item in $EDITOR (VISUAL, EDITOR, or vi)." group:"Body"`
+	As           string   `name:"as" enum:",lesson,pitfall,decision" default:"" help:"Learning: route it to this kind on consolidation."`
+
+	Status     string   `help:"Status (default: active; decisions: accepted)." group:"Frontmatter"`
+	Priority   string   `help:"critical, high, medium, low or 1-10." default:"medium" group:"Frontmatter"`
+	Confidence float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
+	Form       string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
+	Scope      string   `help:"project or global." group:"Frontmatter"`
+	Enforce    string   `help:"deny: block the matching call (critical items only)." group:"Frontmatter"`
+	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
+	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
+	Commands   []string `name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
+	Unless     []string `help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
+	Paths      []string `name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
+	Keywords   []string `name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
+	Topics     []string `name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
+}
+
+// Run validates the new item fully before anything is written.
+func (c *AddCmd) Run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	if c.Stdin {
+		b, err := io.ReadAll(g.Stdin)
+		if err != nil {
+			return fmt.Errorf("add: read stdin: %w", err)
+		}
+		c.Body = string(b)
+	}
+	if c.Kind == "learning" {
+		return c.addLearning(g, s)
+	}
+	if c.Title == "" && !c.Edit {
+		return usagef("add %s: a title is required (lore add %s \"Title\" ...)", c.Kind, c.Kind)
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ref, err := c.nextRef(s)
+	if err != nil {
+		return err
+	}
+	data, err := c.compose(ref, time.Now().UTC().Truncate(time.Second))
+	if err != nil {
+		return err
+	}
+	if c.Edit {
+		if data, err = editInEditor(g, data); err != nil {
+			return err
+		}
+	}
+	folder := path.Join(gitstore.DirName, markdown.Folder(c.Kind))
+	it, err := markdown.Parse(path.Join(folder, "new.md"), data)
+	if err != nil {
+		return err
+	}
+	if errs := markdown.Validate(it); len(errs) > 0 {
+		return errs[0]
+	}
+	if it.Kind != c.Kind {
+		return usagef("add %s: the edited item says kind %q", c.Kind, it.Kind)
+	}
+	rel := uniquePath(s, folder, fileName(it.Ref, slug(it.Title)))
+	if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", rel, it.Kind, displayID(it))
+	return nil
+}
+
+func displayID(it *markdown.Item) string {
+	if it.Ref != "" {
+		return it.Ref + " " + it.ID
+	}
+	return it.ID
+}
+
+func (c *AddCmd) compose(ref string, now time.Time) ([]byte, error) {
+	status := c.Status
+	if status == "" {
+		status = "active"
+		if c.Kind == markdown.KindDecision {
+			status = "accepted"
+		}
+	}
+	var priority any = c.Priority
+	if n, err := strconv.Atoi(c.Priority); err == nil {
+		priority = n
+	}
+	var confidence any
+	if c.Confidence != 1.0 {
+		confidence = c.Confidence
+	}
+	triggers := map[string][]string{}
+	for k, v := range map[string][]string{"tools": c.Tools, "commands": c.Commands, "unless": c.Unless, "paths": c.Paths, "keywords": c.Keywords, "topics": c.Topics} {
+		if len(v) > 0 {
+			triggers[k] = v
+		}
+	}
+	var trig any
+	if len(triggers) > 0 {
+		trig = orderedTriggers(triggers)
+	}
+	stamp := now.Format(time.RFC3339)
+	return markdown.Compose([]markdown.Field{
+		{Key: "id", Value: ulid.Make().String()},
+		{Key: "kind", Value: c.Kind},
+		{Key: "title", Value: c.Title},
+		{Key: "status", Value: status},
+		{Key: "priority", Value: priority},
+		{Key: "confidence", Value: confidence},
+		{Key: "form", Value: c.Form},
+		{Key: "ref", Value: ref},
+		{Key: "scope", Value: c.Scope},
+		{Key: "triggers", Value: trig},
+		{Key: "tags", Value: c.Tags},
+		{Key: "enforce", Value: c.Enforce},
+		{Key: "created", Value: stamp},
+		{Key: "updated", Value: stamp},
+	}, c.body())
+}
+
+// orderedTriggers keeps the trigger keys in the documented order.
+func orderedTriggers(t map[string][]string) any {
+	type kv = struct {
+		Tools    []string `yaml:"tools,omitempty"`
+		Commands []string `yaml:"commands,omitempty"`
+		Unless   []string `yaml:"unless,omitempty"`
+		Paths    []string `yaml:"paths,omitempty"`
+		Keywords []string `yaml:"keywords,omitempty"`
+		Topics   []string `yaml:"topics,omitempty"`
+	}
+	return kv{t["tools"], t["commands"], t["unless"], t["paths"], t["keywords"], t["topics"]}
+}
+
+// body renders the kind's sections from the flags, or the given body.
+func (c *AddCmd) body() string {
+	if strings.TrimSpace(c.Body) != "" {
+		return c.Body
+	}
+	var secs [][2]string
+	switch c.Kind {
+	case markdown.KindLesson:
+		var list []string
+		for _, x := range c.Checklist {
+			list = append(list, "- "+x)
+		}
+		secs = [][2]string{{"Mistake", c.Mistake}, {"Fix", c.Fix}, {"Checklist", strings.Join(list, "\n")}, {"Why", c.Why}}
+	case markdown.KindPitfall:
+		secs = [][2]string{{"Issue", c.Issue}, {"Impact", c.Impact}, {"Avoid", c.Avoid}}
+	case markdown.KindDecision:
+		secs = [][2]string{{"Context", c.Context}, {"Decision", c.Decision}, {"Consequences", c.Consequences}}
+	}
+	var b strings.Builder
+	for _, s := range secs {
+		if strings.TrimSpace(s[1]) == "" && !c.Edit {
+			continue
+		}
+		fmt.Fprintf(&b, "## %s\n%s\n\n", s[0], strings.TrimSpace(s[1]))
+	}
+	return b.String()
+}
+
+var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
+
+// nextRef is the next PF-/ADR- number: one more than the highest in use,
+// by ref key or file name. Called under the store lock.
+func (c *AddCmd) nextRef(s *gitstore.Store) (string, error) {
+	prefix := markdown.RefPrefix(c.Kind)
+	if prefix == "" {
+		return "", nil
+	}
+	files, err := s.ItemFiles()
+	if err != nil {
+		return "", err
+	}
+	max := 0
+	for _, rel := range files {
+		if path.Base(path.Dir(rel)) != markdown.Folder(c.Kind) {
+			continue
+		}
+		names := []string{path.Base(rel)}
+		if it, err := s.LoadFile(rel); err == nil {
+			names = append(names, it.Ref)
+		}
+		for _, n := range names {
+			if m := refNumRe.FindStringSubmatch(n); m != nil {
+				if v, _ := strconv.Atoi(m[1]); v > max {
+					max = v
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s-%04d", prefix, max+1), nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug turns a title into a file name stem: lowercase ASCII words joined by
+// dashes, at most 60 characters.
+func slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+	}
+	if s == "" {
+		s = "item"
+	}
+	return s
+}
+
+func fileName(ref, slug string) string {
+	if ref != "" {
+		return ref + "-" + slug + ".md"
+	}
+	return slug + ".md"
+}
+
+// uniquePath appends -2, -3, ... to the stem until the name is free.
+func uniquePath(s *gitstore.Store, folder, name string) string {
+	stem := strings.TrimSuffix(name, ".md")
+	rel := path.Join(folder, name)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) {
+			return rel
+		}
+		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", stem, i))
+	}
+}
+
+// editInEditor lets the user edit draft in $VISUAL/$EDITOR and returns the
+// result; an unchanged or emptied file aborts.
+func editInEditor(g *Globals, draft []byte) ([]byte, error) {
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	dir, err := os.MkdirTemp("", "lore-add-")
+	if err != nil {
+		return nil, fmt.Errorf("add: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "item.md")
+	if err := os.WriteFile(file, draft, 0o600); err != nil {
+		return nil, fmt.Errorf("add: %w", err)
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "editor", file)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, g.Stderr, g.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("add: editor %q: %w", editor, err)
+	}
+	out, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("add: %w", err)
+	}
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, usagef("add: the edited file is empty: nothing added")
+	}
+	return out, nil
+}
+
+// addLearning appends an H2 entry to the learnings file under the lock.
+func (c *AddCmd) addLearning(g *Globals, s *gitstore.Store) error {
+	title := strings.TrimSpace(c.Title)
+	if title == "" || strings.ContainsAny(title, "\r\n") {
+		return usagef("add learning: a one-line title is required (lore add learning \"Title\" --body \"...\")")
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := os.ReadFile(s.Path(cfg.Learnings))
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("add learning: %w", err)
+	}
+	l, err := markdown.ParseLearnings(cfg.Learnings, data)
+	if err != nil {
+		return err
+	}
+	for _, e := range l.Entries {
+		if e.Title == title {
+			return usagef("%s:%d: an entry titled %q already exists", cfg.Learnings, e.Line, title)
+		}
+	}
+	body := strings.TrimSpace(c.Body)
+	if c.As != "" {
+		body = strings.TrimSpace("kind: " + c.As + "\n" + body)
+	}
+	if err := gitstore.WriteAtomic(s.Path(cfg.Learnings), markdown.AppendEntry(data, title, body)); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "added learning %q to %s\n", title, cfg.Learnings)
+	return nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"lore": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script: the real lore
+// binary (this test binary re-executed) against real git repositories.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup:               setupScriptEnv,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"commitat": cmdCommitAt,
+		},
+	})
+}
+
+// setupScriptEnv isolates git and lore from the machine's configuration.
+func setupScriptEnv(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, ".home")
+	for k, v := range map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME":     "Lore Test",
+		"GIT_AUTHOR_EMAIL":    "test@example.com",
+		"GIT_COMMITTER_NAME":  "Lore Test",
+		"GIT_COMMITTER_EMAIL": "test@example.com",
+		"NO_COLOR":            "1",
+		"EDITOR":              "false",
+		"TZ":                  "UTC",
+	} {
+		env.Setenv(k, v)
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n"), 0o644)
+}
+
+// cmdCommitAt stages everything and commits with fixed author and committer
+// dates: commitat <date> <message> (date as git accepts it, e.g.
+// 2026-03-01T10:00:00+02:00).
+func cmdCommitAt(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: commitat <date> <message>")
+	}
+	ts.Check(ts.Exec("git", "add", "-A"))
+	ts.Setenv("GIT_AUTHOR_DATE", args[0])
+	ts.Setenv("GIT_COMMITTER_DATE", args[0])
+	err := ts.Exec("git", "commit", "-q", "--allow-empty", "-m", args[1])
+	ts.Setenv("GIT_AUTHOR_DATE", "")
+	ts.Setenv("GIT_COMMITTER_DATE", "")
+	if neg != (err != nil) {
+		ts.Fatalf("commitat: %v", err)
+	}
+}
