@@ -5,8 +5,8 @@ package config
 import (
 	"bytes"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"

@@ -123,7 +123,9 @@ func Validate(it *Item) []*Error {
 	return errs
 }
 
-func isKindFolder(dir string) bool { return dir == "lessons" || dir == "pitfalls" || dir == "decisions" }
+func isKindFolder(dir string) bool {
+	return dir == "lessons" || dir == "pitfalls" || dir == "decisions"
+}
 
 // pcre lists PCRE-only constructs RE2 rejects, with a readable name.
 var pcre = []struct{ token, name string }{

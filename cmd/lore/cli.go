@@ -51,8 +51,8 @@ func (g *Globals) InitializedStore() (*gitstore.Store, error) {
 type CLI struct {
 	Globals
 
-	Init  InitCmd  `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
-	Add   AddCmd   `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+	Init InitCmd `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
+	Add  AddCmd  `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.
