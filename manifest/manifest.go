@@ -1,0 +1,100 @@
+// Package manifest is the compiled, gitignored form of a store's injectable
+// items that the agent hook reads on every tool call.
+//
+// The format is built for a process that lives about a millisecond: Open
+// maps the file and checks a fixed header and a small bucket directory;
+// a lookup touches only the bucket of the called tool and the hash-table
+// slots of the n-grams of the command, path or prompt; item records are
+// decoded only for the candidates those grams name, and injection texts
+// only for the winners. Nothing is decoded up front, and nothing here panics
+// on bad bytes: every read is bounds-checked and every record carries a
+// CRC. It imports only the standard library.
+package manifest
+
+import (
+	"errors"
+	"fmt"
+)
+
+// RelPath is the manifest's path relative to the work tree root.
+const RelPath = ".lore/cache/manifest"
+
+// Version is the format version; a manifest of another version is stale.
+const Version = 1
+
+var (
+	// ErrCorrupt reports a manifest that is truncated or damaged.
+	ErrCorrupt = errors.New("manifest: corrupt or truncated (run lore build)")
+	// ErrVersion reports a manifest written by another format version.
+	ErrVersion = errors.New("manifest: written by another lore version (run lore build)")
+)
+
+// Settings is the inject.* configuration snapshot taken at build time, so
+// the hook never reads config.yaml.
+type Settings struct {
+	BudgetBytes      int
+	MaxItems         int
+	Threshold        float64
+	ReinjectPriority int
+	MinConfidence    float64
+	Drafts           bool
+}
+
+// Triggers are an item's trigger lists (DESIGN section 3).
+type Triggers struct {
+	Tools, Commands, Unless, Paths, Keywords, Topics []string
+}
+
+// Item is one compiled item. Text and Fix are not decoded by Item(i): read
+// them with Text(i) and Fix(i) for the winners only.
+type Item struct {
+	ID         string
+	Kind       string
+	Title      string
+	File       string // where it came from (repo-relative, or ~/ for global items)
+	Status     string
+	Priority   int // 1-10
+	Confidence float64
+	Deny       bool // enforce: deny on an active critical item
+	Global     bool // from the user's global store
+	Triggers   Triggers
+
+	Text string // the rendered injection (input to Build only)
+	Fix  string // the deny reason (input to Build only)
+
+	textRef, fixRef ref
+}
+
+type ref struct{ off, n, crc uint32 }
+
+// Bucket lists the items worth scoring for one tool ("*" for tools no
+// bucket names). Gated items are candidates only when one of their literals
+// may occur in the call's target (command or path) or prompt; Always items
+// are always candidates. Items are indexes into Source.Items.
+type Bucket struct {
+	Tool    string
+	Always  []int
+	Target  []Gate
+	Keyword []Gate
+}
+
+// Gate is an item with literals of which at least one occurs (ASCII
+// case-insensitively) in every text the item can match. No literals, or a
+// literal shorter than three bytes, makes the item always a candidate.
+type Gate struct {
+	Item     int
+	Literals []string
+}
+
+// Source is everything Build writes.
+type Source struct {
+	Hash         [32]byte // of the item files and config it was built from
+	Settings     Settings
+	SessionStart string
+	Items        []Item
+	Buckets      []Bucket
+}
+
+func errf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}

@@ -1,0 +1,255 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func sample() Source {
+	items := []Item{
+		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: ".lore/lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9,
+			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`\bpytest\b`}, Unless: []string{"--no-header"}},
+			Text: "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
+		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
+			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`git\s+push\s+.*--force`}},
+			Text: "### Pitfall: force push", Fix: "use --force-with-lease"},
+		{ID: "01C", Kind: "lesson", Title: "release", File: "~/.config/lore/lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
+			Triggers: Triggers{Keywords: []string{"release"}}, Text: "### Lesson: release"},
+	}
+	return Source{
+		Hash:         [32]byte{1, 2, 3},
+		Settings:     Settings{BudgetBytes: 4096, MaxItems: 3, Threshold: 0.7, ReinjectPriority: 7, MinConfidence: 0.5},
+		SessionStart: "## Critical\n- force push\n",
+		Items:        items,
+		Buckets: []Bucket{
+			{Tool: "Bash", Target: []Gate{{Item: 0, Literals: []string{"pytest"}}, {Item: 1, Literals: []string{"push"}}},
+				Keyword: []Gate{{Item: 2, Literals: []string{"release"}}}},
+			{Tool: "*", Keyword: []Gate{{Item: 2, Literals: []string{"release"}}}},
+			{Tool: "Read", Always: []int{2}},
+		},
+	}
+}
+
+func mustBuild(t testing.TB, src Source) []byte {
+	t.Helper()
+	b, err := Build(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func ids(t *testing.T, m *Manifest, idx []int) []string {
+	t.Helper()
+	var out []string
+	for _, i := range idx {
+		it, err := m.Item(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	src := sample()
+	data := mustBuild(t, src)
+	path := filepath.Join(t.TempDir(), "manifest")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.Settings() != src.Settings {
+		t.Errorf("settings = %+v, want %+v", m.Settings(), src.Settings)
+	}
+	if m.SessionStart() != src.SessionStart {
+		t.Errorf("session start = %q", m.SessionStart())
+	}
+	if m.Version() != Version || m.Len() != 3 {
+		t.Errorf("version %d len %d", m.Version(), m.Len())
+	}
+	if got := m.SourceHash(); got[:6] != "010203" || len(got) != 64 {
+		t.Errorf("source hash %q", got)
+	}
+	if p, ok := m.Priority("01A"); !ok || p != 9 {
+		t.Errorf("Priority(01A) = %d, %v", p, ok)
+	}
+	if _, ok := m.Priority("01Z"); ok {
+		t.Error("Priority of a missing id reported found")
+	}
+	for _, tc := range []struct {
+		tool, target, prompt string
+		want                 []string
+	}{
+		{"Bash", "cd app && PYTEST_ADDOPTS=-x pytest", "", []string{"01B"}},
+		{"Bash", "git push --force", "cut the RELEASE", []string{"01A", "01C"}},
+		{"Bash", "ls -la", "", nil},
+		{"Read", "x", "", []string{"01C"}},
+		{"WebFetch", "", "release notes", []string{"01C"}},
+		{"WebFetch", "", "nothing", nil},
+	} {
+		got := ids(t, m, m.Candidates(tc.tool, tc.target, tc.prompt))
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Candidates(%q, %q, %q) = %v, want %v", tc.tool, tc.target, tc.prompt, got, tc.want)
+		}
+	}
+	// Every field survives, and texts are read separately.
+	for i := 0; i < m.Len(); i++ {
+		it, err := m.Item(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want Item
+		for _, w := range src.Items {
+			if w.ID == it.ID {
+				want = w
+			}
+		}
+		text, err1 := m.Text(it)
+		fix, err2 := m.Fix(it)
+		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
+			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
+		}
+		it.textRef, it.fixRef = ref{}, ref{}
+		want.Text, want.Fix = "", ""
+		if !reflect.DeepEqual(it, want) {
+			t.Errorf("item %d = %+v, want %+v", i, it, want)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a := mustBuild(t, sample())
+	src := sample()
+	// Input order of items, buckets and gates does not change the bytes.
+	src.Items[0], src.Items[1] = src.Items[1], src.Items[0]
+	for i := range src.Buckets {
+		for j := range src.Buckets[i].Target {
+			src.Buckets[i].Target[j].Item = 1 - src.Buckets[i].Target[j].Item
+		}
+		src.Buckets[i].Target = append([]Gate(nil), src.Buckets[i].Target...)
+		if len(src.Buckets[i].Target) == 2 {
+			src.Buckets[i].Target[0], src.Buckets[i].Target[1] = src.Buckets[i].Target[1], src.Buckets[i].Target[0]
+		}
+	}
+	src.Buckets[0], src.Buckets[2] = src.Buckets[2], src.Buckets[0]
+	if b := mustBuild(t, src); !bytes.Equal(a, b) {
+		t.Error("same items in another order gave other bytes")
+	}
+}
+
+func TestShortLiteralIsAlways(t *testing.T) {
+	src := sample()
+	src.Buckets = []Bucket{{Tool: "Bash", Target: []Gate{{Item: 0, Literals: []string{"pytest", "rm"}}}}}
+	m, err := Parse(mustBuild(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, m, m.Candidates("Bash", "echo", "")); !reflect.DeepEqual(got, []string{"01B"}) {
+		t.Errorf("short literal: candidates %v, want the item always", got)
+	}
+}
+
+func TestCorrupt(t *testing.T) {
+	good := mustBuild(t, sample())
+	dir := t.TempDir()
+	for name, tc := range map[string]struct {
+		data []byte
+		want error
+	}{
+		"empty":     {nil, ErrCorrupt},
+		"truncated": {good[:len(good)-1], ErrCorrupt},
+		"garbage":   {bytes.Repeat([]byte("x"), 300), ErrCorrupt},
+		"version": {func() []byte {
+			b := bytes.Clone(good)
+			binary.LittleEndian.PutUint32(b[hVersion:], Version+1)
+			return b
+		}(), ErrVersion},
+		"header bit": {func() []byte {
+			b := bytes.Clone(good)
+			b[hBudget] ^= 1
+			return b
+		}(), ErrCorrupt},
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(path); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Open error %v, want %v", name, err, tc.want)
+		}
+	}
+	if _, err := Open(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+	// A flipped byte in a record or text is caught by its checksum.
+	m, err := Parse(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := m.Item(0)
+	b := bytes.Clone(good)
+	b[it.textRef.off] ^= 0x20
+	m2, _ := Parse(b)
+	if _, err := m2.Text(it); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("flipped text byte: %v", err)
+	}
+	off := binary.LittleEndian.Uint32(good[m.itemTab:])
+	b = bytes.Clone(good)
+	b[off+10] ^= 0x01
+	m3, _ := Parse(b)
+	if _, err := m3.Item(0); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("flipped record byte: %v", err)
+	}
+}
+
+// FuzzParse: garbage never panics, whatever lookups follow.
+func FuzzParse(f *testing.F) {
+	good := mustBuild(f, sample())
+	f.Add(good)
+	f.Add(good[:headerSize])
+	f.Add([]byte(magic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Parse(data)
+		if err != nil {
+			// Also try it with the header fixed up, to reach the lookups.
+			if len(data) < headerSize {
+				return
+			}
+			data = bytes.Clone(data)
+			copy(data, magic)
+			binary.LittleEndian.PutUint32(data[hVersion:], Version)
+			binary.LittleEndian.PutUint64(data[hFileSize:], uint64(len(data)))
+			if d := binary.LittleEndian.Uint32(data[hDirLen:]); int(d) <= len(data)-headerSize {
+				binary.LittleEndian.PutUint32(data[hDirOff:], headerSize)
+				binary.LittleEndian.PutUint32(data[hHeaderCRC:], headerCRC(data[:headerSize], data[headerSize:headerSize+int(d)]))
+			}
+			if m, err = Parse(data); err != nil {
+				return
+			}
+		}
+		_ = m.SessionStart()
+		_, _ = m.Priority("01A")
+		for _, tool := range []string{"Bash", "Read", "*", "X"} {
+			for _, i := range m.Candidates(tool, "git push --force pytest", "release") {
+				if it, err := m.Item(i); err == nil {
+					_, _ = m.Text(it)
+					_, _ = m.Fix(it)
+				}
+			}
+		}
+		for i := 0; i < m.Len() && i < 100; i++ {
+			_, _ = m.Item(i)
+		}
+	})
+}

@@ -1,0 +1,389 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"sort"
+)
+
+// Manifest is an opened manifest. Its methods read the mapped bytes lazily.
+type Manifest struct {
+	data    []byte
+	unmap   func() error
+	nItems  int
+	itemTab int
+	buckets []bucket
+	set     Settings
+	hash    [32]byte
+}
+
+type bucket struct {
+	name                                   string
+	alwaysOff, alwaysN, tableOff, tableLen int
+}
+
+// Open maps the manifest at path and checks its header and directory: an
+// error when it is missing, of another version, truncated or corrupt.
+func Open(path string) (*Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	if fi.Size() < headerSize || fi.Size() > math.MaxUint32 {
+		return nil, errf("%s: %d bytes", path, fi.Size())
+	}
+	data, unmap, err := mapFile(f, int(fi.Size()))
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %s: %w", path, err)
+	}
+	m, err := parse(data)
+	if err != nil {
+		_ = unmap()
+		return nil, err
+	}
+	m.unmap = unmap
+	return m, nil
+}
+
+// Parse opens a manifest held in memory (as Build returned it).
+func Parse(data []byte) (*Manifest, error) { return parse(data) }
+
+// Close releases the mapping. The Manifest must not be used afterwards.
+func (m *Manifest) Close() error {
+	if m.unmap == nil {
+		return nil
+	}
+	err := m.unmap()
+	m.unmap, m.data = nil, nil
+	return err
+}
+
+func parse(data []byte) (*Manifest, error) {
+	if len(data) < headerSize || string(data[:len(magic)]) != magic {
+		return nil, errf("not a lore manifest")
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[hVersion:]); v != Version {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrVersion, v, Version)
+	}
+	if le.Uint64(data[hFileSize:]) != uint64(len(data)) {
+		return nil, errf("%d bytes, header says %d", len(data), le.Uint64(data[hFileSize:]))
+	}
+	u := func(at int) int { return int(le.Uint32(data[at:])) }
+	dirOff, dirLen := u(hDirOff), u(hDirLen)
+	if dirOff != headerSize || dirLen > len(data)-dirOff {
+		return nil, errf("directory out of range")
+	}
+	dir := data[dirOff : dirOff+dirLen]
+	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
+		return nil, errf("header checksum mismatch")
+	}
+	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab)}
+	copy(m.hash[:], data[hHash:hHash+32])
+	m.set = Settings{
+		BudgetBytes:      u(hBudget),
+		MaxItems:         u(hMaxItems),
+		ReinjectPriority: u(hReinject),
+		Drafts:           u(hDrafts) != 0,
+		Threshold:        math.Float64frombits(le.Uint64(data[hThreshold:])),
+		MinConfidence:    math.Float64frombits(le.Uint64(data[hMinConf:])),
+	}
+	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) {
+		return nil, errf("item table out of range")
+	}
+	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
+		return nil, errf("session block out of range")
+	}
+	nb := u(hNBuckets)
+	if nb > dirLen/17 {
+		return nil, errf("%d buckets in a %d-byte directory", nb, dirLen)
+	}
+	m.buckets = make([]bucket, 0, nb)
+	for pos := 0; len(m.buckets) < nb; {
+		l, k := binary.Uvarint(dir[pos:])
+		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < 16 {
+			return nil, errf("directory entry %d", len(m.buckets))
+		}
+		pos += k
+		b := bucket{name: string(dir[pos : pos+int(l)])}
+		pos += int(l)
+		b.alwaysOff, b.alwaysN = int(le.Uint32(dir[pos:])), int(le.Uint32(dir[pos+4:]))
+		b.tableOff, b.tableLen = int(le.Uint32(dir[pos+8:])), int(le.Uint32(dir[pos+12:]))
+		pos += 16
+		if b.alwaysN > len(data)/4 || !inRange(data, b.alwaysOff, 4*b.alwaysN) ||
+			b.tableLen > len(data)/slotSize || !inRange(data, b.tableOff, slotSize*b.tableLen) ||
+			b.tableLen&(b.tableLen-1) != 0 {
+			return nil, errf("bucket %q out of range", b.name)
+		}
+		m.buckets = append(m.buckets, b)
+	}
+	return m, nil
+}
+
+func inRange(data []byte, off, n int) bool {
+	return off >= 0 && n >= 0 && off <= len(data) && n <= len(data)-off
+}
+
+// Settings returns the inject.* snapshot taken at build time.
+func (m *Manifest) Settings() Settings { return m.set }
+
+// SourceHash is the hex SHA-256 of the sources the manifest was built from.
+func (m *Manifest) SourceHash() string { return hex.EncodeToString(m.hash[:]) }
+
+// Version is the format version of this manifest.
+func (m *Manifest) Version() int { return int(binary.LittleEndian.Uint32(m.data[hVersion:])) }
+
+// Len is the number of compiled items.
+func (m *Manifest) Len() int { return m.nItems }
+
+// SessionStart returns the block pre-rendered for SessionStart: critical
+// items, a compact index and the count of drafts awaiting review.
+func (m *Manifest) SessionStart() string {
+	le := binary.LittleEndian
+	off, n := int(le.Uint32(m.data[hSessionOff:])), int(le.Uint32(m.data[hSessionLen:]))
+	b := m.data[off : off+n] // range checked by parse
+	if crc32.ChecksumIEEE(b) != le.Uint32(m.data[hSessionCRC:]) {
+		return ""
+	}
+	return string(b)
+}
+
+// Candidates returns the indexes (ascending) of the items worth scoring for
+// a call of tool: the tool's bucket (or the "*" bucket), its always-list and
+// the items a gram of target (the command or path) or prompt names.
+func (m *Manifest) Candidates(tool, target, prompt string) []int {
+	b := m.bucket(tool)
+	if b == nil {
+		b = m.bucket("*")
+	}
+	if b == nil {
+		return nil
+	}
+	le := binary.LittleEndian
+	out := make([]int, 0, b.alwaysN+8)
+	for i := 0; i < b.alwaysN; i++ {
+		if v := int(le.Uint32(m.data[b.alwaysOff+4*i:])); v < m.nItems {
+			out = append(out, v)
+		}
+	}
+	if b.tableLen > 0 {
+		out = m.probe(b, kindTgt, target, out)
+		out = m.probe(b, kindKw, prompt, out)
+	}
+	sort.Ints(out)
+	return compact(out)
+}
+
+func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
+	le := binary.LittleEndian
+	mask := b.tableLen - 1
+	for i := 0; i+gramLen <= len(s); i++ {
+		key := gramKey(kind, s[i], s[i+1], s[i+2])
+		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
+			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
+			k := le.Uint32(slot)
+			if k == 0 {
+				break
+			}
+			if k != key {
+				continue
+			}
+			off, cnt := int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:]))
+			if cnt > len(m.data)/4 || !inRange(m.data, off, 4*cnt) {
+				break
+			}
+			for x := 0; x < cnt; x++ {
+				if v := int(le.Uint32(m.data[off+4*x:])); v < m.nItems {
+					out = append(out, v)
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+func compact(s []int) []int {
+	if len(s) < 2 {
+		return s
+	}
+	w := 1
+	for _, v := range s[1:] {
+		if v != s[w-1] {
+			s[w] = v
+			w++
+		}
+	}
+	return s[:w]
+}
+
+func (m *Manifest) bucket(tool string) *bucket {
+	for i := range m.buckets {
+		if m.buckets[i].name == tool {
+			return &m.buckets[i]
+		}
+	}
+	return nil
+}
+
+// record returns item i's payload after checking its CRC.
+func (m *Manifest) record(i int) ([]byte, error) {
+	if i < 0 || i >= m.nItems {
+		return nil, fmt.Errorf("manifest: item %d of %d", i, m.nItems)
+	}
+	le := binary.LittleEndian
+	off := int(le.Uint32(m.data[m.itemTab+4*i:]))
+	if !inRange(m.data, off, 8) {
+		return nil, errf("record %d out of range", i)
+	}
+	n := int(le.Uint32(m.data[off:]))
+	if !inRange(m.data, off+8, n) {
+		return nil, errf("record %d out of range", i)
+	}
+	p := m.data[off+8 : off+8+n]
+	if crc32.ChecksumIEEE(p) != le.Uint32(m.data[off+4:]) {
+		return nil, errf("record %d checksum mismatch", i)
+	}
+	return p, nil
+}
+
+// Item decodes item i's record (not its Text or Fix).
+func (m *Manifest) Item(i int) (Item, error) {
+	p, err := m.record(i)
+	if err != nil {
+		return Item{}, err
+	}
+	d := decoder{b: p}
+	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
+	it.Priority = int(d.byte())
+	flags := d.byte()
+	it.Deny, it.Global = flags&1 != 0, flags&2 != 0
+	it.Confidence = math.Float64frombits(d.u64())
+	t := &it.Triggers
+	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics} {
+		*l = d.list()
+	}
+	it.textRef = ref{d.u32(), d.u32(), d.u32()}
+	it.fixRef = ref{d.u32(), d.u32(), d.u32()}
+	if d.bad || len(d.b) != 0 {
+		return Item{}, errf("record %d is malformed", i)
+	}
+	return it, nil
+}
+
+// Text reads the injection text of an item returned by Item.
+func (m *Manifest) Text(it Item) (string, error) { return m.text(it.textRef) }
+
+// Fix reads the deny reason of an item returned by Item.
+func (m *Manifest) Fix(it Item) (string, error) { return m.text(it.fixRef) }
+
+func (m *Manifest) text(r ref) (string, error) {
+	if !inRange(m.data, int(r.off), int(r.n)) {
+		return "", errf("text out of range")
+	}
+	b := m.data[r.off : r.off+r.n]
+	if crc32.ChecksumIEEE(b) != r.crc {
+		return "", errf("text checksum mismatch")
+	}
+	return string(b), nil
+}
+
+// Priority returns the priority of the item with this id (binary search
+// over the id-ordered records), for re-injection after compaction.
+func (m *Manifest) Priority(id string) (int, bool) {
+	lo, hi := 0, m.nItems
+	for lo < hi {
+		mid := (lo + hi) / 2
+		p, err := m.record(mid)
+		if err != nil {
+			return 0, false
+		}
+		d := decoder{b: p}
+		got := d.bytes()
+		if d.bad {
+			return 0, false
+		}
+		switch c := bytes.Compare(got, []byte(id)); {
+		case c == 0:
+			it, err := m.Item(mid)
+			return it.Priority, err == nil
+		case c < 0:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return 0, false
+}
+
+// decoder reads a record payload; any overrun sets bad instead of panicking.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) take(n int) []byte {
+	if d.bad || n < 0 || n > len(d.b) {
+		d.bad = true
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) uvarint() int {
+	v, k := binary.Uvarint(d.b)
+	if k <= 0 || v > uint64(len(d.b)) {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[k:]
+	return int(v)
+}
+
+func (d *decoder) bytes() []byte { return d.take(d.uvarint()) }
+func (d *decoder) str() string   { return string(d.bytes()) }
+
+func (d *decoder) byte() byte {
+	if b := d.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (d *decoder) u32() uint32 {
+	if b := d.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (d *decoder) u64() uint64 {
+	if b := d.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+func (d *decoder) list() []string {
+	n := d.uvarint()
+	if n == 0 || d.bad {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for i := 0; i < n && !d.bad; i++ {
+		out = append(out, d.str())
+	}
+	return out
+}
