@@ -1,0 +1,45 @@
+package ages
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Markdown writes the report of seed 000 D-2; freshness is the age that
+// counts as consolidation-ready.
+func (r *Report) Markdown(w io.Writer, freshness int) error {
+	var b strings.Builder
+	b.WriteString("# Learning Ages Report\n\n")
+	fmt.Fprintf(&b, "**File lines:** %d\n", r.Lines)
+	if r.LastConsolidation == nil {
+		b.WriteString("**Last consolidation:** unknown (no prior consolidation detected)\n")
+	} else {
+		fmt.Fprintf(&b, "**Last consolidation:** %s ago (%s, %s)\n", days(r.LastConsolidation.ActiveDays),
+			r.LastConsolidation.Date, short(r.LastConsolidation.Commit))
+	}
+	fmt.Fprintf(&b, "**Total entries:** %d\n", len(r.Entries))
+	fmt.Fprintf(&b, "**Entries ≥%d active days:** %d\n", freshness, r.AtLeast(freshness))
+	if r.Shallow {
+		b.WriteString("**Note:** shallow clone: ages count only the history that is present\n")
+	}
+	for _, e := range r.Oldest() {
+		fmt.Fprintf(&b, "\n## %s\n- Age: %s\n- Added: %s\n", e.Title, days(e.Age), e.Added)
+		if e.Commit == "" {
+			b.WriteString("- Uncommitted\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func days(n int) string {
+	return fmt.Sprintf("%d active days", n)
+}
+
+func short(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
+}

@@ -1,0 +1,550 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+// Origin is the commit that introduced a heading (DESIGN section 5) or the
+// last consolidation: its hash and author date (YYYY-MM-DD in the author's
+// own time zone, as git log --date=short prints it).
+type Origin struct {
+	Commit string `json:"commit"`
+	Date   string `json:"date"`
+}
+
+// History holds the git facts behind the ages of one learnings file.
+type History struct {
+	Head    string            // HEAD commit ("" in a repository without commits)
+	Path    string            // repo-relative path of the file at HEAD
+	Dates   []string          // D: sorted distinct author dates of all commits reachable from HEAD
+	Origins map[string]Origin // origin of every heading text in V(HEAD)
+	// LastConsolidation is the newest first-parent commit that removed a
+	// heading; nil when there is none.
+	LastConsolidation *Origin
+	Shallow           bool // the history is cut by a shallow clone
+	Cached            bool // answered from .lore/cache without walking
+	Walked            int  // commits decoded to answer (0 when cached)
+}
+
+// node is one commit of the walk.
+type node struct {
+	hash     plumbing.Hash
+	parents  []plumbing.Hash
+	tree     plumbing.Hash
+	date     string
+	children int    // children among the commits being walked
+	path     string // the learnings path at this commit, once known
+	pathSet  bool
+	carry    []int // heading indices carried here from a child
+}
+
+// walker answers V(C) for commits with per-tree and per-blob caches.
+type walker struct {
+	st       *filesystem.Storage
+	nodes    map[plumbing.Hash]*node
+	shallow  map[plumbing.Hash]bool
+	cut      bool // a parent was missing or cut by a shallow boundary
+	trees    map[plumbing.Hash]*object.Tree
+	blobs    map[plumbing.Hash]map[string]bool
+	contents map[plumbing.Hash][]byte
+}
+
+// History computes the facts of DESIGN section 5 for the learnings file at
+// rel (repo-relative) in one walk of the commit graph from HEAD that carries
+// heading sets to parents. Results are cached in .lore/cache keyed by HEAD
+// and the file's blob; a newer HEAD only walks the commits the cache lacks.
+func (s *Store) History(rel string) (*History, error) {
+	base, ok := s.repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, fmt.Errorf("gitstore: history: unsupported storage %T", s.repo.Storer)
+	}
+	st := filesystem.NewStorageWithOptions(base.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	defer st.Close()
+
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return &History{Path: rel, Origins: map[string]Origin{}}, nil // no commits yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: history: resolve HEAD: %w", err)
+	}
+	w := &walker{
+		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
+		trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
+		contents: map[plumbing.Hash][]byte{},
+	}
+	if sh, err := st.Shallow(); err == nil {
+		for _, h := range sh {
+			w.shallow[h] = true
+		}
+	}
+	head, err := w.load(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: history: %w", err)
+	}
+	head.path, head.pathSet = rel, true
+	blob, _ := w.blobAt(head.tree, rel)
+
+	c := s.historyCache(rel)
+	if h := c.load(head.hash, blob); h != nil {
+		return h, nil
+	}
+	var h *History
+	prev := c.previous()
+	if prev != nil {
+		h = w.incremental(head, prev)
+	}
+	if h == nil {
+		prev = nil
+		w.reset()
+	}
+	if h == nil {
+		head = w.nodes[ref.Hash()]
+		head.path, head.pathSet = rel, true
+		h, err = w.full(head)
+		if err != nil {
+			return nil, fmt.Errorf("gitstore: history: %w", err)
+		}
+	}
+	h.Path, h.Walked = rel, len(w.nodes)
+	c.save(h, blob, w.reachable(), prev)
+	return h, nil
+}
+
+// load reads one commit (memoized). A commit at a shallow boundary gets no
+// parents.
+func (w *walker) load(h plumbing.Hash) (*node, error) {
+	if n, ok := w.nodes[h]; ok {
+		return n, nil
+	}
+	o, err := w.st.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", h, err)
+	}
+	c, err := object.DecodeCommit(w.st, o)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", h, err)
+	}
+	n := &node{hash: h, tree: c.TreeHash, date: c.Author.When.Format("2006-01-02"), parents: c.ParentHashes}
+	if w.shallow[h] {
+		n.parents, w.cut = nil, true
+	}
+	w.nodes[h] = n
+	return n, nil
+}
+
+// enumerate loads every commit reachable from start that is not in stop,
+// counting children among them. Missing parents (a broken or partial clone)
+// are dropped and mark the history as cut.
+func (w *walker) enumerate(start *node, stop map[plumbing.Hash]bool) []*node {
+	seen := map[plumbing.Hash]bool{start.hash: true}
+	order := []*node{start}
+	for i := 0; i < len(order); i++ {
+		n := order[i]
+		kept := n.parents[:0:0]
+		for _, ph := range n.parents {
+			if stop[ph] {
+				kept = append(kept, ph)
+				continue
+			}
+			p, err := w.load(ph)
+			if err != nil {
+				w.cut = true
+				continue
+			}
+			kept = append(kept, ph)
+			p.children++
+			if !seen[ph] {
+				seen[ph] = true
+				order = append(order, p)
+			}
+		}
+		n.parents = kept
+	}
+	return order
+}
+
+// reset forgets per-walk state (children counts, carried sets, paths)
+// after an incremental attempt gave up; decoded objects stay cached.
+func (w *walker) reset() {
+	for _, n := range w.nodes {
+		n.children, n.carry, n.pathSet, n.path = 0, nil, false, ""
+	}
+}
+
+// reachable lists every commit loaded by the walk (for the incremental cache).
+func (w *walker) reachable() []plumbing.Hash {
+	out := make([]plumbing.Hash, 0, len(w.nodes))
+	for h := range w.nodes {
+		out = append(out, h)
+	}
+	return out
+}
+
+// full walks the whole history from head.
+func (w *walker) full(head *node) (*History, error) {
+	all := w.enumerate(head, nil)
+	titles, err := w.titles(head)
+	if err != nil {
+		return nil, err
+	}
+	origins, _, err := w.carry(head, titles, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	last, _, err := w.lastConsolidation(head, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &History{
+		Head: head.hash.String(), Dates: datesOf(all, nil), Origins: origins,
+		LastConsolidation: last, Shallow: w.cut,
+	}, nil
+}
+
+// incremental walks only the commits that are not reachable from the cached
+// HEAD and takes the rest from the cache. It returns nil when the new
+// commits lead somewhere the cache cannot answer (then a full walk runs).
+func (w *walker) incremental(head *node, prev *cached) *History {
+	stop := prev.commits
+	if len(stop) == 0 || stop[head.hash] {
+		return nil
+	}
+	fresh := w.enumerate(head, stop)
+	titles, err := w.titles(head)
+	if err != nil {
+		return nil
+	}
+	// Only the cached HEAD itself has known answers; a heading or chain
+	// that enters the cached history anywhere else needs a full walk.
+	oldHead := plumbing.NewHash(prev.rec.Head)
+	origins, ok, err := w.carry(head, titles, stop, func(p *node, t string) (Origin, bool) {
+		o, ok := prev.rec.Origins[t]
+		return o, ok && p.hash == oldHead && p.path == prev.rec.Path
+	})
+	if err != nil || !ok {
+		return nil
+	}
+	last, ok, err := w.lastConsolidation(head, stop, func(p *node) (*Origin, bool) {
+		return prev.rec.Last, p.hash == oldHead && p.path == prev.rec.Path
+	})
+	if err != nil || !ok {
+		return nil
+	}
+	return &History{
+		Head: head.hash.String(), Dates: datesOf(fresh, prev.rec.Dates), Origins: origins,
+		LastConsolidation: last, Shallow: w.cut || prev.rec.Shallow,
+	}
+}
+
+// titles is V(head) as a sorted list.
+func (w *walker) titles(head *node) ([]string, error) {
+	v, err := w.headings(head)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(v))
+	for t := range v {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// carry moves every heading of V(head) from child to the first parent (in
+// parent order) whose V has it, visiting commits children-first; where no
+// parent has it, that commit introduced it. A heading that reaches a commit
+// in stop (the cached history) takes its origin from boundary; ok is false
+// when boundary cannot answer.
+func (w *walker) carry(head *node, titles []string, stop map[plumbing.Hash]bool,
+	boundary func(p *node, title string) (Origin, bool)) (map[string]Origin, bool, error) {
+	origins := make(map[string]Origin, len(titles))
+	if len(titles) == 0 {
+		return origins, true, nil
+	}
+	head.carry = make([]int, len(titles))
+	for i := range titles {
+		head.carry[i] = i
+	}
+	pending := len(titles)
+	ready := []*node{head}
+	for len(ready) > 0 && pending > 0 {
+		c := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		if len(c.carry) > 0 {
+			parents := make([]*node, len(c.parents))
+			sets := make([]map[string]bool, len(c.parents))
+			for k, ph := range c.parents {
+				p, err := w.load(ph)
+				if err != nil {
+					return nil, false, err
+				}
+				if err := w.follow(c, p); err != nil {
+					return nil, false, err
+				}
+				if sets[k], err = w.headings(p); err != nil {
+					return nil, false, err
+				}
+				parents[k] = p
+			}
+			for _, i := range c.carry {
+				t := titles[i]
+				k := 0
+				for k < len(parents) && !sets[k][t] {
+					k++
+				}
+				switch {
+				case k == len(parents):
+					origins[t] = Origin{Commit: c.hash.String(), Date: c.date}
+					pending--
+				case stop[parents[k].hash]:
+					o, ok := boundary(parents[k], t)
+					if !ok {
+						return nil, false, nil
+					}
+					origins[t] = o
+					pending--
+				default:
+					parents[k].carry = append(parents[k].carry, i)
+				}
+			}
+			c.carry = nil
+		}
+		seen := map[plumbing.Hash]bool{}
+		for _, ph := range c.parents {
+			if stop[ph] || seen[ph] {
+				continue
+			}
+			seen[ph] = true
+			p := w.nodes[ph]
+			if p.children--; p.children == 0 {
+				ready = append(ready, p)
+			}
+		}
+	}
+	return origins, true, nil
+}
+
+// lastConsolidation walks HEAD's first-parent chain for the newest commit
+// whose V lacks a heading its first parent's V has. A chain that reaches a
+// commit in stop asks boundary; ok is false when boundary cannot answer.
+func (w *walker) lastConsolidation(head *node, stop map[plumbing.Hash]bool,
+	boundary func(p *node) (*Origin, bool)) (*Origin, bool, error) {
+	for c := head; len(c.parents) > 0; {
+		p, err := w.load(c.parents[0])
+		if err != nil {
+			return nil, false, err
+		}
+		if err := w.follow(c, p); err != nil {
+			return nil, false, err
+		}
+		vc, err := w.headings(c)
+		if err != nil {
+			return nil, false, err
+		}
+		vp, err := w.headings(p)
+		if err != nil {
+			return nil, false, err
+		}
+		for t := range vp {
+			if !vc[t] {
+				return &Origin{Commit: c.hash.String(), Date: c.date}, true, nil
+			}
+		}
+		if stop[p.hash] {
+			o, ok := boundary(p)
+			return o, ok, nil
+		}
+		c = p
+	}
+	return nil, true, nil
+}
+
+// follow sets the learnings path of parent p from child c, following a
+// whole-file rename: when c has the file and p does not, the file p deleted
+// by c's change that has the same content, or failing that the most
+// similar one (at least half its lines), is the old name.
+func (w *walker) follow(c, p *node) error {
+	if p.pathSet {
+		return nil
+	}
+	p.path, p.pathSet = c.path, true
+	if _, ok := w.blobAt(p.tree, c.path); ok {
+		return nil
+	}
+	cb, ok := w.blobAt(c.tree, c.path)
+	if !ok {
+		return nil
+	}
+	ct, err := w.tree(c.tree)
+	if err != nil {
+		return err
+	}
+	pt, err := w.tree(p.tree)
+	if err != nil {
+		return err
+	}
+	changes, err := object.DiffTree(pt, ct)
+	if err != nil {
+		return fmt.Errorf("diff %s: %w", c.hash, err)
+	}
+	best, bestScore := "", 0.0
+	for _, ch := range changes {
+		if ch.From.Name == "" || ch.To.Name != "" || ch.From.TreeEntry.Mode == filemode.Submodule {
+			continue
+		}
+		if ch.From.TreeEntry.Hash == cb {
+			p.path = ch.From.Name
+			return nil
+		}
+		score, err := w.similarity(ch.From.TreeEntry.Hash, cb)
+		if err != nil {
+			return err
+		}
+		if score >= 0.5 && score > bestScore {
+			best, bestScore = ch.From.Name, score
+		}
+	}
+	if best != "" {
+		p.path = best
+	}
+	return nil
+}
+
+// similarity is the share of lines two blobs have in common, relative to
+// the longer one.
+func (w *walker) similarity(a, b plumbing.Hash) (float64, error) {
+	da, err := w.content(a)
+	if err != nil {
+		return 0, err
+	}
+	db, err := w.content(b)
+	if err != nil {
+		return 0, err
+	}
+	count := map[string]int{}
+	la, lb := strings.Split(string(da), "\n"), strings.Split(string(db), "\n")
+	for _, l := range la {
+		count[l]++
+	}
+	common := 0
+	for _, l := range lb {
+		if count[l] > 0 {
+			count[l]--
+			common++
+		}
+	}
+	return float64(common) / float64(max(len(la), len(lb))), nil
+}
+
+// headings is V(n) for the file at n.path, cached per blob.
+func (w *walker) headings(n *node) (map[string]bool, error) {
+	b, ok := w.blobAt(n.tree, n.path)
+	if !ok {
+		return nil, nil
+	}
+	if v, ok := w.blobs[b]; ok {
+		return v, nil
+	}
+	data, err := w.content(b)
+	if err != nil {
+		return nil, err
+	}
+	v := markdown.HeadingTexts(data)
+	w.blobs[b] = v
+	delete(w.contents, b)
+	return v, nil
+}
+
+func (w *walker) content(b plumbing.Hash) ([]byte, error) {
+	if d, ok := w.contents[b]; ok {
+		return d, nil
+	}
+	o, err := w.st.EncodedObject(plumbing.BlobObject, b)
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", b, err)
+	}
+	r, err := o.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", b, err)
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, r); err != nil {
+		return nil, fmt.Errorf("blob %s: %w", b, err)
+	}
+	w.contents[b] = buf.Bytes()
+	return buf.Bytes(), nil
+}
+
+func (w *walker) tree(h plumbing.Hash) (*object.Tree, error) {
+	if t, ok := w.trees[h]; ok {
+		return t, nil
+	}
+	t, err := object.GetTree(w.st, h)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	w.trees[h] = t
+	return t, nil
+}
+
+// blobAt finds the blob at a slash path in a tree; trees are cached by hash
+// so unchanged folders are decoded once.
+func (w *walker) blobAt(root plumbing.Hash, path string) (plumbing.Hash, bool) {
+	h := root
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		t, err := w.tree(h)
+		if err != nil {
+			return plumbing.ZeroHash, false
+		}
+		found := false
+		for _, e := range t.Entries {
+			if e.Name != name {
+				continue
+			}
+			last := i == len(parts)-1
+			if last != e.Mode.IsFile() {
+				return plumbing.ZeroHash, false
+			}
+			h, found = e.Hash, true
+			break
+		}
+		if !found {
+			return plumbing.ZeroHash, false
+		}
+	}
+	return h, true
+}
+
+// datesOf merges the author dates of nodes into a sorted distinct list.
+func datesOf(nodes []*node, more []string) []string {
+	set := map[string]bool{}
+	for _, d := range more {
+		set[d] = true
+	}
+	for _, n := range nodes {
+		set[n.date] = true
+	}
+	out := make([]string, 0, len(set))
+	for d := range set {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
