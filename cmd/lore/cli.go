@@ -53,6 +53,7 @@ type CLI struct {
 
 	Init InitCmd `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
 	Add  AddCmd  `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+	Ages AgesCmd `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.
