@@ -110,6 +110,19 @@ func (it *Item) KeyLine(key string) int {
 // Has reports whether the frontmatter sets a top-level key.
 func (it *Item) Has(key string) bool { return it.hasKey[key] }
 
+// Keys lists the top-level frontmatter keys in file order, unknown ones
+// included (read their values with Node).
+func (it *Item) Keys() []string {
+	if it.meta == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(it.meta.Content)/2)
+	for i := 0; i+1 < len(it.meta.Content); i += 2 {
+		keys = append(keys, it.meta.Content[i].Value)
+	}
+	return keys
+}
+
 // Section returns the content of the first H2 section with this title
 // (case-insensitive), trimmed, or "" when there is none.
 func (it *Item) Section(title string) string {

@@ -1,0 +1,364 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oklog/ulid/v2"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+// Change is one file lint --fix writes: Data to Path, and when the file is
+// renamed, From is the old path to remove once Path is written.
+type Change struct {
+	Path string
+	From string
+	Data []byte
+	What []string // what changed, for the report
+}
+
+// Fix computes the automatic rewrites over the store: a trailing negative
+// lookahead in triggers.commands becomes triggers.unless, and duplicate
+// PF-/ADR- refs are renumbered (the newer id gets the next free number, its
+// file is renamed, and references to it are updated). Only the bytes of
+// the changed keys and references change. Files that do not parse are left
+// alone. Changes come in path order.
+func Fix(st Store) ([]Change, error) {
+	items := map[string]*markdown.Item{}
+	var order []string
+	taken := map[string]bool{}
+	for _, f := range st.Items {
+		taken[f.Path] = true
+		if !strings.HasSuffix(f.Path, ".md") {
+			continue
+		}
+		if it, err := markdown.Parse(f.Path, f.Data); err == nil {
+			items[f.Path] = it
+			order = append(order, f.Path)
+		}
+	}
+	changes := map[string]*Change{}
+	note := func(p, what string) {
+		c := changes[p]
+		if c == nil {
+			c = &Change{Path: p}
+			changes[p] = c
+		}
+		c.What = append(c.What, what)
+	}
+	for _, p := range order {
+		what, err := fixLookahead(items[p])
+		if err != nil {
+			return nil, err
+		}
+		if what != "" {
+			note(p, what)
+		}
+	}
+	if err := renumber(items, order, taken, changes, note); err != nil {
+		return nil, err
+	}
+	var out []Change
+	for p, c := range changes {
+		c.Data = items[p].Raw() // items are keyed by their final path
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// splitLookahead splits a pattern that ends in a negative lookahead
+// "(?!.*X)" or "(?!.*(A|B))" into the pattern before it and the
+// alternatives, when all parts are valid RE2.
+func splitLookahead(pat string) (base string, unless []string, ok bool) {
+	open := lastGroupStart(pat)
+	if open < 0 || !strings.HasPrefix(pat[open:], "(?!.*") {
+		return "", nil, false
+	}
+	base, inner := pat[:open], pat[open+len("(?!.*"):len(pat)-1]
+	inner = strings.TrimPrefix(inner, "?") // (?!.*?X) is the same test
+	if g := lastGroupStart(inner); g == 0 && inner != "" {
+		inner = strings.TrimPrefix(inner[1:len(inner)-1], "?:")
+	} else if len(splitAlternatives(inner)) > 1 {
+		return "", nil, false // (?!.*A|B): B is anchored here; not an unless
+	}
+	unless = splitAlternatives(inner)
+	if strings.TrimSpace(base) == "" || len(unless) == 0 {
+		return "", nil, false
+	}
+	for _, p := range append([]string{base}, unless...) {
+		if p == "" || markdown.CheckRegex(p) != nil {
+			return "", nil, false
+		}
+	}
+	return base, unless, true
+}
+
+// lastGroupStart returns the offset of the "(" that the pattern's final ")"
+// closes, or -1 when the pattern does not end with a group. Escapes and
+// character classes are skipped.
+func lastGroupStart(pat string) int {
+	var stack []int
+	last := -1
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(pat, i)
+		case '(':
+			stack = append(stack, i)
+		case ')':
+			if len(stack) == 0 {
+				return -1
+			}
+			if i == len(pat)-1 {
+				last = stack[len(stack)-1]
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) != 0 {
+		return -1
+	}
+	return last
+}
+
+// classEnd returns the offset of the "]" that closes the class at i.
+func classEnd(pat string, i int) int {
+	j := i + 1
+	if j < len(pat) && pat[j] == '^' {
+		j++
+	}
+	if j < len(pat) && pat[j] == ']' {
+		j++
+	}
+	for ; j < len(pat); j++ {
+		switch pat[j] {
+		case '\\':
+			j++
+		case ']':
+			return j
+		}
+	}
+	return len(pat)
+}
+
+// splitAlternatives splits a pattern at its top-level "|".
+func splitAlternatives(pat string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(pat, i)
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, pat[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, pat[start:])
+}
+
+// fixableLookahead reports whether Fix would rewrite one of the item's
+// commands.
+func fixableLookahead(it *markdown.Item) bool {
+	for _, c := range it.Triggers.Commands {
+		if _, _, ok := splitLookahead(c); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fixLookahead rewrites the item's trailing lookaheads through its
+// triggers node, so comments and other keys stay as they were.
+func fixLookahead(it *markdown.Item) (string, error) {
+	if !fixableLookahead(it) {
+		return "", nil
+	}
+	trig := it.Node("triggers")
+	var cmds, unless *yaml.Node
+	for i := 0; i+1 < len(trig.Content); i += 2 {
+		switch trig.Content[i].Value {
+		case "commands":
+			cmds = trig.Content[i+1]
+		case "unless":
+			unless = trig.Content[i+1]
+		}
+	}
+	if unless == nil {
+		unless = &yaml.Node{Kind: yaml.SequenceNode, Style: cmds.Style & yaml.FlowStyle}
+		trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "unless"}, unless)
+	} else if unless.Kind == yaml.ScalarNode {
+		*unless = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: unless.Value, Style: unless.Style}}}
+	}
+	have := map[string]bool{}
+	for _, n := range unless.Content {
+		have[n.Value] = true
+	}
+	scalars := []*yaml.Node{cmds}
+	if cmds.Kind == yaml.SequenceNode {
+		scalars = cmds.Content
+	}
+	var moved []string
+	for _, n := range scalars {
+		base, alts, ok := splitLookahead(n.Value)
+		if n.Kind != yaml.ScalarNode || !ok {
+			continue
+		}
+		n.Value = base
+		for _, a := range alts {
+			if !have[a] {
+				have[a] = true
+				unless.Content = append(unless.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: a, Style: yaml.SingleQuotedStyle})
+				moved = append(moved, a)
+			}
+		}
+	}
+	if err := it.SetNode("triggers", trig); err != nil {
+		return "", fmt.Errorf("lint: fix %s: %w", it.Path, err)
+	}
+	return fmt.Sprintf("triggers: moved the negative lookahead into unless %q", moved), nil
+}
+
+var refInName = regexp.MustCompile(`(?i)^(?:PF|ADR)-\d+`)
+
+// renumber gives every newer item of a duplicate ref group the next free
+// number of its kind. items is re-keyed by final path.
+func renumber(items map[string]*markdown.Item, order []string, taken map[string]bool, changes map[string]*Change, note func(p, what string)) error {
+	var all []*markdown.Item
+	for _, p := range order {
+		all = append(all, items[p])
+	}
+	groups := refGroups(all)
+	if len(groups) == 0 {
+		return nil
+	}
+	next := map[string]int{}
+	for _, it := range all {
+		for _, s := range []string{it.Ref, path.Base(it.Path)} {
+			if m := refInName.FindString(s); m != "" {
+				_, num, _ := strings.Cut(m, "-")
+				if n, _ := strconv.Atoi(num); n > next[it.Kind] {
+					next[it.Kind] = n
+				}
+			}
+		}
+	}
+	for _, g := range groups {
+		for _, it := range g[1:] {
+			old := it.Ref
+			next[it.Kind]++
+			ref := fmt.Sprintf("%s-%04d", markdown.RefPrefix(it.Kind), next[it.Kind])
+			oldPath := it.Path
+			if err := it.Set("ref", ref); err != nil {
+				return fmt.Errorf("lint: fix %s: %w", oldPath, err)
+			}
+			oldBase := path.Base(oldPath)
+			newPath := oldPath
+			if m := refInName.FindString(oldBase); strings.EqualFold(m, old) {
+				newPath = path.Join(path.Dir(oldPath), ref+oldBase[len(m):])
+				for i := 2; taken[newPath]; i++ {
+					newPath = path.Join(path.Dir(oldPath), fmt.Sprintf("%s%s-%d.md", ref, strings.TrimSuffix(oldBase[len(m):], ".md"), i))
+				}
+			}
+			what := fmt.Sprintf("ref: renumbered %s to %s (the older %s keeps %s)", old, ref, g[0].Path, old)
+			if newPath != oldPath {
+				if err := move(items, changes, oldPath, newPath); err != nil {
+					return err
+				}
+				taken[newPath] = true
+				what += ", renamed from " + oldPath
+			}
+			note(newPath, what)
+			if err := updateRefs(items, it, old, ref, oldBase, path.Base(newPath), note); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// move re-keys an item (and its pending change) under its new path.
+func move(items map[string]*markdown.Item, changes map[string]*Change, from, to string) error {
+	it := items[from]
+	n, err := markdown.Parse(to, it.Raw())
+	if err != nil {
+		return fmt.Errorf("lint: fix %s: %w", from, err)
+	}
+	delete(items, from)
+	items[to] = n
+	c := changes[from]
+	if c == nil {
+		c = &Change{}
+	}
+	delete(changes, from)
+	c.Path, c.From = to, from
+	changes[to] = c
+	return nil
+}
+
+// updateRefs rewrites references to a renumbered item. A link to its old
+// file name is unambiguous and updated everywhere. A bare "PF-0001" is
+// updated in the item itself and in items created no earlier than it (by
+// ULID time): an older item was written before the renumbered one existed,
+// so its mention means the item that kept the number.
+func updateRefs(items map[string]*markdown.Item, moved *markdown.Item, old, ref, oldBase, newBase string, note func(p, what string)) error {
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(old) + `\b(-[A-Za-z0-9._-]*\.md)?`)
+	since, err := ulid.ParseStrict(moved.ID)
+	var paths []string
+	for p := range items {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		it := items[p]
+		self := it.ID == moved.ID && p == path.Join(path.Dir(moved.Path), newBase)
+		if !self && it.Kind == moved.Kind && strings.EqualFold(it.Ref, old) {
+			continue // another holder of the number: its own ref stays
+		}
+		recent := false
+		if id, perr := ulid.ParseStrict(it.ID); perr == nil && err == nil {
+			recent = id.Time() >= since.Time()
+		}
+		raw := it.Raw()
+		changed := 0
+		out := re.ReplaceAllFunc(raw, func(m []byte) []byte {
+			sub := re.FindSubmatch(m)
+			switch {
+			case len(sub[1]) > 0 && old+string(sub[1]) == oldBase:
+				changed++
+				return []byte(newBase)
+			case len(sub[1]) == 0 && (self || recent):
+				changed++
+				return []byte(ref)
+			}
+			return m
+		})
+		if changed == 0 {
+			continue
+		}
+		n, perr := markdown.Parse(p, out)
+		if perr != nil {
+			return fmt.Errorf("lint: fix %s: %w", p, perr)
+		}
+		items[p] = n
+		note(p, fmt.Sprintf("updated %d reference(s) from %s to %s", changed, old, ref))
+	}
+	return nil
+}

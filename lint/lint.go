@@ -1,0 +1,300 @@
+// Package lint checks a whole knowledge store the way a reviewer should see
+// it in a pull request: every item against the format (markdown.Validate),
+// the store as a whole (duplicate ids and PF-/ADR- refs), text an agent
+// would be fed (invisible or bidi unicode, secrets, pipelines from a network
+// fetcher into a shell, oversized items), triggers that would fire on
+// almost every call, config.yaml and the learnings file. Fix computes the
+// two automatic rewrites (a trailing negative lookahead into unless, and
+// renumbering of duplicate refs) as file changes for the caller to write.
+//
+// It is pure: the caller reads the files and writes the changes.
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// MaxItemBytes is the largest item file lint accepts. An item is injected
+// whole or by its title; 16 KiB is four times the default injection budget,
+// far beyond any useful lesson, and small enough to review in one screen
+// of a diff.
+const MaxItemBytes = 16 << 10
+
+// File is one file of the store by its repo-relative, slash-separated path.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Store is what lint reads.
+type Store struct {
+	Items     []File // every regular file in .lore/lessons, pitfalls and decisions
+	Config    *File  // .lore/config.yaml, nil when absent
+	Learnings *File  // the learnings file, nil when absent
+}
+
+// Severity of a finding.
+type Severity string
+
+// Severities: errors fail lint; warnings only with --strict.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Finding is one problem, located by file, line (and column for characters)
+// and frontmatter key.
+type Finding struct {
+	Path     string   `json:"path"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col,omitempty"`
+	Key      string   `json:"key,omitempty"`
+	Msg      string   `json:"message"`
+	Severity Severity `json:"severity"`
+}
+
+// String prints "path:line[:col]: [warning: ]key: message".
+func (f Finding) String() string {
+	var b strings.Builder
+	b.WriteString(f.Path)
+	if f.Line > 0 {
+		fmt.Fprintf(&b, ":%d", f.Line)
+		if f.Col > 0 {
+			fmt.Fprintf(&b, ":%d", f.Col)
+		}
+	}
+	b.WriteString(": ")
+	if f.Severity == Warning {
+		b.WriteString("warning: ")
+	}
+	if f.Key != "" {
+		b.WriteString(f.Key + ": ")
+	}
+	b.WriteString(f.Msg)
+	return b.String()
+}
+
+func fromError(e *markdown.Error, sev Severity) Finding {
+	return Finding{Path: e.Path, Line: e.Line, Key: e.Key, Msg: e.Msg, Severity: sev}
+}
+
+// Check lints the store and returns every finding, sorted by file and line.
+func Check(st Store) []Finding {
+	var out []Finding
+	cfg := config.Default()
+	if st.Config != nil {
+		c, err := config.Parse(st.Config.Path, st.Config.Data)
+		var ce *config.Error
+		switch {
+		case errors.As(err, &ce):
+			out = append(out, Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: Error})
+		case err != nil:
+			out = append(out, Finding{Path: st.Config.Path, Msg: err.Error(), Severity: Error})
+		default:
+			cfg = c
+		}
+	}
+	if st.Learnings != nil {
+		if _, err := markdown.ParseLearnings(st.Learnings.Path, st.Learnings.Data); err != nil {
+			out = append(out, located(st.Learnings.Path, err))
+		} else {
+			out = append(out, checkText(st.Learnings.Path, st.Learnings.Data)...)
+		}
+	}
+	var items []*markdown.Item
+	for _, f := range st.Items {
+		if !strings.HasSuffix(f.Path, ".md") {
+			if base := path.Base(f.Path); !strings.HasPrefix(base, ".") {
+				out = append(out, Finding{Path: f.Path, Msg: "not a knowledge item (only .md files are read): ignored", Severity: Warning})
+			}
+			continue
+		}
+		it, err := markdown.Parse(f.Path, f.Data)
+		if err != nil {
+			out = append(out, located(f.Path, err))
+			continue
+		}
+		items = append(items, it)
+		out = append(out, checkItem(it, cfg)...)
+	}
+	out = append(out, duplicates(items)...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return out
+}
+
+// located turns a parse error into a finding; errors without a location
+// still name the file.
+func located(p string, err error) Finding {
+	var me *markdown.Error
+	if errors.As(err, &me) {
+		return fromError(me, Error)
+	}
+	return Finding{Path: p, Msg: err.Error(), Severity: Error}
+}
+
+// checkItem runs the per-item rules.
+func checkItem(it *markdown.Item, cfg config.Config) []Finding {
+	var out []Finding
+	for _, e := range markdown.Validate(it) {
+		f := fromError(e, Error)
+		if e.Key == "triggers.commands" && fixableLookahead(it) {
+			f.Msg += " (lore lint --fix rewrites it)"
+		}
+		out = append(out, f)
+	}
+	raw := it.Raw()
+	if len(raw) > MaxItemBytes {
+		out = append(out, Finding{Path: it.Path, Line: 1, Msg: fmt.Sprintf("oversized item: %d bytes, at most %d; split it or move detail to a linked document", len(raw), MaxItemBytes), Severity: Error})
+	} else if n := injectedBytes(it); n > cfg.Inject.BudgetBytes {
+		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
+	}
+	out = append(out, checkText(it.Path, raw)...)
+	out = append(out, checkFetch(it)...)
+	out = append(out, breadth(it)...)
+	if w, ok := refNameMismatch(it); ok {
+		out = append(out, w)
+	}
+	return out
+}
+
+// injectedBytes is the size of what an injection would carry: the explicit
+// Injection section when there is one, else the whole body.
+func injectedBytes(it *markdown.Item) int {
+	if s := it.Section("Injection"); s != "" {
+		return len(s)
+	}
+	return len(strings.TrimSpace(string(it.Body())))
+}
+
+// breadth warns about triggers that fire on almost every call (DESIGN
+// section 8).
+func breadth(it *markdown.Item) []Finding {
+	t := it.Triggers
+	targets := len(t.Commands)+len(t.Paths) > 0
+	warn := func(key, format string, args ...any) Finding {
+		return Finding{Path: it.Path, Line: it.KeyLine(key), Key: key, Msg: fmt.Sprintf(format, args...), Severity: Warning}
+	}
+	var out []Finding
+	band := it.Priority.Band()
+	if band == "critical" && len(t.Keywords) > 0 && len(t.Tools) == 0 && !targets {
+		out = append(out, warn("triggers.keywords", "a critical item triggered by keywords alone is injected with every prompt that mentions them; add tools, commands or paths"))
+	}
+	if len(t.Tools) > 0 && !targets && (band == "critical" || band == "high") {
+		out = append(out, warn("triggers.tools", "a %s item with tools but no commands or paths is injected on every %s call; add commands or paths, or lower its priority", band, strings.Join(t.Tools, "/")))
+	}
+	if len(t.Paths) > 0 && len(t.Tools) == 0 {
+		out = append(out, warn("triggers.paths", "paths without tools: the item is also scored on calls that have no path (every shell command); set tools, e.g. [Read, Edit, Write]"))
+	}
+	return out
+}
+
+// refNameMismatch warns when a pitfall's or decision's file name carries a
+// different number than its ref.
+func refNameMismatch(it *markdown.Item) (Finding, bool) {
+	if it.Ref == "" {
+		return Finding{}, false
+	}
+	m := refInName.FindString(path.Base(it.Path))
+	if m == "" || strings.EqualFold(m, it.Ref) {
+		return Finding{}, false
+	}
+	return Finding{Path: it.Path, Line: it.KeyLine("ref"), Key: "ref", Msg: fmt.Sprintf("%s, but the file name says %s", it.Ref, m), Severity: Warning}, true
+}
+
+// duplicates reports ids used by more than one item, and PF-/ADR- refs used
+// by more than one item of a kind (after a merge of two branches).
+func duplicates(items []*markdown.Item) []Finding {
+	var out []Finding
+	byID := map[string][]*markdown.Item{}
+	for _, it := range items {
+		if it.ID != "" {
+			byID[it.ID] = append(byID[it.ID], it)
+		}
+	}
+	for _, group := range byID {
+		if len(group) < 2 {
+			continue
+		}
+		for _, it := range group {
+			out = append(out, Finding{Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: fmt.Sprintf("duplicate id %s, also used by %s; give one of them a new ULID", it.ID, others(group, it)), Severity: Error})
+		}
+	}
+	for _, group := range refGroups(items) {
+		keep := group[0]
+		for _, it := range group[1:] {
+			out = append(out, Finding{Path: it.Path, Line: it.KeyLine("ref"), Key: "ref", Msg: fmt.Sprintf("duplicate ref %s, also used by the older %s; lore lint --fix renumbers this one", it.Ref, keep.Path), Severity: Error})
+		}
+	}
+	return out
+}
+
+// refGroups returns the items sharing a ref within a kind, each group
+// ordered oldest id first (ULIDs sort by time), groups in ref order.
+func refGroups(items []*markdown.Item) [][]*markdown.Item {
+	byRef := map[string][]*markdown.Item{}
+	var keys []string
+	for _, it := range items {
+		if it.Ref == "" || markdown.RefPrefix(it.Kind) == "" {
+			continue
+		}
+		k := it.Kind + "/" + strings.ToUpper(it.Ref)
+		if byRef[k] == nil {
+			keys = append(keys, k)
+		}
+		byRef[k] = append(byRef[k], it)
+	}
+	sort.Strings(keys)
+	var out [][]*markdown.Item
+	for _, k := range keys {
+		g := byRef[k]
+		if len(g) < 2 {
+			continue
+		}
+		sort.SliceStable(g, func(i, j int) bool {
+			if g[i].ID != g[j].ID {
+				return g[i].ID < g[j].ID
+			}
+			return g[i].Path < g[j].Path
+		})
+		out = append(out, g)
+	}
+	return out
+}
+
+func others(group []*markdown.Item, self *markdown.Item) string {
+	var paths []string
+	for _, it := range group {
+		if it != self {
+			paths = append(paths, it.Path)
+		}
+	}
+	return strings.Join(paths, ", ")
+}
+
+// Count returns the number of errors and warnings.
+func Count(fs []Finding) (errs, warns int) {
+	for _, f := range fs {
+		if f.Severity == Warning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	return errs, warns
+}

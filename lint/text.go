@@ -1,0 +1,144 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+// hiddenRunes are characters a reviewer cannot see that change what an
+// agent reads: bidi controls (Trojan Source) and invisible characters
+// (zero-width, tag characters used to smuggle instructions).
+var hiddenRunes = map[rune]string{
+	0x00AD: "soft hyphen", 0x034F: "combining grapheme joiner", 0x061C: "arabic letter mark",
+	0x115F: "hangul choseong filler", 0x1160: "hangul jungseong filler", 0x180E: "mongolian vowel separator",
+	0x200B: "zero width space", 0x200C: "zero width non-joiner", 0x200D: "zero width joiner",
+	0x200E: "left-to-right mark", 0x200F: "right-to-left mark",
+	0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+	0x202D: "left-to-right override", 0x202E: "right-to-left override",
+	0x2060: "word joiner", 0x2061: "function application", 0x2062: "invisible times",
+	0x2063: "invisible separator", 0x2064: "invisible plus",
+	0x2066: "left-to-right isolate", 0x2067: "right-to-left isolate", 0x2068: "first strong isolate",
+	0x2069: "pop directional isolate", 0x3164: "hangul filler", 0xFEFF: "zero width no-break space",
+	0xFFA0: "halfwidth hangul filler",
+}
+
+func hiddenName(r rune) (string, bool) {
+	if n, ok := hiddenRunes[r]; ok {
+		return n, true
+	}
+	switch {
+	case r >= 0xE0000 && r <= 0xE007F:
+		return "tag character", true
+	case r >= 0xE0100 && r <= 0xE01EF:
+		return "variation selector", true
+	}
+	return "", false
+}
+
+// secretRules are high-confidence secret shapes only: a lesson may well
+// talk about tokens, but it never needs a real one.
+var secretRules = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), "an AWS access key id"},
+	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), "a GitHub token"},
+	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), "a GitHub fine-grained token"},
+	{regexp.MustCompile(`\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}`), "an sk- API key"},
+	{regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----`), "a PEM private key"},
+}
+
+// checkText flags hidden characters (with line and column, in characters)
+// and secrets in a file's text. A BOM at the very start is allowed.
+func checkText(p string, data []byte) []Finding {
+	var out []Finding
+	line, col := 1, 0
+	lastLine := 0
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		col++
+		if name, ok := hiddenName(r); ok && !(r == 0xFEFF && i == 0) && line != lastLine {
+			out = append(out, Finding{Path: p, Line: line, Col: col, Key: "unicode",
+				Msg: fmt.Sprintf("invisible or bidi character U+%04X (%s): remove it; it can hide text from reviewers", r, name), Severity: Error})
+			lastLine = line // one finding per line is enough to make a reviewer look
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		i += n
+	}
+	text := string(data)
+	for _, rule := range secretRules {
+		for _, loc := range rule.re.FindAllStringIndex(text, -1) {
+			m := text[loc[0]:loc[1]]
+			if strings.Contains(m, "EXAMPLE") || (rule.name == "an sk- API key" && !hasDigitAndLetter(m[3:])) {
+				continue // documentation placeholders, words like sk-learn-...
+			}
+			l, c := position(data, loc[0])
+			out = append(out, Finding{Path: p, Line: l, Col: c, Key: "secret",
+				Msg: fmt.Sprintf("looks like %s (%s...): remove it and rotate the credential", rule.name, m[:min(len(m), 6)]), Severity: Error})
+		}
+	}
+	return out
+}
+
+func hasDigitAndLetter(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}) >= 0
+}
+
+// position returns the 1-based line and character column of a byte offset.
+func position(data []byte, off int) (line, col int) {
+	start := strings.LastIndexByte(string(data[:off]), '\n') + 1
+	line = strings.Count(string(data[:off]), "\n") + 1
+	return line, utf8.RuneCount(data[start:off]) + 1
+}
+
+// fetchRes find a download piped into an interpreter: the classic way to
+// turn a lesson into remote code execution by the agent that reads it.
+var fetchRes = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:ba|z|k|da|fi|c|tc)?sh\b`),
+	regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php|iex|pwsh|powershell|source)\b`),
+	regexp.MustCompile(`(?i)(?:\$\(|<\(|` + "`" + `)\s*(?:curl|wget)\b`),
+}
+
+// descriptive sections say what went wrong; a fetch pipeline there is the
+// mistake being described, not an instruction.
+var descriptive = map[string]bool{"mistake": true, "issue": true, "impact": true, "context": true}
+
+// checkFetch flags shell pipelines from a network fetcher into an
+// interpreter in the sections an agent is told to follow.
+func checkFetch(it *markdown.Item) []Finding {
+	var out []Finding
+	raw := it.Raw()
+	for _, s := range it.Sections {
+		if descriptive[strings.ToLower(s.Title)] {
+			continue
+		}
+		text := string(raw[s.Start:s.End])
+		for _, re := range fetchRes {
+			loc := re.FindStringIndex(text)
+			if loc == nil {
+				continue
+			}
+			l, c := position(raw, s.Start+loc[0])
+			out = append(out, Finding{Path: it.Path, Line: l, Col: c, Key: "fetch",
+				Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(text[loc[0]:loc[1]])), Severity: Error})
+			break
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
