@@ -53,6 +53,9 @@ type CLI struct {
 
 	Init InitCmd `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
 	Add  AddCmd  `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+	List ListCmd `cmd:"" help:"List items, filtered by kind, status, tag or priority."`
+	Show ShowCmd `cmd:"" help:"Show one item by id, ref, slug or path."`
+	Lint LintCmd `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
 	Ages AgesCmd `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 }
 
