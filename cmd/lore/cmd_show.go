@@ -121,10 +121,7 @@ func showText(g *Globals, it *markdown.Item) {
 		if knownKeys[k] {
 			continue
 		}
-		b, err := yaml.Marshal(it.Node(k))
-		if err == nil {
-			field(k, strings.ReplaceAll(strings.TrimSpace(string(b)), "\n", "; "))
-		}
+		field(k, compactValue(it.Node(k)))
 	}
 	if !it.Created.IsZero() {
 		field("created", it.Created.Format("2006-01-02 15:04 MST"))
@@ -143,6 +140,23 @@ func showText(g *Globals, it *markdown.Item) {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// compactValue prints a frontmatter value on one line without its
+// comments: scalars as they are, anything else as compact JSON.
+func compactValue(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return "(" + err.Error() + ")"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // showJSON prints every frontmatter key as written (unknown ones too), with
