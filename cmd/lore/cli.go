@@ -51,12 +51,13 @@ func (g *Globals) InitializedStore() (*gitstore.Store, error) {
 type CLI struct {
 	Globals
 
-	Init InitCmd `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
-	Add  AddCmd  `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
-	List ListCmd `cmd:"" help:"List items, filtered by kind, status, tag or priority."`
-	Show ShowCmd `cmd:"" help:"Show one item by id, ref, slug or path."`
-	Lint LintCmd `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
-	Ages AgesCmd `cmd:"" help:"Show the git-active-day age of every learnings entry."`
+	Init  InitCmd  `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
+	Add   AddCmd   `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+	List  ListCmd  `cmd:"" help:"List items, filtered by kind, status, tag or priority."`
+	Show  ShowCmd  `cmd:"" help:"Show one item by id, ref, slug or path."`
+	Lint  LintCmd  `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
+	Ages  AgesCmd  `cmd:"" help:"Show the git-active-day age of every learnings entry."`
+	Hooks HooksCmd `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.

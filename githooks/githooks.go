@@ -1,0 +1,372 @@
+// Package githooks installs, removes and reports lore's git hooks: the
+// scripts of .githooks (embedded in the binary) that run `lore build` after
+// git changes the work tree. A hook that was there before is chained, never
+// clobbered, and uninstall puts it back byte for byte; a folder that a hook
+// manager owns (husky, lefthook) is left to the manager.
+package githooks
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/renameio/v2"
+
+	lore "github.com/lore-agents/lore"
+)
+
+// Names are the hooks lore installs, in the order they are reported.
+var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite"}
+
+// ChainSuffix names the hook that was there before lore: lore's script runs
+// <hook>.lore-chained first, with the same arguments and stdin.
+const ChainSuffix = ".lore-chained"
+
+// marker is in every version of lore's script.
+const marker = "lore-githook:"
+
+// PrivateDir is the folder under the git common dir where lore keeps its
+// scripts when a hook manager owns the hooks folder.
+const PrivateDir = "lore-hooks"
+
+// Script returns lore's script for one hook.
+func Script(name string) []byte {
+	b, err := lore.GitHooks.ReadFile(".githooks/" + name)
+	if err != nil {
+		panic(fmt.Sprintf("githooks: %s is not embedded: %v", name, err))
+	}
+	return b
+}
+
+// State is what one hook file is.
+type State string
+
+const (
+	Lore     State = "lore"     // lore's script, nothing chained
+	Chained  State = "chained"  // lore's script, running the previous hook first
+	Outdated State = "outdated" // an older or edited lore script; install rewrites it
+	Foreign  State = "foreign"  // someone else's hook; install chains it
+	Missing  State = "missing"  // no hook
+	Managed  State = "managed"  // the folder belongs to a hook manager; see Step
+	Wired    State = "wired"    // the hook manager runs lore's script
+)
+
+// Target says where to install.
+type Target struct {
+	Dir     string // the folder git runs hooks from (core.hooksPath or <common dir>/hooks)
+	Root    string // the work tree root: hook managers are detected there
+	Private string // <common dir>/lore-hooks: lore's scripts when a manager owns Dir
+}
+
+// Hook is one hook's state.
+type Hook struct {
+	Name    string `json:"name"`
+	State   State  `json:"state"`
+	Path    string `json:"path"`              // the hook file git runs
+	Chained string `json:"chained,omitempty"` // the previous hook lore runs first
+	Owner   string `json:"owner,omitempty"`   // the tool that wrote a foreign or chained hook
+	Step    string `json:"step,omitempty"`    // what the user does to wire lore into a manager
+	Changed string `json:"changed,omitempty"` // what install/uninstall just did
+}
+
+// Report is the state of every hook in one folder.
+type Report struct {
+	Dir     string `json:"dir"`
+	Manager string `json:"manager,omitempty"` // husky or lefthook when it owns Dir
+	Hooks   []Hook `json:"hooks"`
+}
+
+// Status reports every hook without changing anything.
+func Status(t Target) (Report, error) {
+	r := Report{Dir: t.Dir, Manager: manager(t)}
+	for _, name := range Names {
+		h, err := status(t, r.Manager, name)
+		if err != nil {
+			return r, err
+		}
+		r.Hooks = append(r.Hooks, h)
+	}
+	return r, nil
+}
+
+// Install makes git run lore's script for every hook: a missing hook gets
+// it, an existing one is moved to <hook>.lore-chained and run first, an
+// outdated lore script is rewritten, an installed one is left alone. When a
+// manager owns the folder, lore's scripts go to t.Private and each hook's
+// Step says what to add to the manager's configuration.
+func Install(t Target) (Report, error) {
+	r, err := Status(t)
+	if err != nil {
+		return r, err
+	}
+	for i := range r.Hooks {
+		h := &r.Hooks[i]
+		switch h.State {
+		case Managed, Wired:
+			path := filepath.Join(t.Private, h.Name)
+			if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, Script(h.Name)) {
+				continue
+			}
+			if err := os.MkdirAll(t.Private, 0o755); err != nil {
+				return r, fmt.Errorf("githooks: %w", err)
+			}
+			if err := renameio.WriteFile(path, Script(h.Name), 0o755); err != nil {
+				return r, fmt.Errorf("githooks: %w", err)
+			}
+			h.Changed = "wrote " + path
+		case Missing, Outdated:
+			if err := write(h.Path, h.Name); err != nil {
+				return r, err
+			}
+			h.Changed = "installed"
+			if h.State == Outdated {
+				h.Changed = "updated"
+			}
+			h.State = Lore
+			if exists(h.Path + ChainSuffix) {
+				h.State, h.Chained = Chained, h.Path+ChainSuffix
+			}
+		case Foreign:
+			chained := h.Path + ChainSuffix
+			if exists(chained) {
+				return r, fmt.Errorf("githooks: %s: both it and %s exist (not lore's): move one away and run install again", h.Path, filepath.Base(chained))
+			}
+			if err := os.Rename(h.Path, chained); err != nil {
+				return r, fmt.Errorf("githooks: chain %s: %w", h.Path, err)
+			}
+			if err := write(h.Path, h.Name); err != nil {
+				// Put the user's hook back rather than leave no hook at all.
+				_ = os.Rename(chained, h.Path)
+				return r, err
+			}
+			h.State, h.Chained, h.Changed = Chained, chained, "installed, chaining "+filepath.Base(chained)
+		}
+	}
+	return r, nil
+}
+
+// Uninstall removes lore's scripts and renames every chained hook back, so
+// the folder is byte for byte (content and mode) what it was before Install.
+// Foreign hooks are left alone; a manager's configuration is the user's to
+// edit (Step says which line to remove).
+func Uninstall(t Target) (Report, error) {
+	r, err := Status(t)
+	if err != nil {
+		return r, err
+	}
+	for i := range r.Hooks {
+		h := &r.Hooks[i]
+		switch h.State {
+		case Managed, Wired:
+			path := filepath.Join(t.Private, h.Name)
+			if err := os.Remove(path); err == nil {
+				h.Changed = "removed " + path
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return r, fmt.Errorf("githooks: %w", err)
+			}
+			if h.State == Wired {
+				h.Step = "remove the line that runs " + filepath.Join(PrivateDir, h.Name) + " from " + h.Owner
+			}
+		case Lore, Chained, Outdated:
+			if err := os.Remove(h.Path); err != nil {
+				return r, fmt.Errorf("githooks: %w", err)
+			}
+			h.State, h.Changed = Missing, "removed"
+			if h.Chained != "" {
+				if err := os.Rename(h.Chained, h.Path); err != nil {
+					return r, fmt.Errorf("githooks: restore %s: %w", h.Path, err)
+				}
+				h.State, h.Chained, h.Changed = Foreign, "", "removed, restored the chained hook"
+			}
+		}
+	}
+	if m := r.Manager; m != "" {
+		// Remove the private folder once it is empty.
+		_ = os.Remove(t.Private)
+	}
+	return r, nil
+}
+
+func status(t Target, mgr, name string) (Hook, error) {
+	h := Hook{Name: name, Path: filepath.Join(t.Dir, name)}
+	if mgr != "" {
+		return managedStatus(t, mgr, h)
+	}
+	data, err := readHook(h.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		h.State = Missing
+		return h, nil
+	case err != nil:
+		return h, err
+	case !bytes.Contains(data, []byte(marker)):
+		h.State, h.Owner = Foreign, owner(data)
+		return h, nil
+	case bytes.Equal(data, Script(name)):
+		h.State = Lore
+	default:
+		h.State = Outdated
+	}
+	if chained := h.Path + ChainSuffix; exists(chained) {
+		h.Chained = chained
+		if data, err := readHook(chained); err == nil {
+			h.Owner = owner(data)
+		}
+		if h.State == Lore {
+			h.State = Chained
+		}
+	}
+	return h, nil
+}
+
+// readHook reads a hook file (a link is followed); a folder is an error.
+func readHook(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("githooks: %w", err)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return nil, nil // a dangling link is someone's hook
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// write writes lore's script for one hook, executable, atomically.
+func write(path, name string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	if err := renameio.WriteFile(path, Script(name), 0o755); err != nil {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// owner names the tool that generated a hook script, when it says so.
+func owner(data []byte) string {
+	for _, o := range []struct{ sign, name string }{
+		{"File generated by pre-commit", "pre-commit"},
+		{"lefthook", "lefthook"},
+		{"husky", "husky"},
+		{"git-lfs", "git-lfs"},
+		{"overcommit", "overcommit"},
+	} {
+		if bytes.Contains(data, []byte(o.sign)) {
+			return o.name
+		}
+	}
+	return ""
+}
+
+// lefthookConfigs are the files whose presence means lefthook manages the
+// hooks (lefthook install rewrites them).
+var lefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json"}
+
+// manager names the hook manager that owns t.Dir: husky (core.hooksPath is
+// .husky/_ in v9, .husky before) or lefthook (a lefthook config at the
+// root, or its scripts in the folder). Such a folder is regenerated by the
+// manager, so lore does not write into it.
+func manager(t Target) string {
+	if huskyDir(t.Dir) != "" {
+		return "husky"
+	}
+	for _, f := range lefthookConfigs {
+		if exists(filepath.Join(t.Root, f)) {
+			return "lefthook"
+		}
+	}
+	for _, name := range Names {
+		if data, err := os.ReadFile(filepath.Join(t.Dir, name)); err == nil && owner(data) == "lefthook" {
+			return "lefthook"
+		}
+	}
+	return ""
+}
+
+// huskyDir returns the folder of husky's user hook files (.husky) when dir
+// is husky's: .husky/_ (v9) or .husky with _/husky.sh (v4-v8).
+func huskyDir(dir string) string {
+	switch {
+	case filepath.Base(dir) == "_" && filepath.Base(filepath.Dir(dir)) == ".husky":
+		return filepath.Dir(dir)
+	case filepath.Base(dir) == ".husky" && exists(filepath.Join(dir, "_", "husky.sh")):
+		return dir
+	}
+	return ""
+}
+
+// runLine is what a manager's hook runs: lore's script from the common dir,
+// with the hook's arguments.
+func runLine(name, args string) string {
+	return `sh "$(git rev-parse --git-common-dir)/` + PrivateDir + "/" + name + `" ` + args
+}
+
+func managedStatus(t Target, mgr string, h Hook) (Hook, error) {
+	h.State = Managed
+	var file string
+	switch mgr {
+	case "husky":
+		file = filepath.Join(huskyDir(t.Dir), h.Name)
+		h.Step = fmt.Sprintf("add this line to %s: %s", rel(t.Root, file), runLine(h.Name, `"$@"`))
+	case "lefthook":
+		file = filepath.Join(t.Root, "lefthook.yml")
+		for _, f := range lefthookConfigs {
+			if exists(filepath.Join(t.Root, f)) {
+				file = filepath.Join(t.Root, f)
+				break
+			}
+		}
+		h.Step = fmt.Sprintf("add to %s:  %s: { commands: { lore: { run: '%s' } } }  then run lefthook install", rel(t.Root, file), h.Name, runLine(h.Name, "{0}"))
+	}
+	h.Owner = rel(t.Root, file)
+	data, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return h, fmt.Errorf("githooks: %w", err)
+	}
+	if wiresLore(mgr, data, h.Name) {
+		h.State, h.Step = Wired, ""
+		if !exists(filepath.Join(t.Private, h.Name)) {
+			h.Step = "run lore hooks install: " + filepath.Join(PrivateDir, h.Name) + " is missing"
+		}
+	}
+	return h, nil
+}
+
+// wiresLore reports whether a manager's file runs lore's script for name.
+func wiresLore(mgr string, data []byte, name string) bool {
+	ref := []byte(PrivateDir + "/" + name)
+	if mgr == "husky" {
+		return bytes.Contains(data, ref)
+	}
+	// lefthook: the reference must sit under this hook's top-level key.
+	section := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' {
+			section = strings.HasPrefix(line, name+":")
+		}
+		if section && strings.Contains(line, string(ref)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rel shortens path to root-relative when it is under root.
+func rel(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
