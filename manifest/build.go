@@ -13,7 +13,9 @@ import (
 //
 //	header   headerSize bytes, see the h* constants
 //	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, tableOff, tableSlots (u32)
-//	postings u32 item indexes (always lists and gram posting lists)
+//	postings always lists (u32 item indexes), pooled literals (uvarint length,
+//	         bytes) and gram posting lists ({item, literal offset} u32 pairs;
+//	         literal offsets relative to this section, whose start is hPostBase)
 //	tables   per bucket, tableSlots slots of {key, postOff, postN u32}, open addressing
 //	itemTab  nItems u32 record offsets; records are ordered by id
 //	records  {len u32, crc u32, payload}
@@ -41,6 +43,7 @@ const (
 	hSessionLen = 112
 	hSessionCRC = 116
 	hHeaderCRC  = 120
+	hPostBase   = 124
 
 	slotSize = 12
 	gramLen  = 3
@@ -68,6 +71,7 @@ func Build(src Source) ([]byte, error) {
 	sort.Slice(buckets, func(a, b int) bool { return buckets[a].Tool < buckets[b].Tool })
 
 	var post, tables, recs, texts bytes.Buffer
+	lits := map[string]uint32{} // literal -> offset in post
 	type dirEntry struct {
 		name                                   string
 		alwaysOff, alwaysN, tableOff, tableLen uint32
@@ -85,7 +89,7 @@ func Build(src Source) ([]byte, error) {
 		for _, i := range b.Always {
 			always[i] = true
 		}
-		grams := map[uint32][]int{}
+		grams := map[uint32][]posting{}
 		addGates := func(kind uint32, gates []Gate) {
 			freq := map[uint32]int{}
 			for _, g := range gates {
@@ -96,6 +100,7 @@ func Build(src Source) ([]byte, error) {
 				}
 			}
 			for _, g := range gates {
+				var ps []posting
 				var keys []uint32
 				ok := len(g.Literals) > 0
 				for _, lit := range g.Literals {
@@ -111,13 +116,14 @@ func Build(src Source) ([]byte, error) {
 						}
 					}
 					keys = append(keys, best)
+					ps = append(ps, posting{item: g.Item, lit: lowerString(lit)})
 				}
 				if !ok {
 					always[g.Item] = true
 					continue
 				}
-				for _, k := range keys {
-					grams[k] = append(grams[k], g.Item)
+				for j, k := range keys {
+					grams[k] = append(grams[k], ps[j])
 				}
 			}
 		}
@@ -138,12 +144,7 @@ func Build(src Source) ([]byte, error) {
 			}
 			sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
 			for _, k := range keys {
-				set := map[int]bool{}
-				for _, i := range grams[k] {
-					set[i] = true
-				}
-				off := uint32(post.Len())
-				cnt := writeList(&post, set, newIdx)
+				off, cnt := writePostings(&post, grams[k], newIdx, lits)
 				s := slotOf(k, slots)
 				for binary.LittleEndian.Uint32(table[s*slotSize:]) != 0 {
 					s = (s + 1) & (slots - 1)
@@ -251,6 +252,7 @@ func Build(src Source) ([]byte, error) {
 	le.PutUint32(out[hSessionOff:], uint32(sessionOff))
 	le.PutUint32(out[hSessionLen:], uint32(len(src.SessionStart)))
 	le.PutUint32(out[hSessionCRC:], crc32.ChecksumIEEE([]byte(src.SessionStart)))
+	le.PutUint32(out[hPostBase:], uint32(postOff))
 	out = append(out, d...)
 	le.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
 	out = append(out, post.Bytes()...)
@@ -294,6 +296,57 @@ func writeList(w *bytes.Buffer, set map[int]bool, newIdx []int) int {
 		w.Write(b[:])
 	}
 	return len(list)
+}
+
+type posting struct {
+	item int
+	lit  string // ASCII-lowercased
+}
+
+// writePostings pools the literals of ps not pooled yet, then appends the
+// list of {new item index, literal offset} pairs (sorted, deduplicated) and
+// returns its offset and length. Offsets are relative to the section start;
+// the hook checks the whole literal before it decodes an item.
+func writePostings(w *bytes.Buffer, ps []posting, newIdx []int, pool map[string]uint32) (uint32, int) {
+	type entry struct {
+		item int
+		lit  string
+	}
+	es := make([]entry, 0, len(ps))
+	for _, p := range ps {
+		es = append(es, entry{newIdx[p.item], p.lit})
+		if _, ok := pool[p.lit]; !ok {
+			pool[p.lit] = uint32(w.Len())
+			w.Write(binary.AppendUvarint(nil, uint64(len(p.lit))))
+			w.WriteString(p.lit)
+		}
+	}
+	sort.Slice(es, func(a, b int) bool {
+		if es[a].item != es[b].item {
+			return es[a].item < es[b].item
+		}
+		return es[a].lit < es[b].lit
+	})
+	off, n := uint32(w.Len()), 0
+	var b [8]byte
+	for i, e := range es {
+		if i > 0 && e == es[i-1] {
+			continue
+		}
+		binary.LittleEndian.PutUint32(b[:], uint32(e.item))
+		binary.LittleEndian.PutUint32(b[4:], pool[e.lit])
+		w.Write(b[:])
+		n++
+	}
+	return off, n
+}
+
+func lowerString(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lower(c)
+	}
+	return string(b)
 }
 
 func putText(w *bytes.Buffer, s string) ref {

@@ -14,10 +14,10 @@ func sample() Source {
 	items := []Item{
 		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: ".lore/lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`\bpytest\b`}, Unless: []string{"--no-header"}},
-			Text: "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
+			Text:     "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
 		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`git\s+push\s+.*--force`}},
-			Text: "### Pitfall: force push", Fix: "use --force-with-lease"},
+			Text:     "### Pitfall: force push", Fix: "use --force-with-lease"},
 		{ID: "01C", Kind: "lesson", Title: "release", File: "~/.config/lore/lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
 			Triggers: Triggers{Keywords: []string{"release"}}, Text: "### Lesson: release"},
 	}

@@ -13,13 +13,14 @@ import (
 
 // Manifest is an opened manifest. Its methods read the mapped bytes lazily.
 type Manifest struct {
-	data    []byte
-	unmap   func() error
-	nItems  int
-	itemTab int
-	buckets []bucket
-	set     Settings
-	hash    [32]byte
+	data     []byte
+	unmap    func() error
+	nItems   int
+	itemTab  int
+	postBase int
+	buckets  []bucket
+	set      Settings
+	hash     [32]byte
 }
 
 type bucket struct {
@@ -88,7 +89,7 @@ func parse(data []byte) (*Manifest, error) {
 	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
 		return nil, errf("header checksum mismatch")
 	}
-	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab)}
+	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), postBase: u(hPostBase)}
 	copy(m.hash[:], data[hHash:hHash+32])
 	m.set = Settings{
 		BudgetBytes:      u(hBudget),
@@ -185,8 +186,12 @@ func (m *Manifest) Candidates(tool, target, prompt string) []int {
 }
 
 func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
+	if len(s) < gramLen {
+		return out
+	}
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
+	var low []byte // s ASCII-lowercased, made on the first hit
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
@@ -199,11 +204,19 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
 				continue
 			}
 			off, cnt := int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:]))
-			if cnt > len(m.data)/4 || !inRange(m.data, off, 4*cnt) {
+			if cnt > len(m.data)/8 || !inRange(m.data, off, 8*cnt) {
 				break
 			}
+			if low == nil {
+				low = []byte(s)
+				for x, c := range low {
+					low[x] = lower(c)
+				}
+			}
 			for x := 0; x < cnt; x++ {
-				if v := int(le.Uint32(m.data[off+4*x:])); v < m.nItems {
+				e := m.data[off+8*x:]
+				v := int(le.Uint32(e))
+				if v < m.nItems && m.hasLiteral(int(le.Uint32(e[4:])), low) {
 					out = append(out, v)
 				}
 			}
@@ -211,6 +224,19 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
 		}
 	}
 	return out
+}
+
+// hasLiteral reports whether the pooled literal at off occurs in low.
+func (m *Manifest) hasLiteral(off int, low []byte) bool {
+	off += m.postBase
+	if off < 0 || off >= len(m.data) {
+		return false
+	}
+	l, k := binary.Uvarint(m.data[off:])
+	if k <= 0 || l > uint64(len(m.data)-off-k) {
+		return false
+	}
+	return bytes.Contains(low, m.data[off+k:off+k+int(l)])
 }
 
 func compact(s []int) []int {

@@ -1,0 +1,225 @@
+// Package compile turns a store's knowledge items and its config into the
+// manifest the agent hook reads: it selects the injectable items, validates
+// their triggers, renders their injection text by form, strips invisible
+// unicode, caps sizes, merges the user's global items, pre-renders the
+// SessionStart block, and plans the manifest's index with match.Index.
+package compile
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
+)
+
+// Revision changes whenever compile's output for the same files changes
+// (rendering, planning); it is part of the source hash and the fingerprint.
+const Revision = "1"
+
+// Input is what a build reads.
+type Input struct {
+	Items  []*markdown.Item // the project's items (paths repo-relative)
+	Global []*markdown.Item // the user's global items (paths as shown, e.g. ~/.config/lore/...)
+	Config config.Config
+}
+
+// Report says what a build compiled and what it left out, and why.
+type Report struct {
+	Compiled int
+	Excluded []Excluded // items with errors: never compiled
+	Inactive int        // not injectable by status (drafts unless inject.drafts, deprecated, ...)
+	LowConf  int        // below inject.minConfidence
+	Drafts   int        // project drafts awaiting review
+	Shadowed int        // global items whose id the project also has
+}
+
+// Excluded is an item left out because of errors, each naming file, line and key.
+type Excluded struct {
+	Path   string
+	Errors []*markdown.Error
+}
+
+// Settings is the manifest snapshot of a config.
+func Settings(c config.Config) manifest.Settings {
+	in := c.Inject
+	return manifest.Settings{
+		BudgetBytes: in.BudgetBytes, MaxItems: in.MaxItems, Threshold: in.Threshold,
+		ReinjectPriority: in.ReinjectPriority, MinConfidence: in.MinConfidence, Drafts: in.Drafts,
+	}
+}
+
+// Build compiles in into manifest bytes: the same files give the same bytes.
+func Build(in Input) ([]byte, Report, error) {
+	src, rep := Compile(in)
+	data, err := manifest.Build(src)
+	return data, rep, err
+}
+
+// Compile selects and renders the items and plans the index.
+func Compile(in Input) (manifest.Source, Report) {
+	set := Settings(in.Config)
+	var rep Report
+	itemCap := min(MaxItemBytes, set.BudgetBytes)
+	if itemCap < 256 {
+		itemCap = 256
+	}
+
+	var items []manifest.Item
+	var critical []*markdown.Item
+	byID := map[string]string{} // id -> file that has it
+	h := sha256.New()
+	fmt.Fprintf(h, "lore manifest %d compile %s\n", manifest.Version, Revision)
+	fmt.Fprintf(h, "%+v\n", set)
+
+	add := func(list []*markdown.Item, global bool) {
+		sorted := append([]*markdown.Item(nil), list...)
+		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
+		for _, it := range sorted {
+			fmt.Fprintf(h, "%s %t %d\n", it.Path, global, len(it.Raw()))
+			h.Write(it.Raw())
+			if !global && (it.Status == "draft" || it.Status == "proposed") {
+				rep.Drafts++
+			}
+			if errs := check(it); len(errs) > 0 {
+				rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: errs})
+				continue
+			}
+			if prev, dup := byID[it.ID]; dup {
+				if global {
+					rep.Shadowed++
+				} else {
+					rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: []*markdown.Error{{
+						Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
+				}
+				continue
+			}
+			byID[it.ID] = it.Path
+			if !it.Injectable(set.Drafts) {
+				rep.Inactive++
+				continue
+			}
+			if it.Confidence < set.MinConfidence-match.Tolerance {
+				rep.LowConf++
+				continue
+			}
+			items = append(items, item(it, global, itemCap))
+			if it.Priority >= 9 {
+				critical = append(critical, it)
+			}
+		}
+	}
+	add(in.Items, false)
+	add(in.Global, true)
+	rep.Compiled = len(items)
+
+	src := manifest.Source{
+		Settings:     set,
+		SessionStart: sessionStart(critical, items, rep.Drafts),
+		Items:        items,
+		Buckets:      match.Index(items, set),
+	}
+	copy(src.Hash[:], h.Sum(nil))
+	return src, rep
+}
+
+// check returns an item's validation errors plus what the hook could not
+// use: an enforce: deny without a command or path target.
+func check(it *markdown.Item) []*markdown.Error {
+	errs := markdown.Validate(it)
+	t := it.Triggers
+	if it.Enforce == "deny" && len(t.Commands)+len(t.Paths) == 0 {
+		errs = append(errs, &markdown.Error{Path: it.Path, Line: it.KeyLine("enforce"), Key: "enforce",
+			Msg: "deny needs triggers.commands or triggers.paths: it blocks only calls that match a target"})
+	}
+	return errs
+}
+
+func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
+	t := it.Triggers
+	clean := func(l []string) []string {
+		var out []string
+		for _, s := range l {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	m := manifest.Item{
+		ID: it.ID, Kind: it.Kind, Title: Sanitize(it.Title), File: it.Path, Status: it.Status,
+		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
+		Deny: it.Enforce == "deny" && it.Priority >= 9 && it.Status == "active",
+		Triggers: manifest.Triggers{
+			Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
+			Paths: clean(t.Paths), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
+		},
+		Text: Render(it, it.Path, itemCap),
+	}
+	if m.Deny {
+		m.Fix = FixText(it)
+	}
+	if math.IsNaN(m.Confidence) {
+		m.Confidence = 0
+	}
+	return m
+}
+
+// Index limits of the SessionStart block.
+const (
+	maxCritical = 5
+	maxIndex    = 30
+)
+
+// sessionStart renders the SessionStart block: the top critical items with
+// their fix, a compact index of what is compiled, and the drafts count.
+func sessionStart(critical []*markdown.Item, items []manifest.Item, drafts int) string {
+	var b strings.Builder
+	sort.Slice(critical, func(a, c int) bool {
+		x, y := critical[a], critical[c]
+		if x.Priority != y.Priority {
+			return x.Priority > y.Priority
+		}
+		if x.Confidence != y.Confidence {
+			return x.Confidence > y.Confidence
+		}
+		return x.ID < y.ID
+	})
+	if len(critical) > 0 {
+		b.WriteString("## Critical knowledge for this repository\n\n")
+		for i, it := range critical {
+			if i == maxCritical {
+				fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", len(critical)-maxCritical)
+				break
+			}
+			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", Sanitize(it.Title), FixText(it), it.Path)
+		}
+	}
+	if len(items) > 0 {
+		idx := append([]manifest.Item(nil), items...)
+		sort.Slice(idx, func(a, c int) bool {
+			if idx[a].Priority != idx[c].Priority {
+				return idx[a].Priority > idx[c].Priority
+			}
+			return idx[a].ID < idx[c].ID
+		})
+		fmt.Fprintf(&b, "## Knowledge index (%d items; `lore show <id>` for one)\n\n", len(items))
+		for i, it := range idx {
+			if i == maxIndex {
+				fmt.Fprintf(&b, "- … and %d more (`lore list`)\n", len(idx)-maxIndex)
+				break
+			}
+			fmt.Fprintf(&b, "- %s %s (%s/%s)\n", it.ID, it.Title, it.Kind, it.Status)
+		}
+		b.WriteString("\n")
+	}
+	if drafts > 0 {
+		fmt.Fprintf(&b, "%d draft item(s) await review: `lore review`.\n", drafts)
+	}
+	return b.String()
+}

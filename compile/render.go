@@ -1,0 +1,178 @@
+package compile
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+// MaxItemBytes caps one item's injection text (and inject.budgetBytes caps
+// it further when smaller).
+const MaxItemBytes = 2048
+
+// maxFixBytes caps a deny reason and a SessionStart fix.
+const maxFixBytes = 600
+
+// Render returns the injection text of an item, by its form (DESIGN
+// section 3, seed 004): an explicit Injection section wins; a checklist is
+// its list as "- [ ]" items under its title; a pattern When/Do/Why; a
+// warning Risk/Mitigation; a requirement Constraint/Verify; otherwise the
+// kind's own sections (lesson Mistake/Fix, pitfall Issue/Avoid, decision
+// Decision). The last line names the file it came from. The text is at most
+// max bytes.
+func Render(it *markdown.Item, file string, max int) string {
+	var b strings.Builder
+	line := func(label, text string) {
+		if text = strings.TrimSpace(text); text != "" {
+			b.WriteString(label + ": " + text + "\n")
+		}
+	}
+	heading := func(label string) {
+		b.WriteString("### " + label + ": " + it.Title)
+		if it.Ref != "" {
+			b.WriteString(" (" + it.Ref + ")")
+		}
+		b.WriteString("\n")
+	}
+	situation := first(it, "When", "Mistake", "Issue", "Context")
+	action := first(it, "Do", "Fix", "Avoid", "Decision")
+	rationale := first(it, "Why", "Impact", "Consequences")
+	switch inj := it.Section("Injection"); {
+	case inj != "":
+		heading(kindLabel(it.Kind))
+		b.WriteString(inj + "\n")
+	case it.Form == "checklist" && len(checklist(it)) > 0:
+		heading("Checklist")
+		for _, c := range checklist(it) {
+			b.WriteString("- [ ] " + c + "\n")
+		}
+	case it.Form == "pattern":
+		heading("Pattern")
+		line("When", situation)
+		line("Do", action)
+		line("Why", rationale)
+	case it.Form == "warning":
+		heading("Warning")
+		line("Risk", first(it, "Risk", "Mistake", "Issue", "Context"))
+		line("Mitigation", first(it, "Mitigation", "Fix", "Avoid", "Decision"))
+	case it.Form == "requirement":
+		heading("Requirement")
+		line("Constraint", first(it, "Constraint", "Fix", "Avoid", "Decision"))
+		line("Verify", first(it, "Verify", "Validation"))
+	default:
+		heading(kindLabel(it.Kind))
+		switch it.Kind {
+		case markdown.KindPitfall:
+			line("Issue", it.Section("Issue"))
+			line("Avoid", it.Section("Avoid"))
+		case markdown.KindDecision:
+			line("Decision", it.Section("Decision"))
+		default:
+			line("Mistake", it.Section("Mistake"))
+			line("Fix", it.Section("Fix"))
+		}
+	}
+	src := "Source: " + Sanitize(file) + "\n"
+	return capText(Sanitize(b.String()), max-len(src), file) + src
+}
+
+// FixText is what an item tells the agent to do instead: the deny reason
+// and the SessionStart line of a critical item.
+func FixText(it *markdown.Item) string {
+	s := first(it, "Fix", "Avoid", "Decision", "Do", "Mitigation", "Constraint", "Injection")
+	if s == "" {
+		s = it.Title
+	}
+	return capText(Sanitize(s), maxFixBytes, "")
+}
+
+func kindLabel(kind string) string {
+	switch kind {
+	case markdown.KindPitfall:
+		return "Pitfall"
+	case markdown.KindDecision:
+		return "Decision"
+	}
+	return "Lesson"
+}
+
+func first(it *markdown.Item, sections ...string) string {
+	for _, s := range sections {
+		if c := it.Section(s); c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// checklist returns the list entries of the Checklist section, or of the
+// first action section that holds a list.
+func checklist(it *markdown.Item) []string {
+	for _, s := range []string{"Checklist", "Fix", "Avoid", "Decision", "Do"} {
+		var out []string
+		for _, l := range strings.Split(it.Section(s), "\n") {
+			if e, ok := listEntry(l); ok {
+				out = append(out, e)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+func listEntry(l string) (string, bool) {
+	l = strings.TrimSpace(l)
+	for _, p := range []string{"- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "- ", "* ", "+ "} {
+		if strings.HasPrefix(l, p) {
+			return strings.TrimSpace(l[len(p):]), true
+		}
+	}
+	if i := strings.IndexAny(l, ".)"); i > 0 && i < 4 && strings.Trim(l[:i], "0123456789") == "" && strings.HasPrefix(l[i+1:], " ") {
+		return strings.TrimSpace(l[i+1:]), true
+	}
+	return "", false
+}
+
+// Sanitize removes invisible and bidirectional-control characters (format
+// characters, variation selectors, controls other than newline and tab):
+// injected text comes from the repository, possibly an unreviewed branch,
+// and must read the same to the agent as to a reviewer.
+func Sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r == utf8.RuneError, unicode.Is(unicode.Cc, r), unicode.Is(unicode.Cf, r),
+			unicode.Is(unicode.Variation_Selector, r), unicode.Is(unicode.Co, r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// capText keeps s within max bytes, cutting at a line (or rune) boundary and
+// saying where the rest is.
+func capText(s string, max int, file string) string {
+	if len(s) <= max {
+		return s
+	}
+	note := "\n…(truncated)\n"
+	if file != "" {
+		note = "\n…(truncated; see " + file + ")\n"
+	}
+	cut := max - len(note)
+	if cut < 0 {
+		cut = 0
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > cut/2 {
+		cut = i
+	}
+	return s[:cut] + note
+}

@@ -1,0 +1,118 @@
+package match
+
+import (
+	"sort"
+
+	"github.com/lore-agents/lore/manifest"
+)
+
+// Index plans the manifest's buckets for items (build time): for every
+// known tool, every tool an item names, the other tools ("*") and prompts
+// (PromptBucket), the items that can reach the threshold there, each either
+// always a candidate or gated by literals of its command/path targets or,
+// when it cannot pass without them, of its keywords. Decide over the
+// buckets selects exactly what scoring every item would.
+func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
+	names := map[string]bool{OtherBucket: true, PromptBucket: true}
+	for _, t := range KnownTools {
+		names[t] = true
+	}
+	for _, it := range items {
+		for _, t := range it.Triggers.Tools {
+			names[Tool(t)] = true
+		}
+	}
+	var out []manifest.Bucket
+	for name := range names {
+		b := manifest.Bucket{Tool: name}
+		for i, it := range items {
+			place(&b, i, it, s.Threshold)
+		}
+		out = append(out, b)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Tool < out[b].Tool })
+	return out
+}
+
+// place adds item i to bucket b if it can reach the threshold there.
+func place(b *manifest.Bucket, i int, it manifest.Item, thr float64) {
+	t := it.Triggers
+	tool, kind := 0.5, targetKind(b.Tool)
+	switch b.Tool {
+	case PromptBucket:
+		if len(t.Keywords) == 0 || len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 {
+			return
+		}
+		kind = targetNone
+	case OtherBucket:
+		if len(t.Tools) > 0 {
+			return
+		}
+		kind = targetNone
+	default:
+		if len(t.Tools) > 0 {
+			named := false
+			for _, x := range t.Tools {
+				named = named || Tool(x) == b.Tool
+			}
+			if !named {
+				return
+			}
+			tool = 1
+		}
+	}
+	var targets []string
+	switch {
+	case kind == targetShell && len(t.Commands) > 0:
+		for _, c := range t.Commands {
+			lits := RegexLiterals(c)
+			if lits == nil {
+				targets = nil
+				break
+			}
+			targets = append(targets, lits...)
+		}
+		gate(b, i, it, tool, 1, true, targets, thr)
+	case kind == targetFile && len(t.Paths) > 0:
+		for _, g := range t.Paths {
+			lits := GlobLiterals(g)
+			if lits == nil {
+				targets = nil
+				break
+			}
+			targets = append(targets, lits...)
+		}
+		gate(b, i, it, tool, 1, true, targets, thr)
+	default:
+		gate(b, i, it, tool, 0.5, false, nil, thr)
+	}
+}
+
+func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, targeted bool, lits []string, thr float64) {
+	t := it.Triggers
+	kwMax, topMax := 0.5, 0.5
+	if len(t.Keywords) > 0 {
+		kwMax = 1
+	}
+	if len(t.Topics) > 0 {
+		topMax = 1
+	}
+	mult := Multiplier(it.Priority)
+	if (0.4*tool+0.4*target+0.1*kwMax+0.1*topMax)*mult < thr-Tolerance {
+		return // can never pass here
+	}
+	if targeted {
+		// A gate with no literals (a pattern without one) is always a candidate.
+		b.Target = append(b.Target, manifest.Gate{Item: i, Literals: lits})
+		return
+	}
+	if len(t.Keywords) > 0 && (0.4*tool+0.4*target+0.1*topMax)*mult < thr-Tolerance {
+		var kw []string
+		for _, k := range t.Keywords {
+			kw = append(kw, phraseLiteral(k))
+		}
+		b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: kw})
+		return
+	}
+	b.Always = append(b.Always, i)
+}

@@ -1,0 +1,365 @@
+// Package match decides which compiled items to inject before one tool
+// call (DESIGN section 8): tool filter, shell-aware command and glob path
+// targets, unless vetoes, relevance and score, threshold, session dedup,
+// ordering, and the item and byte budgets.
+//
+// It is pure and light enough for the hook binary: it reads a
+// manifest.Manifest and imports no git, Markdown or YAML code. Index, used
+// at build time, decides which bucket of the manifest an item goes to and
+// which literals gate it, so that Decide scores only the few candidates a
+// call can possibly select and compiles only their regexes.
+package match
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/lore-agents/lore/manifest"
+)
+
+// Call is one tool call, with names already normalized by the adapter.
+type Call struct {
+	Tool    string   // normalized lore tool name: Bash, Read, Edit, Write, Glob, Grep, NotebookEdit, WebFetch, ...
+	Command string   // the shell command, for Bash
+	Path    string   // repo-relative path for file tools ("" when none)
+	Prompt  string   // latest user prompt (keywords)
+	Recent  []string // last five prompts of the session (topics)
+}
+
+// Result is one scored item.
+type Result struct {
+	ID, Title, File  string // File: repo-relative source file of the item
+	Score, Relevance float64
+	Priority         int
+	Reasons          []string
+	Text             string // what to inject (rendered by form; the title when it fell back)
+	Fallback         bool   // Text is the title fallback
+	Deny             bool   // enforce: deny on an active critical item
+	DenyReason       string // the fix, for permissionDecisionReason
+
+	confidence float64
+	global     bool
+	item       manifest.Item
+}
+
+// Decision is the outcome for one call: what to inject, in order; what
+// passed the threshold but did not fit; and how many items were scored.
+// Rejected (Explain only) lists every other item with why it was out.
+type Decision struct {
+	Injected   []Result
+	Dropped    []Result
+	Considered int
+	Rejected   []Result
+}
+
+// Tolerance is the slack of every score comparison.
+const Tolerance = 1e-9
+
+// Decide runs DESIGN section 8 for one tool call. seen reports ids already
+// injected in this session (nil: a fresh session); deny items are never
+// deduplicated.
+func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, error) {
+	e := newEval(c, false)
+	return e.decide(m, m.Candidates(e.tool, e.target, c.Prompt), seen, false)
+}
+
+// DecidePrompt is the UserPromptSubmit variant: only items that have
+// keywords and no tools or targets, scored with tool and target at 0.5.
+func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen func(id string) bool) (Decision, error) {
+	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
+	return e.decide(m, m.Candidates(PromptBucket, "", prompt), seen, false)
+}
+
+// Explain is Decide for `lore match`: it scores every item, not only the
+// index's candidates, and lists the ones that were not selected with why.
+// Injected and Dropped are those of Decide for a fresh session.
+func Explain(m *manifest.Manifest, c Call) (Decision, error) {
+	e := newEval(c, false)
+	all := make([]int, m.Len())
+	for i := range all {
+		all[i] = i
+	}
+	d, err := e.decide(m, all, nil, true)
+	d.Considered = len(m.Candidates(e.tool, e.target, c.Prompt))
+	return d, err
+}
+
+type eval struct {
+	tool       string
+	kind       int
+	target     string // the command line or the path
+	prompt     string // normalized
+	texts      []string
+	promptMode bool
+	cmds       []string // simple commands, parsed on first need
+	parsed     bool
+	regexps    map[string]*regexp.Regexp
+}
+
+func newEval(c Call, promptMode bool) *eval {
+	e := &eval{tool: Tool(c.Tool), prompt: normText(c.Prompt), promptMode: promptMode}
+	e.kind = targetKind(e.tool)
+	switch e.kind {
+	case targetShell:
+		e.target = c.Command
+	case targetFile:
+		e.target = strings.TrimPrefix(c.Path, "./")
+	}
+	if promptMode {
+		e.kind, e.target = targetNone, ""
+	}
+	e.texts = []string{e.prompt}
+	for _, r := range c.Recent {
+		e.texts = append(e.texts, normText(r))
+	}
+	return e
+}
+
+func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, explain bool) (Decision, error) {
+	d := Decision{Considered: len(idx)}
+	thr := m.Settings().Threshold
+	var kept []Result
+	for _, i := range idx {
+		it, err := m.Item(i)
+		if err != nil {
+			return Decision{}, err
+		}
+		r, out := e.score(it)
+		switch {
+		case out != "":
+		case r.Score < thr-Tolerance:
+			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+		case !r.Deny && seen != nil && seen(r.ID):
+			out = "already injected in this session"
+		}
+		if out != "" {
+			if explain {
+				r.Reasons = append(r.Reasons, "not injected: "+out)
+				d.Rejected = append(d.Rejected, r)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	sort.Slice(kept, func(a, b int) bool { return less(kept[a], kept[b]) })
+	sort.SliceStable(d.Rejected, func(a, b int) bool { return less(d.Rejected[a], d.Rejected[b]) })
+
+	set := m.Settings()
+	used := 0
+	for _, r := range kept {
+		if len(d.Injected) >= set.MaxItems && !r.Deny {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.maxItems (%d)", set.MaxItems))
+			d.Dropped = append(d.Dropped, r)
+			continue
+		}
+		text, err := m.Text(r.item)
+		if err != nil {
+			return Decision{}, err
+		}
+		if r.Deny {
+			fix, err := m.Fix(r.item)
+			if err != nil {
+				return Decision{}, err
+			}
+			r.DenyReason = fix
+			if r.DenyReason == "" {
+				r.DenyReason = r.Title
+			}
+		}
+		switch fb := FallbackText(r.Title, r.File); {
+		case len(d.Injected) == 0 || used+len(text) <= set.BudgetBytes:
+			r.Text = text
+		case used+len(fb) <= set.BudgetBytes || r.Deny:
+			r.Text, r.Fallback = fb, true
+			r.Reasons = append(r.Reasons, fmt.Sprintf("title only: %d bytes would exceed inject.budgetBytes (%d)", len(text), set.BudgetBytes))
+		default:
+			r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.budgetBytes (%d)", set.BudgetBytes))
+			d.Dropped = append(d.Dropped, r)
+			continue
+		}
+		used += len(r.Text)
+		d.Injected = append(d.Injected, r)
+	}
+	return d, nil
+}
+
+// FallbackText is what an item injects when its text does not fit: its
+// title and the file it came from.
+func FallbackText(title, file string) string {
+	return fmt.Sprintf("### %s\n(details: %s)\n", title, file)
+}
+
+// less orders by score, then project before global items, priority,
+// confidence and id.
+func less(a, b Result) bool {
+	if d := a.Score - b.Score; d > Tolerance || d < -Tolerance {
+		return d > 0
+	}
+	if a.global != b.global {
+		return !a.global
+	}
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if d := a.confidence - b.confidence; d > Tolerance || d < -Tolerance {
+		return d > 0
+	}
+	return a.ID < b.ID
+}
+
+// score computes an item's components. out names why the item cannot be
+// injected for this call ("" when it can, subject to threshold and dedup).
+func (e *eval) score(it manifest.Item) (r Result, out string) {
+	r = Result{ID: it.ID, Title: it.Title, File: it.File, Priority: it.Priority,
+		confidence: it.Confidence, global: it.Global, item: it}
+	var why []string
+	note := func(format string, args ...any) {
+		why = append(why, fmt.Sprintf(format, args...))
+	}
+	t := it.Triggers
+
+	tool := 0.5
+	switch {
+	case e.promptMode:
+		note("tool: prompt (0.5)")
+	case len(t.Tools) == 0:
+		note("tool: any (0.5)")
+	case e.namesTool(t.Tools):
+		tool = 1
+		note("tool: %s (1.0)", e.tool)
+	default:
+		return e.finish(r, why, fmt.Sprintf("tool %s is not in %v", e.tool, t.Tools))
+	}
+
+	target, matched := 0.5, false
+	switch {
+	case e.kind == targetShell && len(t.Commands) > 0:
+		pat, where := e.matchCommand(t.Commands)
+		if pat == "" {
+			return e.finish(r, why, fmt.Sprintf("no command pattern %q matches", t.Commands))
+		}
+		target, matched = 1, true
+		note("command: `%s` matched `%s` (1.0)", pat, where)
+	case e.kind == targetFile && len(t.Paths) > 0:
+		glob := e.matchPath(t.Paths)
+		if glob == "" {
+			if e.target == "" {
+				return e.finish(r, why, fmt.Sprintf("paths %q set and the call has no path", t.Paths))
+			}
+			return e.finish(r, why, fmt.Sprintf("no path glob %q matches %s", t.Paths, e.target))
+		}
+		target, matched = 1, true
+		note("path: `%s` matched %s (1.0)", glob, e.target)
+	default:
+		note("target: none for %s (0.5)", e.toolName())
+	}
+	if e.kind != targetNone && e.target != "" {
+		for _, u := range t.Unless {
+			if re := e.regexp(u); re != nil && re.MatchString(e.target) {
+				return e.finish(r, why, fmt.Sprintf("unless `%s` matched", u))
+			}
+		}
+	}
+
+	kw := 0.5
+	if len(t.Keywords) > 0 {
+		hits := phraseHits(t.Keywords, e.prompt)
+		kw = float64(len(hits)) / float64(len(t.Keywords))
+		note("keywords: %d/%d %q (%.2f)", len(hits), len(t.Keywords), hits, kw)
+	} else {
+		note("keywords: none set (0.5)")
+	}
+	topics := 0.5
+	if len(t.Topics) > 0 {
+		hits := phraseHits(t.Topics, e.texts...)
+		topics = float64(len(hits)) / float64(len(t.Topics))
+		note("topics: %d/%d %q (%.2f)", len(hits), len(t.Topics), hits, topics)
+	} else {
+		note("topics: none set (0.5)")
+	}
+	r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
+	mult := Multiplier(it.Priority)
+	r.Score = r.Relevance * mult
+	note("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
+	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
+	if r.Deny {
+		note("enforce: deny")
+	}
+	r.Reasons = why
+	return r, ""
+}
+
+func (e *eval) finish(r Result, why []string, out string) (Result, string) {
+	r.Reasons = why
+	return r, out
+}
+
+func (e *eval) toolName() string {
+	if e.promptMode {
+		return "a prompt"
+	}
+	return e.tool
+}
+
+func (e *eval) namesTool(tools []string) bool {
+	for _, t := range tools {
+		if Tool(t) == e.tool {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *eval) regexp(pat string) *regexp.Regexp {
+	if re, ok := e.regexps[pat]; ok {
+		return re
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		re = nil // compile rejects such items; a hand-made manifest just never matches
+	}
+	if e.regexps == nil {
+		e.regexps = map[string]*regexp.Regexp{}
+	}
+	e.regexps[pat] = re
+	return re
+}
+
+// matchCommand returns the first pattern that matches the whole command line
+// or one of its simple commands, and what it matched.
+func (e *eval) matchCommand(pats []string) (pat, where string) {
+	for _, p := range pats {
+		re := e.regexp(p)
+		if re == nil {
+			continue
+		}
+		if re.MatchString(e.target) {
+			return p, e.target
+		}
+		if !e.parsed {
+			e.cmds, e.parsed = SimpleCommands(e.target), true
+		}
+		for _, c := range e.cmds {
+			if re.MatchString(c) {
+				return p, c
+			}
+		}
+	}
+	return "", ""
+}
+
+func (e *eval) matchPath(globs []string) string {
+	if e.target == "" {
+		return ""
+	}
+	for _, g := range globs {
+		if ok, err := doublestar.Match(g, e.target); err == nil && ok {
+			return g
+		}
+	}
+	return ""
+}

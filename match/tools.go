@@ -1,0 +1,60 @@
+package match
+
+import "strings"
+
+// Target kinds: what a tool's call is matched on.
+const (
+	targetNone  = iota // no command or path (WebFetch, Task, ...)
+	targetShell        // the command line, for commands/unless
+	targetFile         // the repo-relative path, for paths/unless
+)
+
+// KnownTools are the tools with a target kind; each gets its own bucket.
+var KnownTools = []string{"Bash", "Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep"}
+
+// PromptBucket is the manifest bucket of items DecidePrompt considers.
+const PromptBucket = "#prompt"
+
+// OtherBucket is the manifest bucket of tools no bucket names.
+const OtherBucket = "*"
+
+var canonical = map[string]string{"multiedit": "Edit"}
+
+func init() {
+	for _, t := range KnownTools {
+		canonical[strings.ToLower(t)] = t
+	}
+}
+
+// Tool returns lore's spelling of a tool name: the known tools whatever
+// their case, MultiEdit as Edit, others as given.
+func Tool(name string) string {
+	if c, ok := canonical[strings.ToLower(name)]; ok {
+		return c
+	}
+	return name
+}
+
+func targetKind(tool string) int {
+	switch tool {
+	case "Bash":
+		return targetShell
+	case "Read", "Edit", "Write", "NotebookEdit", "Glob", "Grep":
+		return targetFile
+	}
+	return targetNone
+}
+
+// Multiplier is the score multiplier of a 1-10 priority's band: critical
+// (9-10) 2.0, high (7-8) 1.5, medium (4-6) 1.0, low (1-3) 0.5.
+func Multiplier(p int) float64 {
+	switch {
+	case p >= 9:
+		return 2.0
+	case p >= 7:
+		return 1.5
+	case p >= 4:
+		return 1.0
+	}
+	return 0.5
+}
