@@ -1,0 +1,7 @@
+// Package hooks is the agent-facing half of lore: it reads an agent's hook
+// JSON on stdin, runs the injection pipeline (package match over the
+// compiled manifest) with per-session dedup, and prints the agent's JSON.
+// It is linked into the lean lore-hook binary, so it imports only the
+// standard library, manifest and match: never go-git, goldmark, kong or
+// yaml (a test checks).
+package hooks

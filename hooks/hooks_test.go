@@ -1,0 +1,448 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/scan"
+)
+
+// Items of the test store: a pytest lesson (high), a force-push pitfall
+// that denies (critical), a conftest path lesson (medium), a prompt-only
+// release lesson (high) and a low-priority grep lesson.
+var testItems = map[string]string{
+	".lore/lessons/pytest.md": `---
+id: 01JPYTEST0000000000000000A
+kind: lesson
+title: pytest hangs without a TTY
+status: active
+priority: high
+triggers:
+  tools: [Bash]
+  commands: ['\bpytest\b']
+  unless: ['--no-header']
+---
+
+## Mistake
+Bare pytest hangs in an agent shell.
+
+## Fix
+Use ` + "`python -m pytest --no-header -rN -p no:faulthandler`" + `.
+`,
+	".lore/pitfalls/PF-0001-force-push.md": `---
+id: 01JFRCE000000000000000000B
+kind: pitfall
+ref: PF-0001
+title: Force push rewrites shared history
+status: active
+priority: critical
+enforce: deny
+triggers:
+  tools: [Bash]
+  commands: ['git\s+push\s+.*--force\b']
+---
+
+## Issue
+A force push drops teammates' commits.
+
+## Impact
+Lost work.
+
+## Avoid
+Use git push --force-with-lease.
+`,
+	".lore/lessons/conftest.md": `---
+id: 01JCNFTEST000000000000000C
+kind: lesson
+title: conftest fixtures are shared by every test below
+status: active
+priority: medium
+triggers:
+  tools: [Edit, Write]
+  paths: ['**/conftest.py']
+---
+
+## Mistake
+Editing a conftest.py fixture changes every test under it.
+
+## Fix
+Run the whole folder's tests after editing it.
+`,
+	".lore/lessons/release.md": `---
+id: 01JRECSE0000000000000000ZD
+kind: lesson
+title: Bump the version in two places
+status: active
+priority: high
+triggers:
+  keywords: ['release']
+---
+
+## Mistake
+The release forgot internal/version.go.
+
+## Fix
+Bump VERSION and internal/version.go together.
+`,
+}
+
+// repo writes the test store into a fresh work tree and builds its manifest.
+func repo(t testing.TB, items map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var parsed []*markdown.Item
+	for rel, text := range items {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		it, err := markdown.Parse(rel, []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, it)
+	}
+	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Excluded) > 0 {
+		t.Fatalf("excluded: %+v", rep.Excluded[0].Errors)
+	}
+	writeManifest(t, root, data)
+	return root
+}
+
+func writeManifest(t testing.TB, root string, data []byte) {
+	t.Helper()
+	p := filepath.Join(root, ".lore", "cache", "manifest")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var sessionN int
+
+// newSession returns a session id no other test uses.
+func newSession(t testing.TB) string {
+	sessionN++
+	id := fmt.Sprintf("test-%s-%d-%d", t.Name(), os.Getpid(), sessionN)
+	t.Cleanup(func() { openSession(id).wipe() })
+	return id
+}
+
+// hook runs Main and returns stdout, checking it is JSON and exit 0.
+func hook(t testing.TB, agent, event string, stdin any) string {
+	t.Helper()
+	data, ok := stdin.([]byte)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(stdin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{agent, event}, bytes.NewReader(data), &out, &errb); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+// context extracts hookSpecificOutput.additionalContext.
+func context(t testing.TB, out string) string {
+	t.Helper()
+	var v struct {
+		H struct {
+			Name    string `json:"hookEventName"`
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.H.Context
+}
+
+var recordRE = regexp.MustCompile(`<!-- lore (\{.*\}) -->$`)
+
+// trailing parses the record that must end an injection.
+func trailing(t testing.TB, ctx string) (injected, dropped []string) {
+	t.Helper()
+	m := recordRE.FindStringSubmatch(ctx)
+	if m == nil {
+		t.Fatalf("no trailing record in %q", ctx)
+	}
+	var r struct{ Injected, Dropped []string }
+	if err := json.Unmarshal([]byte(m[1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Injected, r.Dropped
+}
+
+func bash(root, session, command string) map[string]any {
+	return map[string]any{"session_id": session, "cwd": root, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_1"}
+}
+
+func TestPreToolUseInjectsOnceAndRecords(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	out := hook(t, "claude", "PreToolUse", bash(root, s, "cd app && pytest -x"))
+	ctx := context(t, out)
+	if !strings.Contains(ctx, "pytest hangs without a TTY") || !strings.Contains(ctx, "--no-header -rN") {
+		t.Fatalf("lesson missing:\n%s", ctx)
+	}
+	if !strings.Contains(ctx, ".lore/lessons/pytest.md") {
+		t.Errorf("source file missing:\n%s", ctx)
+	}
+	if inj, _ := trailing(t, ctx); len(inj) != 1 || inj[0] != "01JPYTEST0000000000000000A" {
+		t.Errorf("injected = %v", inj)
+	}
+	if !strings.Contains(out, `"hookEventName":"PreToolUse"`) || strings.Contains(out, "permissionDecision") {
+		t.Errorf("output = %s", out)
+	}
+	if again := hook(t, "claude", "PreToolUse", bash(root, s, "pytest -v")); again != "{}\n" {
+		t.Errorf("second call in the session = %s, want {}", again)
+	}
+	// The fix already applied: unless vetoes.
+	if out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest --no-header")); out != "{}\n" {
+		t.Errorf("unless did not veto: %s", out)
+	}
+}
+
+func TestDenyIsNeverDeduplicated(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	for i := 0; i < 2; i++ {
+		out := hook(t, "claude", "PreToolUse", bash(root, s, "git push origin main --force"))
+		var v struct {
+			H struct {
+				Decision, Reason string
+			} `json:"hookSpecificOutput"`
+		}
+		json.Unmarshal([]byte(strings.NewReplacer(`"permissionDecision"`, `"Decision"`, `"permissionDecisionReason"`, `"Reason"`).Replace(out)), &v)
+		if v.H.Decision != "deny" || !strings.Contains(v.H.Reason, "--force-with-lease") || !strings.Contains(v.H.Reason, "PF-0001-force-push.md") {
+			t.Fatalf("call %d: %s", i, out)
+		}
+		if inj, _ := trailing(t, v.H.Reason); len(inj) != 1 || inj[0] != "01JFRCE000000000000000000B" {
+			t.Errorf("injected = %v", inj)
+		}
+	}
+}
+
+func TestPathsAreRepoRelative(t *testing.T) {
+	root := repo(t, testItems)
+	in := map[string]any{"session_id": newSession(t), "cwd": filepath.Join(root, "pkg"), "tool_name": "MultiEdit",
+		"tool_input": map[string]any{"file_path": filepath.Join(root, "pkg", "conftest.py")}}
+	if ctx := context(t, hook(t, "claude", "PreToolUse", in)); !strings.Contains(ctx, "conftest fixtures") {
+		t.Errorf("MultiEdit of pkg/conftest.py: %q", ctx)
+	}
+	in["tool_input"] = map[string]any{"file_path": "/elsewhere/conftest.py"}
+	in["session_id"] = newSession(t)
+	if out := hook(t, "claude", "PreToolUse", in); out != "{}\n" {
+		t.Errorf("a path outside the repository matched: %s", out)
+	}
+}
+
+func TestUserPromptStoresAndInjects(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	in := map[string]any{"session_id": s, "cwd": root, "prompt": "Cut the release please"}
+	ctx := context(t, hook(t, "claude", "UserPromptSubmit", in))
+	if !strings.Contains(ctx, "Bump the version") {
+		t.Fatalf("prompt lesson missing: %q", ctx)
+	}
+	if _, _ = trailing(t, ctx); len(openSession(s).prompts()) != 1 {
+		t.Errorf("prompt not stored")
+	}
+	for i := 0; i < 7; i++ {
+		hook(t, "claude", "UserPromptSubmit", map[string]any{"session_id": s, "cwd": root, "prompt": fmt.Sprint("p", i)})
+	}
+	if ps := openSession(s).prompts(); len(ps) != 5 || ps[4] != "p6" {
+		t.Errorf("prompts = %q, want the last five", ps)
+	}
+}
+
+func TestSessionStartClearAndCompact(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	hook(t, "claude", "PreToolUse", bash(root, s, "pytest"))
+	edit := map[string]any{"session_id": s, "cwd": root, "tool_name": "Edit", "tool_input": map[string]any{"file_path": "conftest.py"}}
+	if ctx := context(t, hook(t, "claude", "PreToolUse", edit)); ctx == "" {
+		t.Fatal("conftest lesson not injected")
+	}
+	start := func(source string) string {
+		return context(t, hook(t, "claude", "SessionStart", map[string]any{"session_id": s, "cwd": root, "source": source}))
+	}
+	ctx := start("compact")
+	if !strings.HasPrefix(ctx, Protocol) || !strings.Contains(ctx, "Force push rewrites shared history") {
+		t.Errorf("SessionStart lacks the protocol or the critical item:\n%s", ctx)
+	}
+	trailing(t, ctx)
+	// high (7) >= reinjectPriority (7) comes back; medium stays claimed.
+	if ctx := context(t, hook(t, "claude", "PreToolUse", bash(root, s, "pytest"))); !strings.Contains(ctx, "pytest hangs") {
+		t.Errorf("high-priority lesson not re-injected after compaction")
+	}
+	if out := hook(t, "claude", "PreToolUse", edit); out != "{}\n" {
+		t.Errorf("medium lesson re-injected after compaction: %s", out)
+	}
+	start("clear")
+	if ctx := context(t, hook(t, "claude", "PreToolUse", edit)); !strings.Contains(ctx, "conftest") {
+		t.Errorf("clear did not wipe the session's dedup")
+	}
+}
+
+func TestFailuresPrintEmptyObject(t *testing.T) {
+	root := repo(t, testItems)
+	cases := map[string]func(){
+		"corrupt manifest": func() { writeManifest(t, root, []byte("LORE garbage")) },
+		"truncated manifest": func() {
+			data, _ := os.ReadFile(filepath.Join(root, ".lore/cache/manifest"))
+			writeManifest(t, root, data[:len(data)/2])
+		},
+		"missing manifest": func() { os.Remove(filepath.Join(root, ".lore/cache/manifest")) },
+	}
+	for name, breakIt := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := repo(t, testItems)
+			root = r
+			breakIt()
+			if out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest")); out != "{}\n" {
+				t.Errorf("got %s", out)
+			}
+		})
+	}
+	for name, stdin := range map[string][]byte{"invalid": []byte("{not json"), "empty": nil, "array": []byte("[1]")} {
+		if out := hook(t, "claude", "PreToolUse", stdin); out != "{}\n" {
+			t.Errorf("%s stdin: %s", name, out)
+		}
+	}
+	var out bytes.Buffer
+	for _, args := range [][]string{nil, {"claude"}, {"nope", "PreToolUse"}, {"claude", "Nope"}} {
+		out.Reset()
+		if Main(args, strings.NewReader("{}"), &out, &bytes.Buffer{}) != 0 || out.String() != "{}\n" {
+			t.Errorf("args %q: %q", args, out.String())
+		}
+	}
+}
+
+func TestCorruptManifestIsLogged(t *testing.T) {
+	root := repo(t, testItems)
+	writeManifest(t, root, []byte("LORE garbage"))
+	var out, errb bytes.Buffer
+	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
+	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &errb)
+	log, err := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if err != nil || !strings.Contains(string(log), "manifest") || !strings.Contains(errb.String(), "manifest") {
+		t.Errorf("hook.log = %q (%v), stderr = %q", log, err, errb.String())
+	}
+}
+
+func TestDisableAndDeadline(t *testing.T) {
+	root := repo(t, testItems)
+	in := bash(root, newSession(t), "pytest")
+	t.Setenv("LORE_DISABLE", "1")
+	if out := hook(t, "claude", "PreToolUse", in); out != "{}\n" {
+		t.Errorf("LORE_DISABLE=1: %s", out)
+	}
+	t.Setenv("LORE_DISABLE", "")
+	t.Setenv("LORE_HOOK_DEADLINE", "1ns")
+	if out := hook(t, "claude", "PreToolUse", in); out != "{}\n" {
+		t.Errorf("deadline passed: %s", out)
+	}
+}
+
+// TestParallelClaims races sub-agents of one session for the same item:
+// exactly one prints it.
+func TestParallelClaims(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	const n = 16
+	var wg sync.WaitGroup
+	outs := make([]string, n)
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = hook(t, "claude", "PreToolUse", bash(root, s, "pytest -x"))
+		}()
+	}
+	wg.Wait()
+	got := 0
+	for _, o := range outs {
+		if strings.Contains(o, "pytest hangs") {
+			got++
+		}
+	}
+	if got != 1 {
+		t.Errorf("%d of %d parallel calls injected the lesson, want 1", got, n)
+	}
+}
+
+func TestCodexDeniesBeforeAndInjectsAfter(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	in := map[string]any{"session_id": s, "cwd": root, "tool_name": "Bash", "tool_input": map[string]any{"command": "pytest -q"}}
+	if out := hook(t, "codex", "PreToolUse", in); out != "{}\n" {
+		t.Errorf("codex PreToolUse injected: %s", out)
+	}
+	if ctx := context(t, hook(t, "codex", "PostToolUse", in)); !strings.Contains(ctx, "pytest hangs") {
+		t.Errorf("codex PostToolUse: %q", ctx)
+	}
+	in["tool_input"] = map[string]any{"command": "git push --force"}
+	if out := hook(t, "codex", "PreToolUse", in); !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Errorf("codex deny: %s", out)
+	}
+	patch := "*** Begin Patch\n*** Update File: tests/conftest.py\n@@\n-a\n+b\n*** End Patch\n"
+	in = map[string]any{"session_id": s, "cwd": root, "tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}}
+	if ctx := context(t, hook(t, "codex", "PostToolUse", in)); !strings.Contains(ctx, "conftest fixtures") {
+		t.Errorf("apply_patch paths: %q", ctx)
+	}
+}
+
+func TestGeminiNames(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	in := map[string]any{"session_id": s, "cwd": root, "tool_name": "run_shell_command", "tool_input": map[string]any{"command": "git push -f origin x --force"}}
+	out := hook(t, "gemini", "BeforeTool", in)
+	if !strings.Contains(out, `"decision":"deny"`) || !strings.Contains(out, `"reason":"Blocked by lore`) {
+		t.Errorf("gemini deny: %s", out)
+	}
+	in = map[string]any{"session_id": s, "cwd": root, "tool_name": "replace", "tool_input": map[string]any{"file_path": filepath.Join(root, "conftest.py")}}
+	if out := hook(t, "gemini", "BeforeTool", in); out != "{}\n" {
+		t.Errorf("gemini BeforeTool injected: %s", out)
+	}
+	out = hook(t, "gemini", "AfterTool", in)
+	if !strings.Contains(context(t, out), "conftest fixtures") || !strings.Contains(out, `"hookEventName":"AfterTool"`) {
+		t.Errorf("gemini AfterTool: %s", out)
+	}
+}
+
+func TestProtocolEqualsScan(t *testing.T) {
+	if Protocol != scan.Protocol {
+		t.Error("hooks.Protocol differs from scan.Protocol: copy it over")
+	}
+}

@@ -1,0 +1,417 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/match"
+)
+
+// Deadline is how long a hook call may take before it gives up and prints
+// `{}`: far under any agent's timeout (Claude Code's default is 60 s), far
+// over the few milliseconds a call takes. LORE_HOOK_DEADLINE overrides it.
+const Deadline = 2 * time.Second
+
+// Main runs `lore-hook <agent> <event>` and `lore hook <agent> <event>`: the
+// agent's JSON on stdin, the agent's JSON on stdout. It never breaks the
+// agent: it always returns 0, recovers from panics, prints `{}` on any
+// failure or at the deadline, and does nothing when LORE_DISABLE=1.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv("LORE_DISABLE") == "1" {
+		io.WriteString(stdout, "{}\n")
+		return 0
+	}
+	deadline := Deadline
+	if d, err := time.ParseDuration(os.Getenv("LORE_HOOK_DEADLINE")); err == nil && d > 0 {
+		deadline = d
+	}
+	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline)}
+	done := make(chan string, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				h.logf("panic: %v\n%s", r, debug.Stack())
+				done <- "{}\n"
+			}
+		}()
+		done <- h.run(args)
+	}()
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	select {
+	case out := <-done:
+		io.WriteString(stdout, out)
+	case <-timer.C:
+		h.logf("deadline of %v passed: printed {}", deadline)
+		io.WriteString(stdout, "{}\n")
+	}
+	return 0
+}
+
+// handler is one hook call.
+type handler struct {
+	stdin    io.Reader
+	stderr   io.Writer
+	deadline time.Time
+	agent    *Agent
+	event    string // as the agent named it
+	root     string // the work tree, "" when none was found
+}
+
+func (h *handler) run(args []string) string {
+	if len(args) != 2 {
+		h.logf("usage: lore-hook <agent> <event> (agents: claude, codex, gemini)")
+		return "{}\n"
+	}
+	h.agent = Agents[strings.ToLower(args[0])]
+	if h.agent == nil {
+		h.logf("unknown agent %q (agents: claude, codex, gemini)", args[0])
+		return "{}\n"
+	}
+	h.event = args[1]
+	ev, ok := h.agent.Events[h.event]
+	if !ok {
+		h.logf("%s: unknown event %q", h.agent.Name, h.event)
+		return "{}\n"
+	}
+	in, err := readInput(h.stdin)
+	if err != nil {
+		h.logf("%v", err)
+		return "{}\n"
+	}
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	h.root = findRoot(cwd)
+	var sess *session
+	if in.SessionID != "" {
+		s := openSession(in.SessionID)
+		sess = &s
+	}
+	var r reply
+	switch ev {
+	case SessionStart:
+		r = h.sessionStart(in, sess)
+	case UserPromptSubmit:
+		r = h.userPrompt(in, sess)
+	case PreToolUse, PostToolUse:
+		r = h.toolUse(ev, in, cwd, sess)
+	case SubagentStart:
+		r = reply{context: Protocol + "\n" + record(nil, nil)}
+	case Stop, SessionEnd:
+		h.scanInBackground(in.TranscriptPath, cwd)
+	case PreCompact:
+		// Nothing heavy: SessionStart(compact) does the re-injection work.
+	}
+	r.event = h.event
+	return h.agent.render(r)
+}
+
+// open loads the manifest; every failure is logged and means "no items".
+func (h *handler) open() *manifest.Manifest {
+	if h.root == "" {
+		return nil
+	}
+	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // lore is not built here: nothing to say, nothing to log
+		}
+		h.logf("%v", err)
+		return nil
+	}
+	return m
+}
+
+func (h *handler) sessionStart(in *input, sess *session) reply {
+	m := h.open()
+	if m != nil {
+		defer m.Close()
+	}
+	if sess != nil {
+		source := in.Source
+		if source == "" {
+			source = in.Trigger
+		}
+		switch source {
+		case "clear":
+			if err := sess.wipe(); err != nil {
+				h.logf("%v", err)
+			}
+		case "compact":
+			if m != nil {
+				min := m.Settings().ReinjectPriority
+				err := sess.unclaim(func(id string) bool {
+					p, ok := m.Priority(id)
+					return ok && p >= min
+				})
+				if err != nil {
+					h.logf("%v", err)
+				}
+			}
+		}
+	}
+	text := Protocol
+	if m != nil {
+		if block := strings.TrimSpace(m.SessionStart()); block != "" {
+			text += "\n" + block + "\n"
+		}
+	}
+	return reply{context: capText(sanitize(text), maxContext-200) + "\n" + record(nil, nil)}
+}
+
+func (h *handler) userPrompt(in *input, sess *session) reply {
+	var recent []string
+	if sess != nil {
+		if err := sess.addPrompt(in.Prompt); err != nil {
+			h.logf("%v", err)
+		}
+		recent = sess.prompts()
+	}
+	if len(recent) == 0 {
+		recent = []string{in.Prompt}
+	}
+	m := h.open()
+	if m == nil {
+		return reply{}
+	}
+	defer m.Close()
+	d, err := match.DecidePrompt(m, in.Prompt, recent, seenFunc(sess))
+	if err != nil {
+		h.logf("%v", err)
+		return reply{}
+	}
+	return h.inject("this prompt", d, sess, false)
+}
+
+// toolUse runs the pipeline of DESIGN section 8 for one tool call. Agents
+// that ignore context before a tool (Codex, Gemini) get only denies before
+// it and the lessons after it.
+func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply {
+	before := ev == PreToolUse
+	if !before && h.agent.InjectBeforeTool {
+		return reply{} // Claude Code already had the lessons before the call
+	}
+	tc := h.agent.toolCall(in)
+	if tc.Tool == "" {
+		return reply{}
+	}
+	m := h.open()
+	if m == nil {
+		return reply{}
+	}
+	defer m.Close()
+	var prompt string
+	var recent []string
+	if sess != nil {
+		recent = sess.prompts()
+		if len(recent) > 0 {
+			prompt = recent[len(recent)-1]
+		}
+	}
+	c := match.Call{Tool: tc.Tool, Command: tc.Command, Prompt: prompt, Recent: recent}
+	seen := seenFunc(sess)
+	var d match.Decision
+	if len(tc.Paths) == 0 {
+		var err error
+		if d, err = match.Decide(m, c, seen); err != nil {
+			h.logf("%v", err)
+			return reply{}
+		}
+	} else {
+		// apply_patch names several files: one decision per file, merged in
+		// order and cut to maxItems again.
+		for i, p := range tc.Paths {
+			if i == 8 {
+				break
+			}
+			c.Path = relPath(h.root, cwd, p)
+			one, err := match.Decide(m, c, seen)
+			if err != nil {
+				h.logf("%v", err)
+				return reply{}
+			}
+			d = merge(d, one, m.Settings().MaxItems)
+		}
+	}
+	what := tc.Tool
+	return h.inject(what+" call", d, sess, before)
+}
+
+// inject claims and renders the decision. before: this is the hook before
+// the tool runs, where denies apply; lessons are printed only where the
+// agent reads them.
+func (h *handler) inject(what string, d match.Decision, sess *session, before bool) reply {
+	lessons := !before || h.agent.InjectBeforeTool
+	var deny, injected, claimed, body []string
+	if time.Now().After(h.deadline) {
+		return reply{}
+	}
+	for _, r := range d.Injected {
+		if r.Deny {
+			if before {
+				deny = append(deny, denyText(r))
+				injected = append(injected, r.ID)
+			}
+			continue
+		}
+		if !lessons {
+			continue
+		}
+		if sess != nil {
+			ok, err := sess.claim(r.ID)
+			if err != nil {
+				h.logf("%v", err)
+				continue
+			}
+			if !ok {
+				continue // a parallel call printed it
+			}
+		}
+		injected = append(injected, r.ID)
+		claimed = append(claimed, r.ID)
+		body = append(body, itemText(r))
+	}
+	if sess != nil {
+		if err := sess.markSeen(claimed); err != nil {
+			h.logf("%v", err)
+		}
+	}
+	if len(injected) == 0 {
+		return reply{}
+	}
+	var dropped []string
+	for _, r := range d.Dropped {
+		dropped = append(dropped, r.ID)
+	}
+	rec := record(injected, dropped)
+	var r reply
+	if len(deny) > 0 {
+		r.denyReason = capText(sanitize(strings.Join(deny, "\n\n")), maxContext/2) + "\n" + rec
+	}
+	if len(body) > 0 {
+		text := "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(body, "\n\n")
+		r.context = capText(sanitize(text), maxContext-len(rec)-1) + "\n" + rec
+	}
+	return r
+}
+
+func itemText(r match.Result) string {
+	text := strings.TrimSpace(r.Text)
+	if text == "" {
+		text = r.Title
+	}
+	if r.Fallback || strings.Contains(text, r.File) {
+		return text // the rendered text already names its file
+	}
+	return text + "\n(source: " + r.File + ")"
+}
+
+func denyText(r match.Result) string {
+	fix := strings.TrimSpace(r.DenyReason)
+	if fix == "" {
+		fix = r.Title
+	}
+	return "Blocked by lore: " + r.Title + "\n" + fix + "\n(source: " + r.File + ")"
+}
+
+// merge appends b's results to a's, skipping ids a already has, and keeps
+// at most max injected items; the rest count as dropped.
+func merge(a, b match.Decision, max int) match.Decision {
+	have := map[string]bool{}
+	for _, r := range a.Injected {
+		have[r.ID] = true
+	}
+	for _, r := range b.Injected {
+		if have[r.ID] {
+			continue
+		}
+		have[r.ID] = true
+		if max > 0 && len(a.Injected) >= max && !r.Deny {
+			a.Dropped = append(a.Dropped, r)
+			continue
+		}
+		a.Injected = append(a.Injected, r)
+	}
+	for _, r := range b.Dropped {
+		if !have[r.ID] {
+			have[r.ID] = true
+			a.Dropped = append(a.Dropped, r)
+		}
+	}
+	a.Considered += b.Considered
+	return a
+}
+
+func seenFunc(sess *session) func(string) bool {
+	if sess == nil {
+		return nil
+	}
+	set := sess.seen()
+	if set == nil {
+		return nil
+	}
+	return func(id string) bool { return set[id] }
+}
+
+// findRoot walks up from dir to the folder that holds .lore (stopping at
+// the work tree's top, where .git is); "" when there is none.
+func findRoot(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, ".lore")); err == nil && fi.IsDir() {
+			return dir
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// logf reports a problem on stderr and in .lore/cache/hook.log.
+func (h *handler) logf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	agent, event := "-", h.event
+	if h.agent != nil {
+		agent = h.agent.Name
+	}
+	line := fmt.Sprintf("%s lore-hook %s %s: %s\n", time.Now().UTC().Format(time.RFC3339), agent, event, msg)
+	fmt.Fprint(h.stderr, line)
+	if h.root == "" {
+		return
+	}
+	dir := filepath.Join(h.root, ".lore", "cache")
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	path := filepath.Join(dir, "hook.log")
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 1<<20 {
+		os.Rename(path, path+".1") // keep the log bounded: one old generation
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return
+	}
+	f.WriteString(line)
+	f.Close()
+}

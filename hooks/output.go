@@ -1,0 +1,180 @@
+package hooks
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxContext caps additionalContext in bytes. Claude Code replaces context
+// over 10,000 characters (UTF-16 units) with a 2 KB preview; a byte count is
+// never below the UTF-16 count, so 9,000 bytes stays under with room for the
+// JSON around it.
+const maxContext = 9000
+
+// sanitize drops invisible and bidirectional-control characters (and C0/C1
+// controls other than tab and newline) from repository text before it
+// reaches the agent (DESIGN section 13), and invalid UTF-8.
+func sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || dropRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n <= 1 {
+				continue
+			}
+		}
+		if !dropRune(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func dropRune(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return true
+	case r == 0x00ad, r == 0x034f, r == 0x061c, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r == 0x180e,
+		r >= 0x200b && r <= 0x200f, // zero-width space/joiners, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
+		r >= 0x2060 && r <= 0x206f, // word joiner, invisible operators, bidi isolates
+		r == 0x3164, r == 0xfeff, r == 0xffa0,
+		r >= 0xfe00 && r <= 0xfe0f,   // variation selectors
+		r >= 0xfff9 && r <= 0xfffb,   // interlinear annotations
+		r >= 0x1d173 && r <= 0x1d17a, // musical invisible formatting
+		r >= 0xe0000 && r <= 0xe0fff: // tag characters, variation selectors supplement
+		return true
+	}
+	return false
+}
+
+// capText cuts s to at most max bytes at a line boundary (or a rune
+// boundary for a single long line) and says that it did.
+func capText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const note = "\n[lore: truncated; run `lore list` for the rest]"
+	cut := max - len(note)
+	if cut < 0 {
+		cut = 0
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > cut/2 {
+		cut = i
+	}
+	return s[:cut] + note
+}
+
+// record is the trailing machine-readable line of every injection
+// (DESIGN section 15).
+func record(injected, dropped []string) string {
+	var b strings.Builder
+	b.WriteString(`<!-- lore {"injected":`)
+	writeIDs(&b, injected)
+	b.WriteString(`,"dropped":`)
+	writeIDs(&b, dropped)
+	b.WriteString(`} -->`)
+	return b.String()
+}
+
+func writeIDs(b *strings.Builder, ids []string) {
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		// ids are ULIDs; the quoting keeps a hand-written odd one valid JSON
+		// without letting it close the HTML comment.
+		b.WriteString(jsonString(strings.ReplaceAll(id, "--", "-\u2010")))
+	}
+	b.WriteByte(']')
+}
+
+// jsonString quotes s as a JSON string (valid UTF-8 assumed: sanitize first).
+func jsonString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case 0x2028, 0x2029:
+			// Valid JSON, but not valid in JavaScript string literals.
+			b.WriteString(`\u` + strconv.FormatInt(int64(r), 16))
+		default:
+			if r < 0x20 || r == utf8.RuneError {
+				h := strconv.FormatInt(int64(r), 16)
+				if r == utf8.RuneError {
+					h = "fffd"
+				}
+				b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// reply is what one hook call prints.
+type reply struct {
+	event      string // the agent's own event name, for hookEventName
+	context    string // additionalContext ("" for none)
+	denyReason string // non-empty: block the tool call with this reason
+}
+
+// render writes the agent's JSON. Empty replies are `{}`.
+func (a *Agent) render(r reply) string {
+	if r.context == "" && r.denyReason == "" {
+		return "{}\n"
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	if r.denyReason != "" && a.TopLevelDeny {
+		b.WriteString(`"decision":"deny","reason":`)
+		b.WriteString(jsonString(r.denyReason))
+		if r.context == "" {
+			b.WriteString("}\n")
+			return b.String()
+		}
+		b.WriteByte(',')
+	}
+	b.WriteString(`"hookSpecificOutput":{"hookEventName":`)
+	b.WriteString(jsonString(r.event))
+	if r.denyReason != "" && !a.TopLevelDeny {
+		b.WriteString(`,"permissionDecision":"deny","permissionDecisionReason":`)
+		b.WriteString(jsonString(r.denyReason))
+	}
+	if r.context != "" {
+		b.WriteString(`,"additionalContext":`)
+		b.WriteString(jsonString(r.context))
+	}
+	b.WriteString("}}\n")
+	return b.String()
+}

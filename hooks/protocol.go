@@ -1,0 +1,29 @@
+package hooks
+
+// Protocol is the #lesson self-report protocol injected at SessionStart and
+// SubagentStart. It equals scan.Protocol (a test checks): package scan links
+// regexp and its package-level patterns, which the hook must not pay for.
+const Protocol = `## Lesson reporting protocol (lore)
+When you recover from a mistake in this session, write a lesson block in your reply so it can be
+captured and shown before the same mistake happens again:
+
+#lesson
+tool: <tool name, e.g. Bash, Edit>
+trigger: <the command or action that went wrong>
+mistake: <what went wrong and why>
+fix: <what worked instead>
+tags: <comma-separated category:value tags>
+#/lesson
+
+Example:
+#lesson
+tool: Bash
+trigger: pytest -v tests/
+mistake: pytest hangs in non-interactive shells because its rich output waits for a TTY
+fix: Use ` + "`python -m pytest --no-header -rN -p no:faulthandler`" + ` or prepend TERM=dumb
+tags: lang:python, tool:pytest, severity:hang
+#/lesson
+
+Write one when a tool call failed and a different approach worked, when the user corrects you, or
+when you find a root cause after debugging. Do not force one where nothing was learned.
+`

@@ -1,0 +1,190 @@
+package hooks
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// recentPrompts is how many prompts the session keeps for topic matching.
+const recentPrompts = 5
+
+// session is one agent session's dedup state under the user's temp dir:
+//
+//	lore-<uid>/<sha256(session_id)[:16]>/
+//	  seen          ids injected so far, one a line (fast reads; may lag claims)
+//	  claims/<id>   created with O_EXCL before an item is printed: the one
+//	                truth when parallel sub-agents race for the same item
+//	  prompts       the last five user prompts, one JSON string a line
+type session struct{ dir string }
+
+func openSession(id string) session {
+	sum := sha256.Sum256([]byte(id))
+	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
+	return session{dir: filepath.Join(base, hex.EncodeToString(sum[:])[:16])}
+}
+
+func (s session) claimsDir() string { return filepath.Join(s.dir, "claims") }
+
+// seen reads the ids injected so far; a missing file is a fresh session.
+func (s session) seen() map[string]bool {
+	data, err := os.ReadFile(filepath.Join(s.dir, "seen"))
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, id := range strings.Split(string(data), "\n") {
+		if id != "" {
+			m[id] = true
+		}
+	}
+	return m
+}
+
+// claim takes id for this session; false when another call already has it.
+func (s session) claim(id string) (bool, error) {
+	if !validID(id) {
+		return false, fmt.Errorf("hooks: claim: bad item id %q", id)
+	}
+	if err := os.MkdirAll(s.claimsDir(), 0o700); err != nil {
+		return false, fmt.Errorf("hooks: claim: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(s.claimsDir(), id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("hooks: claim: %w", err)
+	}
+	f.Close()
+	return true, nil
+}
+
+// markSeen appends ids to the seen file. One write with O_APPEND per call
+// keeps concurrent appends whole lines.
+func (s session) markSeen(ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(s.dir, "seen"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("hooks: seen: %w", err)
+	}
+	_, err = f.WriteString(strings.Join(ids, "\n") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("hooks: seen: %w", err)
+	}
+	return nil
+}
+
+// wipe forgets everything the session injected (SessionStart source=clear).
+func (s session) wipe() error {
+	if err := os.RemoveAll(s.dir); err != nil {
+		return fmt.Errorf("hooks: clear session: %w", err)
+	}
+	return nil
+}
+
+// unclaim lets the ids be injected again (after compaction the agent no
+// longer remembers them): the claims go first, then the seen file is
+// rewritten without them.
+func (s session) unclaim(drop func(id string) bool) error {
+	entries, err := os.ReadDir(s.claimsDir())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	for _, e := range entries {
+		if drop(e.Name()) {
+			if err := os.Remove(filepath.Join(s.claimsDir(), e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("hooks: compact: %w", err)
+			}
+		}
+	}
+	var keep []string
+	for id := range s.seen() {
+		if !drop(id) {
+			keep = append(keep, id)
+		}
+	}
+	data := ""
+	if len(keep) > 0 {
+		data = strings.Join(keep, "\n") + "\n"
+	}
+	return s.writeAtomic("seen", []byte(data))
+}
+
+// prompts returns the stored prompts, oldest first.
+func (s session) prompts() []string {
+	data, err := os.ReadFile(filepath.Join(s.dir, "prompts"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var p string
+		if len(line) > 0 && json.Unmarshal(line, &p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// addPrompt stores p as the latest prompt and keeps the last five.
+func (s session) addPrompt(p string) error {
+	ps := append(s.prompts(), p)
+	if len(ps) > recentPrompts {
+		ps = ps[len(ps)-recentPrompts:]
+	}
+	var buf bytes.Buffer
+	for _, q := range ps {
+		b, err := json.Marshal(q)
+		if err != nil {
+			return fmt.Errorf("hooks: prompts: %w", err)
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return s.writeAtomic("prompts", buf.Bytes())
+}
+
+// writeAtomic replaces a state file: temp file, rename.
+func (s session) writeAtomic(name string, data []byte) error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	f, err := os.CreateTemp(s.dir, name+".tmp*")
+	if err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(s.dir, name))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	return nil
+}
+
+// validID keeps claim file names inside the claims folder.
+func validID(id string) bool {
+	if id == "" || len(id) > 200 || id == "." || id == ".." {
+		return false
+	}
+	return !strings.ContainsAny(id, "/\\\x00\n")
+}
