@@ -58,6 +58,7 @@ type CLI struct {
 	Lint  LintCmd  `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
 	Ages  AgesCmd  `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 	Hooks HooksCmd `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
+	Hook  HookCmd  `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.
