@@ -177,6 +177,17 @@ func looksRandom(tok string) bool {
 	if isHex(tok) {
 		return len(tok) > 64
 	}
+	// Paths and snake_case names are words joined by separators; random
+	// keys almost never contain two all-lowercase runs of 3+ letters.
+	words := 0
+	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == '.' || r == '_' || r == '-' }) {
+		if len(part) >= 3 && strings.ToLower(part) == part && strings.Trim(part, "abcdefghijklmnopqrstuvwxyz") == "" {
+			words++
+		}
+	}
+	if words >= 2 {
+		return false
+	}
 	if other > len(tok)/4 { // paths, dotted names, dashed-words
 		return false
 	}

@@ -59,6 +59,7 @@ type CLI struct {
 	Ages  AgesCmd  `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 	Hooks HooksCmd `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
 	Hook  HookCmd  `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
+	Scan  Capture  `embed:"" help:"scan, review, promote, archive, reject"`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/review"
+)
+
+// ReviewCmd lists the drafts awaiting review, interactively on a terminal.
+type ReviewCmd struct {
+	JSON bool `name:"json" help:"Print the drafts with their evidence as JSON."`
+}
+
+type draftJSON struct {
+	ID         string   `json:"id"`
+	Path       string   `json:"path"`
+	Kind       string   `json:"kind"`
+	Title      string   `json:"title"`
+	Priority   int      `json:"priority"`
+	Confidence float64  `json:"confidence"`
+	Signal     string   `json:"signal"`
+	Sessions   []string `json:"sessions"`
+	Mistake    string   `json:"mistake"`
+	Fix        string   `json:"fix"`
+	Evidence   []string `json:"evidence"`
+}
+
+// Run prints the drafts, or walks through them when stdin and stdout are a
+// terminal.
+func (c *ReviewCmd) Run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	drafts, err := review.Drafts(s)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out := make([]draftJSON, 0, len(drafts))
+		for _, it := range drafts {
+			out = append(out, toDraftJSON(it))
+		}
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(drafts) == 0 {
+		fmt.Fprintln(g.Stdout, "no drafts to review")
+		return nil
+	}
+	interactive := isTerminal(g.Stdin) && isTerminal(g.Stdout)
+	in := bufio.NewReader(g.Stdin)
+	for i, it := range drafts {
+		d := toDraftJSON(it)
+		fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
+			i+1, len(drafts), d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
+		if d.Mistake != "" {
+			fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
+		}
+		if d.Fix != "" {
+			fmt.Fprintf(g.Stdout, "  fix: %s\n", indent(d.Fix))
+		}
+		for _, e := range d.Evidence {
+			fmt.Fprintf(g.Stdout, "  %s\n", e)
+		}
+		if !interactive {
+			continue
+		}
+		for {
+			fmt.Fprint(g.Stdout, "[p]romote, [a]rchive, [r]eject, [s]kip, [q]uit? ")
+			line, err := in.ReadString('\n')
+			if err != nil {
+				return nil
+			}
+			var actErr error
+			switch strings.TrimSpace(strings.ToLower(line)) {
+			case "p", "promote":
+				actErr = review.SetStatus(s, it, "active", time.Now())
+			case "a", "archive":
+				actErr = review.SetStatus(s, it, "archived", time.Now())
+			case "r", "reject":
+				actErr = review.Reject(s, it)
+			case "s", "skip", "":
+			case "q", "quit":
+				return nil
+			default:
+				continue
+			}
+			if actErr != nil {
+				return actErr
+			}
+			break
+		}
+	}
+	if !interactive {
+		fmt.Fprintln(g.Stdout, "promote with `lore promote <id|slug>`, or `lore archive` / `lore reject`")
+	}
+	return nil
+}
+
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
+
+func toDraftJSON(it *markdown.Item) draftJSON {
+	d := draftJSON{ID: it.ID, Path: it.Path, Kind: it.Kind, Title: it.Title, Priority: int(it.Priority),
+		Confidence: it.Confidence, Signal: "manual", Sessions: []string{}, Evidence: []string{}}
+	if it.Source != nil {
+		d.Signal = it.Source.Type
+		if it.Source.Sessions != nil {
+			d.Sessions = it.Source.Sessions
+		}
+	}
+	if n := it.Node("source"); n != nil {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "signal" {
+				d.Signal = n.Content[i+1].Value
+			}
+		}
+	}
+	d.Mistake = firstSection(it, "Mistake", "Issue")
+	d.Fix = firstSection(it, "Fix", "Avoid")
+	for _, l := range strings.Split(it.Section("Evidence"), "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")); l != "" {
+			d.Evidence = append(d.Evidence, l)
+		}
+	}
+	return d
+}
+
+func firstSection(it *markdown.Item, names ...string) string {
+	for _, n := range names {
+		if s := it.Section(n); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// PromoteCmd makes a draft active.
+type PromoteCmd struct {
+	Item string `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
+}
+
+// Run sets status: active, keeping every other byte of the file.
+func (c *PromoteCmd) Run(g *Globals) error { return setStatus(g, c.Item, "active") }
+
+// ArchiveCmd archives an item.
+type ArchiveCmd struct {
+	Item string `arg:"" help:"The item: id (or unique prefix), ref, slug or path."`
+}
+
+// Run sets status: archived.
+func (c *ArchiveCmd) Run(g *Globals) error { return setStatus(g, c.Item, "archived") }
+
+// RejectCmd removes a draft and remembers it so scans do not propose it again.
+type RejectCmd struct {
+	Item string `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
+}
+
+// Run records the draft's content hash in the cache and removes the draft.
+func (c *RejectCmd) Run(g *Globals) error {
+	items, err := loadItems(g)
+	if err != nil {
+		return err
+	}
+	it, err := resolve(items, c.Item)
+	if err != nil {
+		return err
+	}
+	s, _ := g.Store()
+	if err := review.Reject(s, it); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "rejected %s (%s); scans will not propose it again\n", it.Path, it.Title)
+	return nil
+}
+
+func setStatus(g *Globals, q, status string) error {
+	items, err := loadItems(g)
+	if err != nil {
+		return err
+	}
+	it, err := resolve(items, q)
+	if err != nil {
+		return err
+	}
+	if it.Kind == markdown.KindDecision {
+		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
+	}
+	s, _ := g.Store()
+	if err := review.SetStatus(s, it, status, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", it.Path, it.Title, status)
+	return nil
+}
+
+// Capture groups the capture and review commands, embedded in the CLI so
+// they are registered with one line.
+type Capture struct {
+	Scan    ScanCmd    `cmd:"" help:"Mine agent transcripts for draft lessons (incremental; --json lists candidates)."`
+	Review  ReviewCmd  `cmd:"" help:"List drafts awaiting review with their evidence (interactive on a terminal)."`
+	Promote PromoteCmd `cmd:"" help:"Make a draft active."`
+	Archive ArchiveCmd `cmd:"" help:"Archive a lesson or pitfall."`
+	Reject  RejectCmd  `cmd:"" help:"Reject a draft: remove it and never propose it again."`
+}

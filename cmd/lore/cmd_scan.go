@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/review"
+	"github.com/lore-agents/lore/scan"
+)
+
+// ScanCmd mines agent transcripts for draft lessons.
+type ScanCmd struct {
+	Paths  []string `arg:"" optional:"" name:"path" help:"Transcript files or folders (default: scan.paths, else the agents' folders for this repository)."`
+	JSON   bool     `name:"json" help:"Print one JSON object per candidate per line."`
+	DryRun bool     `name:"dry-run" help:"Write nothing: no drafts, no bookmarks."`
+	Since  string   `help:"Only files modified since: a duration (48h, 7d) or a date (YYYY-MM-DD)."`
+	Quiet  bool     `help:"Print nothing and always exit 0 (for the Stop/SessionEnd hook)."`
+}
+
+// Run scans, prints and writes the drafts.
+func (c *ScanCmd) Run(g *Globals) error {
+	err := c.run(g)
+	if c.Quiet {
+		if err != nil {
+			logQuiet(g, err)
+		}
+		return nil
+	}
+	return err
+}
+
+func (c *ScanCmd) run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	var since time.Time
+	if c.Since != "" {
+		if since, err = parseSince(c.Since, time.Now()); err != nil {
+			return err
+		}
+	}
+	if !c.DryRun {
+		// One scan at a time: a second Stop hook while one runs just leaves.
+		l := flock.New(filepath.Join(s.CacheDir(), "scan.lock"))
+		if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+			return err
+		}
+		ok, err := l.TryLock()
+		if err != nil {
+			return fmt.Errorf("scan: lock: %w", err)
+		}
+		if !ok {
+			return errors.New("scan: another scan is running in this repository")
+		}
+		defer l.Unlock()
+	}
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = configuredPaths(s, cfg.Scan.Paths)
+	}
+	files, err := scan.Files(paths)
+	if err != nil {
+		return err
+	}
+	bmRel := gitstore.DirName + "/cache/" + review.BookmarksFile
+	data, _ := s.ReadFile(bmRel)
+	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since})
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		for _, cand := range res.Candidates {
+			if err := enc.Encode(cand); err != nil {
+				return err
+			}
+		}
+	}
+	var written []review.Written
+	if !c.DryRun {
+		known, err := review.Known(s)
+		if err != nil {
+			return err
+		}
+		sel := review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
+		if written, err = review.Write(s, sel, time.Now()); err != nil {
+			return err
+		}
+		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
+			return err
+		}
+	}
+	if c.JSON || c.Quiet {
+		return nil
+	}
+	st := res.Stats
+	fmt.Fprintf(g.Stdout, "scanned %d of %d files (%s, %d lines), %d candidates, %d new drafts\n",
+		st.Files, len(files), size(st.Bytes), st.Lines, len(res.Candidates), len(written))
+	if skipped := st.BadJSON + st.TooLong + st.Truncated + st.Unknown + st.Errors; skipped > 0 {
+		fmt.Fprintf(g.Stdout, "skipped: %d not JSON, %d too long, %d truncated, %d unknown, %d unreadable files\n",
+			st.BadJSON, st.TooLong, st.Truncated, st.Unknown, st.Errors)
+	}
+	for _, w := range written {
+		fmt.Fprintf(g.Stdout, "draft %s  [%s, priority %d, confidence %.2f] %s\n", w.Path, w.Signal, w.Priority, w.Confidence, w.Title)
+	}
+	if len(written) > 0 {
+		fmt.Fprintln(g.Stdout, "review them with `lore review`")
+	}
+	return nil
+}
+
+// configuredPaths resolves scan.paths (relative to the repository, ~
+// expanded), or the agents' default folders for this repository.
+func configuredPaths(s *gitstore.Store, cfg []string) []string {
+	home, _ := os.UserHomeDir()
+	if len(cfg) == 0 {
+		return scan.DefaultPaths(s.Root, home)
+	}
+	var out []string
+	for _, p := range cfg {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		} else if !filepath.IsAbs(p) {
+			p = s.Path(p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func parseSince(v string, now time.Time) (time.Time, error) {
+	if strings.HasSuffix(v, "d") {
+		if n, err := strconv.Atoi(strings.TrimSuffix(v, "d")); err == nil {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{"2006-01-02", time.RFC3339} {
+		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, usagef("scan: --since %q: want a duration (48h, 7d) or a date (YYYY-MM-DD)", v)
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// logQuiet appends a quiet run's error to .lore/cache/scan.log, best effort.
+func logQuiet(g *Globals, err error) {
+	s, serr := g.Store()
+	if serr != nil || !s.Initialized() {
+		return
+	}
+	f, ferr := os.OpenFile(filepath.Join(s.CacheDir(), "scan.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %v\n", time.Now().UTC().Format(time.RFC3339), err)
+}

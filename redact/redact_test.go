@@ -1,0 +1,125 @@
+package redact
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"math/big"
+	"strings"
+	"testing"
+)
+
+// Secrets are generated at run time so no real-looking key lives in the repo.
+func randFrom(t *testing.T, alphabet string, n int) string {
+	t.Helper()
+	var b strings.Builder
+	for range n {
+		i, err := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteByte(alphabet[i.Int64()])
+	}
+	return b.String()
+}
+
+const (
+	upperDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	alnum       = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b64url      = alnum + "_-"
+)
+
+func b64(t *testing.T, n int) string {
+	buf := make([]byte, n)
+	if _, err := rand.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(buf)
+}
+
+func TestSecretsAreRedacted(t *testing.T) {
+	pemBody := b64(t, 300)
+	cases := []struct{ name, secret, text, kind string }{
+		{"aws", "", "AKIA" + randFrom(t, upperDigits, 16), "aws-key"},
+		{"gcp", "", "AIza" + randFrom(t, b64url, 35), "gcp-key"},
+		{"ghp", "", "ghp_" + randFrom(t, alnum, 36), "github-token"},
+		{"github_pat", "", "github_pat_" + randFrom(t, alnum+"_", 82), "github-token"},
+		{"sk", "", "sk-" + randFrom(t, alnum, 48), "api-key"},
+		{"sk-proj", "", "sk-proj-" + randFrom(t, b64url, 60), "api-key"},
+		{"jwt", "", "eyJ" + b64(t, 20) + ".eyJ" + b64(t, 40) + "." + b64(t, 32), "jwt"},
+		{"pem", "", "-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "\n-----END RSA PRIVATE KEY-----", "private-key"},
+		{"url", randFrom(t, alnum, 14), "", "url-password"},
+		{"env", randFrom(t, alnum, 12), "", "env"},
+		{"entropy", "", b64(t, 33), "high-entropy"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			secret, text := c.text, "before "+c.text+" after"
+			switch c.name {
+			case "url":
+				secret = c.secret
+				text = "git clone https://deploy:" + secret + "@git.example.org/x.git"
+			case "env":
+				secret = c.secret
+				text = "line one\nexport DATABASE_PASSWORD=" + secret + "\nSTRIPE_API_KEY: '" + secret + "x'\n"
+			}
+			got, err := String(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(got, secret) {
+				t.Fatalf("secret survived: %q", got)
+			}
+			if !strings.Contains(got, Placeholder(c.kind)) {
+				t.Fatalf("want %s in %q", Placeholder(c.kind), got)
+			}
+		})
+	}
+}
+
+func TestOrdinaryTextIsKept(t *testing.T) {
+	for _, s := range []string{
+		"commit 1f0c2a7d9e5b4c3a2f1e0d9c8b7a6f5e4d3c2b1a fixed it",
+		"session 4d5611e5-241a-462a-8d15-5122611a9569",
+		"see /home/user/projects/spotter/lib/spotter_web/live/session_live.ex",
+		"github.com/lore-agents/lore/markdown.ParseLearnings",
+		"Use `python -m pytest --no-header -rN -p no:faulthandler`",
+		"TestSecretsAreRedactedWhenTheyAppearInLongIdentifiers",
+		"the task-ask-skill mode; sk-learn is a library",
+		"PATH=/usr/local/bin:/usr/bin",
+		"_build/dev/lib/spotter/priv/repo/migrations/20260212155510_add_message_upsert_identity.exs",
+	} {
+		got, err := String(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != s {
+			t.Errorf("changed ordinary text:\n in: %q\nout: %q", s, got)
+		}
+	}
+}
+
+func TestStringsFailsClosedTogether(t *testing.T) {
+	ss := []string{"a", "ghp_" + randFrom(t, alnum, 40)}
+	if err := Strings(ss); err != nil {
+		t.Fatal(err)
+	}
+	if ss[0] != "a" || ss[1] != Placeholder("github-token") {
+		t.Fatalf("got %q", ss)
+	}
+}
+
+func FuzzString(f *testing.F) {
+	f.Add("export API_TOKEN=abcdef123456")
+	f.Add("https://u:p@h/x")
+	f.Add("-----BEGIN PRIVATE KEY-----\nabc")
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := String(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := String(out)
+		if again != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
+		}
+	})
+}

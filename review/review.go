@@ -1,0 +1,382 @@
+// Package review turns scan candidates into draft items in the store and
+// moves drafts through review: promote (active), archive, reject (and
+// remember the rejection so the same candidate is not proposed again).
+package review
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/scan"
+)
+
+// Cache files (in .lore/cache/, gitignored).
+const (
+	BookmarksFile = "scan-bookmarks.json"
+	RejectedFile  = "scan-rejected"
+)
+
+// source is the provenance written on a draft; hash lets later scans (and
+// reject) recognise the same lesson.
+type source struct {
+	Type        string   `yaml:"type"`
+	Sessions    []string `yaml:"sessions,omitempty,flow"`
+	Occurrences int      `yaml:"occurrences"`
+	Signal      string   `yaml:"signal"`
+	Hash        string   `yaml:"hash"`
+}
+
+type triggers struct {
+	Tools    []string `yaml:"tools,omitempty,flow"`
+	Commands []string `yaml:"commands,omitempty,flow"`
+	Paths    []string `yaml:"paths,omitempty,flow"`
+	Keywords []string `yaml:"keywords,omitempty,flow"`
+}
+
+// Written is one draft created by Write.
+type Written struct {
+	Path string
+	ID   string
+	scan.Candidate
+}
+
+// Known returns the content hashes already in the store (drafts written by
+// scan carry source.hash; other items are hashed from their sections) and
+// the rejected ones.
+func Known(s *gitstore.Store) (map[string]bool, error) {
+	known := map[string]bool{}
+	items, _ := s.Load() // unparseable files are lint's business
+	for _, it := range items {
+		if h := SourceHash(it); h != "" {
+			known[h] = true
+		}
+		tool := ""
+		if len(it.Triggers.Tools) > 0 {
+			tool = it.Triggers.Tools[0]
+		}
+		known[scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))] = true
+	}
+	rej, err := Rejected(s)
+	for h := range rej {
+		known[h] = true
+	}
+	return known, err
+}
+
+// SourceHash is the source.hash of an item written by scan, or "".
+func SourceHash(it *markdown.Item) string {
+	n := it.Node("source")
+	if n == nil {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "hash" {
+			return n.Content[i+1].Value
+		}
+	}
+	return ""
+}
+
+// Rejected reads the rejected hashes from the cache.
+func Rejected(s *gitstore.Store) (map[string]bool, error) {
+	out := map[string]bool{}
+	data, err := os.ReadFile(filepath.Join(s.CacheDir(), RejectedFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("review: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 0 {
+			out[f[0]] = true
+		}
+	}
+	return out, nil
+}
+
+// Select picks the candidates to write: not known, best first (priority,
+// confidence, then scan order), at most max.
+func Select(cands []scan.Candidate, known map[string]bool, max int) []scan.Candidate {
+	var fresh []scan.Candidate
+	for _, c := range cands {
+		if !known[c.Hash] {
+			fresh = append(fresh, c)
+		}
+	}
+	sort.SliceStable(fresh, func(i, j int) bool {
+		if fresh[i].Priority != fresh[j].Priority {
+			return fresh[i].Priority > fresh[j].Priority
+		}
+		return fresh[i].Confidence > fresh[j].Confidence
+	})
+	if len(fresh) > max {
+		fresh = fresh[:max]
+	}
+	return fresh
+}
+
+// Write creates one status: draft item per candidate (lessons, or pitfalls
+// when a block asked for kind: pitfall). Each file is created exclusively;
+// a name already taken gets a numeric suffix.
+func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written, error) {
+	var out []Written
+	for _, c := range cands {
+		kind := markdown.KindLesson
+		if c.Kind == markdown.KindPitfall {
+			kind = markdown.KindPitfall
+		}
+		id := ulid.Make().String()
+		for n := 1; ; n++ {
+			ref := ""
+			name := Slug(c.Title)
+			if kind == markdown.KindPitfall {
+				next, err := nextRef(s)
+				if err != nil {
+					return out, err
+				}
+				ref = next
+				name = ref + "-" + name
+			}
+			if n > 1 {
+				name = fmt.Sprintf("%s-%d", name, n)
+			}
+			rel := path.Join(gitstore.DirName, markdown.Folder(kind), name+".md")
+			data, err := Compose(c, kind, id, ref, now)
+			if err != nil {
+				return out, err
+			}
+			err = s.CreateExclusive(rel, data)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return out, err
+			}
+			out = append(out, Written{Path: rel, ID: id, Candidate: c})
+			break
+		}
+	}
+	return out, nil
+}
+
+var refRe = regexp.MustCompile(`^PF-(\d{4,})`)
+
+func nextRef(s *gitstore.Store) (string, error) {
+	entries, err := os.ReadDir(filepath.Join(s.Dir, "pitfalls"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("review: %w", err)
+	}
+	max := 0
+	for _, e := range entries {
+		if m := refRe.FindStringSubmatch(e.Name()); m != nil {
+			var n int
+			fmt.Sscan(m[1], &n)
+			if n > max {
+				max = n
+			}
+		}
+	}
+	return fmt.Sprintf("PF-%04d", max+1), nil
+}
+
+// Compose renders a candidate as a draft item: frontmatter with its
+// provenance, then Mistake, Fix, the block's other keys as sections, and
+// the Evidence the scan found.
+func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, error) {
+	tr := triggers{Paths: c.Paths, Keywords: c.Keywords}
+	if len(c.Tools) > 0 {
+		tr.Tools = c.Tools
+	} else if c.Tool != "" {
+		tr.Tools = []string{c.Tool}
+	}
+	if re := commandRegex(c); re != "" {
+		tr.Commands = []string{re}
+	}
+	var trig any
+	if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Keywords) > 0 {
+		trig = tr
+	}
+	form := c.Form
+	if !validForm(form) {
+		form = ""
+	}
+	stamp := now.UTC().Format(time.RFC3339)
+	title := c.Title
+	if strings.TrimSpace(title) == "" {
+		title = "Untitled lesson from " + c.Signal
+	}
+	mistake, fix := "Mistake", "Fix"
+	if kind == markdown.KindPitfall {
+		mistake, fix = "Issue", "Avoid"
+	}
+	var b strings.Builder
+	section := func(h, text string) {
+		if strings.TrimSpace(text) != "" {
+			fmt.Fprintf(&b, "## %s\n%s\n\n", h, strings.TrimSpace(text))
+		}
+	}
+	section(mistake, c.Mistake)
+	section(fix, c.Fix)
+	if c.Trigger != "" {
+		section("Trigger", "`"+strings.ReplaceAll(c.Trigger, "`", "'")+"`")
+	}
+	for _, f := range c.Extra {
+		section(headingOf(f.Key), f.Value)
+	}
+	var ev []string
+	for _, e := range c.Evidence {
+		ev = append(ev, fmt.Sprintf("- %s:%d: %s", filepath.Base(c.File), e.Line, oneLine(e.Text)))
+	}
+	section("Evidence", strings.Join(ev, "\n"))
+	return markdown.Compose([]markdown.Field{
+		{Key: "id", Value: id},
+		{Key: "kind", Value: kind},
+		{Key: "title", Value: title},
+		{Key: "status", Value: "draft"},
+		{Key: "priority", Value: c.Priority},
+		{Key: "confidence", Value: c.Confidence},
+		{Key: "form", Value: form},
+		{Key: "ref", Value: ref},
+		{Key: "triggers", Value: trig},
+		{Key: "tags", Value: c.Tags},
+		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
+		{Key: "created", Value: stamp},
+		{Key: "updated", Value: stamp},
+	}, b.String())
+}
+
+func validForm(f string) bool {
+	switch f {
+	case "checklist", "pattern", "warning", "requirement":
+		return true
+	}
+	return false
+}
+
+func headingOf(key string) string {
+	key = strings.ReplaceAll(key, "_", " ")
+	return strings.ToUpper(key[:1]) + key[1:]
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 240 {
+		s = string(r[:239]) + "…"
+	}
+	return s
+}
+
+// commandRegex derives a starting trigger from a shell trigger: the
+// program word, e.g. \bpytest\b. Reviewers refine it.
+func commandRegex(c scan.Candidate) string {
+	if c.Tool != "Bash" || c.Trigger == "" {
+		return ""
+	}
+	for _, f := range strings.Fields(c.Trigger) {
+		if strings.Contains(f, "=") || f == "sudo" || f == "env" || f == "cd" {
+			continue
+		}
+		w := path.Base(f)
+		if regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`).MatchString(w) && !strings.HasPrefix(w, "-") {
+			return `\b` + regexp.QuoteMeta(w) + `\b`
+		}
+		return ""
+	}
+	return ""
+}
+
+var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug makes a file name from a title: lowercase words joined by dashes,
+// at most 60 characters.
+func Slug(title string) string {
+	s := strings.Trim(slugRe.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+		if i := strings.LastIndexByte(s, '-'); i > 30 {
+			s = s[:i]
+		}
+	}
+	if s == "" {
+		s = "lesson"
+	}
+	return s
+}
+
+// Drafts returns the draft items, oldest first.
+func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
+	items, errs := s.Load()
+	if len(items) == 0 && len(errs) > 0 {
+		return nil, errs[0]
+	}
+	var out []*markdown.Item
+	for _, it := range items {
+		if it.Status == "draft" {
+			out = append(out, it)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out, nil
+}
+
+// SetStatus rewrites an item's status (and updated) in place: only those
+// lines change; every other byte is kept.
+func SetStatus(s *gitstore.Store, it *markdown.Item, status string, now time.Time) error {
+	if err := it.Set("status", status); err != nil {
+		return err
+	}
+	if err := it.Set("updated", now.UTC().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	return s.WriteFile(it.Path, it.Raw())
+}
+
+// Reject records a draft's content hash in the cache, so scans do not
+// propose it again, and removes the draft file. Only drafts can be rejected.
+func Reject(s *gitstore.Store, it *markdown.Item) error {
+	if it.Status != "draft" {
+		return fmt.Errorf("review: %s is %s, not a draft: archive it instead", it.Path, it.Status)
+	}
+	h := SourceHash(it)
+	if h == "" {
+		tool := ""
+		if len(it.Triggers.Tools) > 0 {
+			tool = it.Triggers.Tools[0]
+		}
+		h = scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	p := filepath.Join(s.CacheDir(), RejectedFile)
+	old, err := os.ReadFile(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("review: %w", err)
+	}
+	line := fmt.Sprintf("%s %s\n", h, it.Title)
+	if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
+		return err
+	}
+	if err := os.Remove(s.Path(it.Path)); err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,273 @@
+package scan
+
+import (
+	"strings"
+)
+
+// Protocol is the self-report instruction an agent is given at SessionStart
+// and SubagentStart: when it recovers from a mistake it writes a #lesson
+// block, which Tier 1 extracts exactly. Its example is never extracted: it
+// is injected text (isMeta or hook context), and a block equal to the
+// example is ignored even in assistant text.
+const Protocol = `## Lesson reporting protocol (lore)
+When you recover from a mistake in this session, write a lesson block in your reply so it can be
+captured and shown before the same mistake happens again:
+
+#lesson
+tool: <tool name, e.g. Bash, Edit>
+trigger: <the command or action that went wrong>
+mistake: <what went wrong and why>
+fix: <what worked instead>
+tags: <comma-separated category:value tags>
+#/lesson
+
+Example:
+#lesson
+tool: Bash
+trigger: pytest -v tests/
+mistake: pytest hangs in non-interactive shells because its rich output waits for a TTY
+fix: Use ` + "`python -m pytest --no-header -rN -p no:faulthandler`" + ` or prepend TERM=dumb
+tags: lang:python, tool:pytest, severity:hang
+#/lesson
+
+Write one when a tool call failed and a different approach worked, when the user corrects you, or
+when you find a root cause after debugging. Do not force one where nothing was learned.
+`
+
+// protocolExample is the example's content; a block equal to it is the
+// protocol quoted back, not a lesson.
+var protocolExample = map[string]string{
+	"tool": "Bash", "trigger": "pytest -v tests/",
+	"mistake": "pytest hangs in non-interactive shells because its rich output waits for a TTY",
+}
+
+// Block is one Tier 1 block: its fields in order, keys lowercased.
+type Block struct {
+	Kind   string   // "lesson-tag" or "process-knowledge"
+	Keys   []string // in the order written, extra keys included
+	Values map[string]string
+	Offset int // byte offset of the opening marker in the text
+}
+
+// Get returns a field's value ("" when absent).
+func (b Block) Get(key string) string { return b.Values[key] }
+
+const (
+	lessonOpen  = "#lesson"
+	lessonClose = "#/lesson"
+	pkOpen      = "[PROCESS_KNOWLEDGE]"
+	pkClose     = "[/PROCESS_KNOWLEDGE]"
+)
+
+// HasBlock is the cheap test run on every assistant text before parsing.
+func HasBlock(text string) bool {
+	return strings.Contains(text, lessonOpen) || strings.Contains(text, pkOpen)
+}
+
+// ParseBlocks returns the well-formed #lesson and [PROCESS_KNOWLEDGE] blocks
+// of an assistant text, in order. Unclosed blocks, the format template and
+// the protocol's own example are not returned.
+func ParseBlocks(text string) []Block {
+	var out []Block
+	out = appendLessonBlocks(out, text)
+	out = appendPKBlocks(out, text)
+	if len(out) > 1 && out[0].Kind != out[len(out)-1].Kind {
+		sortBlocks(out)
+	}
+	return out
+}
+
+func sortBlocks(bs []Block) {
+	for i := 1; i < len(bs); i++ {
+		for j := i; j > 0 && bs[j].Offset < bs[j-1].Offset; j-- {
+			bs[j], bs[j-1] = bs[j-1], bs[j]
+		}
+	}
+}
+
+// appendLessonBlocks finds "#lesson" alone on its line (so prose that
+// mentions #lesson does not open a block) and the next "#/lesson".
+func appendLessonBlocks(out []Block, text string) []Block {
+	pos := 0
+	for {
+		i := strings.Index(text[pos:], lessonOpen)
+		if i < 0 {
+			return out
+		}
+		i += pos
+		lineEnd := strings.IndexByte(text[i:], '\n')
+		if lineEnd < 0 {
+			return out
+		}
+		lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+		opener := strings.TrimSpace(strings.Trim(text[lineStart:i+lineEnd], "`*> \t\r"))
+		pos = i + len(lessonOpen)
+		if opener != lessonOpen && opener != lessonOpen+":" {
+			continue
+		}
+		bodyStart := i + lineEnd + 1
+		end := strings.Index(text[bodyStart:], lessonClose)
+		if end < 0 {
+			return out
+		}
+		body := text[bodyStart : bodyStart+end]
+		if nested := strings.LastIndex(body, "\n"+lessonOpen+"\n"); nested >= 0 {
+			continue // an unclosed block followed by another: the later one is parsed next
+		}
+		if b, ok := parseFields("lesson-tag", body, i); ok {
+			out = append(out, b)
+		}
+		pos = bodyStart + end + len(lessonClose)
+	}
+}
+
+func appendPKBlocks(out []Block, text string) []Block {
+	pos := 0
+	for {
+		i := strings.Index(text[pos:], pkOpen)
+		if i < 0 {
+			return out
+		}
+		i += pos
+		bodyStart := i + len(pkOpen)
+		end := strings.Index(text[bodyStart:], pkClose)
+		if end < 0 {
+			return out
+		}
+		body := text[bodyStart : bodyStart+end]
+		pos = bodyStart
+		if strings.Contains(body, pkOpen) {
+			continue
+		}
+		if b, ok := parseFields("process-knowledge", body, i); ok {
+			out = append(out, b)
+		}
+		pos = bodyStart + end + len(pkClose)
+	}
+}
+
+var keyRe = lazy(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
+
+// parseFields reads "key: value" lines leniently: any order, any keys, a
+// value continues on following lines that are indented or are not a key
+// line; code fence lines are ignored.
+func parseFields(kind, body string, off int) (Block, bool) {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	kept := lines[:0:0]
+	indent := -1
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			continue
+		}
+		kept = append(kept, strings.TrimRight(l, " \t"))
+		if t != "" {
+			if n := len(l) - len(strings.TrimLeft(l, " \t>")); indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	b := Block{Kind: kind, Values: map[string]string{}, Offset: off}
+	var cur string
+	var cont []string
+	flush := func() {
+		if cur == "" {
+			return
+		}
+		v := b.Values[cur]
+		if len(cont) > 0 {
+			v = strings.TrimSpace(v + "\n" + dedent(cont))
+		}
+		b.Values[cur] = v
+		cont = nil
+	}
+	for _, l := range kept {
+		col := l
+		if indent > 0 && len(col) >= indent {
+			col = col[indent:]
+		}
+		if m := keyRe.get().FindStringSubmatch(col); m != nil && col[0] != ' ' && col[0] != '\t' {
+			flush()
+			key := strings.ToLower(strings.TrimSpace(m[1]))
+			if _, dup := b.Values[key]; !dup {
+				b.Keys = append(b.Keys, key)
+			}
+			cur = key
+			b.Values[key] = strings.TrimSpace(col[len(m[0]):])
+			continue
+		}
+		if cur != "" {
+			cont = append(cont, l)
+		}
+	}
+	flush()
+	if len(b.Keys) == 0 || isTemplate(b) || isProtocolExample(b) {
+		return b, false
+	}
+	if kind == "lesson-tag" && b.Get("mistake") == "" && b.Get("fix") == "" {
+		return b, false
+	}
+	if kind == "process-knowledge" && b.Get("label") == "" && b.Get("type") == "" {
+		return b, false
+	}
+	return b, true
+}
+
+func dedent(lines []string) string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	min := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if n := len(l) - len(strings.TrimLeft(l, " \t")); min < 0 || n < min {
+			min = n
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) >= min && min > 0 {
+			l = l[min:]
+		}
+		out[i] = l
+	}
+	return strings.Join(out, "\n")
+}
+
+var placeholderRe = lazy(`^<[^<>]+>$`)
+
+// isTemplate: every value is a <placeholder>, as in the protocol's format.
+func isTemplate(b Block) bool {
+	for _, k := range b.Keys {
+		if v := b.Values[k]; v != "" && !placeholderRe.get().MatchString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func isProtocolExample(b Block) bool {
+	for k, v := range protocolExample {
+		if b.Values[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// splitList reads "a, b", "[a, b]" or "- a\n- b" into items.
+func splitList(s string) []string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	var out []string
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' }) {
+		part = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(part), "- "))
+		part = strings.Trim(part, `"'`+"`")
+		if part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

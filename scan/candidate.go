@@ -1,0 +1,298 @@
+package scan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lore-agents/lore/redact"
+)
+
+// Signals a candidate can come from (DESIGN section 15).
+const (
+	SignalLessonTag        = "lesson-tag"
+	SignalProcessKnowledge = "process-knowledge"
+	SignalCorrection       = "correction"
+	SignalErrorFix         = "error-fix"
+	SignalRetry            = "retry"
+	SignalHang             = "hang"
+	SignalSelfDiagnosis    = "self-diagnosis"
+	SignalExplicit         = "explicit"
+)
+
+// Candidate is one proposed lesson. Its JSON form is the stable line format
+// of `lore scan --json`; the fields after Hash are for drafts and review.
+type Candidate struct {
+	Tier       int      `json:"tier"`
+	Signal     string   `json:"signal"`
+	Session    string   `json:"session"`
+	File       string   `json:"file"`
+	Line       int      `json:"line"`
+	Title      string   `json:"title"`
+	Form       string   `json:"form"`
+	Tool       string   `json:"tool"`
+	Trigger    string   `json:"trigger"`
+	Mistake    string   `json:"mistake"`
+	Fix        string   `json:"fix"`
+	Tags       []string `json:"tags"`
+	Confidence float64  `json:"confidence"`
+	Priority   int      `json:"priority"`
+	Hash       string   `json:"hash"`
+
+	Evidence    []Evidence `json:"-"` // the transcript lines it came from
+	Extra       []Field    `json:"-"` // block keys beyond the known ones, in order
+	Tools       []string   `json:"-"` // every tool a process-knowledge block names
+	Paths       []string   `json:"-"` // file patterns a process-knowledge block names
+	Keywords    []string   `json:"-"`
+	Kind        string     `json:"-"` // lesson (default) or pitfall
+	Sessions    []string   `json:"-"`
+	Occurrences int        `json:"-"`
+
+	signals     facts
+	explicitPri int // priority the block itself gave (0: none)
+}
+
+// Evidence is one transcript line a candidate rests on.
+type Evidence struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// Field is an extra block key kept in the order written.
+type Field struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// facts are the observable signals the seed 003 formulas score.
+type facts struct {
+	selfReport, errorFix, userCorrected, fixConfirmed  bool
+	retry, hang, diagnosis, explicit, causal, dataLoss bool
+}
+
+var knownLessonKeys = map[string]bool{"tool": true, "trigger": true, "mistake": true, "fix": true, "tags": true, "title": true, "priority": true, "kind": true, "form": true}
+
+// fromBlock turns a Tier 1 block into a candidate.
+func fromBlock(b Block) Candidate {
+	c := Candidate{Tier: 1, Signal: b.Kind, signals: facts{selfReport: true}}
+	if b.Kind == SignalLessonTag {
+		c.Tool = NormalizeTool(b.Get("tool"))
+		c.Trigger = b.Get("trigger")
+		c.Mistake = b.Get("mistake")
+		c.Fix = b.Get("fix")
+		c.Tags = splitList(b.Get("tags"))
+		c.Form = b.Get("form")
+		c.Title = b.Get("title")
+		if c.Title == "" {
+			c.Title = titleFrom(c.Mistake, c.Fix)
+		}
+		if k := b.Get("kind"); k == "pitfall" {
+			c.Kind = k
+		}
+		for _, k := range b.Keys {
+			if !knownLessonKeys[k] {
+				c.Extra = append(c.Extra, Field{k, b.Values[k]})
+			}
+		}
+	} else {
+		c.Title = b.Get("label")
+		c.Form = strings.ToLower(b.Get("type"))
+		c.Mistake = firstOf(b.Get("description"), b.Get("mistake"), b.Get("situation"), b.Get("risk"))
+		c.Fix = firstOf(b.Get("fix"), b.Get("checklist"), b.Get("pattern"), b.Get("warning"), b.Get("requirement"), b.Get("action"))
+		tc := nested(b.Get("trigger_conditions"))
+		for _, t := range splitList(tc["tool_names"]) {
+			c.Tools = append(c.Tools, NormalizeTool(t))
+		}
+		if len(c.Tools) > 0 {
+			c.Tool = c.Tools[0]
+		}
+		c.Paths = splitList(tc["file_patterns"])
+		c.Keywords = splitList(tc["action_keywords"])
+		c.Trigger = firstOf(strings.Join(splitList(tc["command_patterns"]), ", "), strings.Join(c.Paths, ", "), strings.Join(c.Keywords, ", "))
+		c.Tags = splitList(b.Get("tags"))
+		if c.Title == "" {
+			c.Title = titleFrom(c.Mistake, c.Fix)
+		}
+		used := map[string]bool{"label": true, "type": true, "priority": true, "trigger_conditions": true, "tags": true}
+		for _, k := range b.Keys {
+			if !used[k] && b.Values[k] != c.Mistake && b.Values[k] != c.Fix {
+				c.Extra = append(c.Extra, Field{k, b.Values[k]})
+			}
+		}
+	}
+	c.explicitPri = parsePriority(b.Get("priority"))
+	c.signals.causal = causalRe.get().MatchString(c.Mistake)
+	c.signals.hang = hasTag(c.Tags, "severity:hang")
+	return c
+}
+
+// nested reads "key: value" lines of an indented sub-block.
+func nested(s string) map[string]string {
+	m := map[string]string{}
+	var cur string
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(l)
+		if mm := keyRe.get().FindStringSubmatch(t); mm != nil && l == strings.TrimLeft(l, " \t") {
+			cur = strings.ToLower(mm[1])
+			m[cur] = strings.TrimSpace(t[len(mm[0]):])
+		} else if cur != "" && t != "" {
+			m[cur] = strings.TrimSpace(m[cur] + "\n" + t)
+		}
+	}
+	return m
+}
+
+func hasTag(tags []string, t string) bool {
+	for _, x := range tags {
+		if strings.EqualFold(x, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// titleFrom makes a one-line title of at most 100 characters from the
+// first sentence of the mistake (or the fix).
+func titleFrom(ss ...string) string {
+	s := strings.TrimSpace(firstOf(ss...))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i > 20 {
+		s = s[:i]
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), ".:")
+	if r := []rune(s); len(r) > maxTitle {
+		cut := string(r[:maxTitle-1])
+		if i := strings.LastIndexByte(cut, ' '); i > 40 {
+			cut = cut[:i]
+		}
+		s = cut + "…"
+	}
+	return s
+}
+
+var (
+	causalRe   = lazy(`(?i)\b(because|root cause|the issue (is|was)|the problem (is|was)|due to|caused by)\b`)
+	dataLossRe = lazy(`(?i)\b(data loss|lost (the|all|my)|deleted|overwrit\w*|silently|wiped|corrupt\w*)\b`)
+)
+
+// score applies the seed 003 formulas. Confidence: self-reports start at
+// 0.85 (seed 003 section 12: 0.4 base + 0.25 self-report bonus, with the
+// identified mistake/fix pair); heuristics at 0.4 plus their signals.
+// Priority: base 3 plus bonuses, -1 when seen once, clamped to 1..10; a
+// block's own priority wins.
+func (c *Candidate) score() {
+	f := c.signals
+	conf := 0.4
+	if f.selfReport {
+		conf = 0.85
+	}
+	if f.errorFix && !f.selfReport {
+		conf += 0.20
+	}
+	if f.userCorrected {
+		conf += 0.15
+	}
+	if len(c.Sessions) >= 2 {
+		conf += 0.10
+	}
+	if f.retry || f.hang && !f.selfReport {
+		conf += 0.10
+	}
+	if f.explicit {
+		conf += 0.20
+	}
+	if f.causal {
+		conf += 0.05
+	}
+	c.Confidence = math.Round(math.Min(1, math.Max(0, conf))*100) / 100
+
+	pri := 3
+	if len(c.Sessions) >= 2 {
+		pri += 2
+	}
+	if f.hang {
+		pri++
+	}
+	if f.dataLoss {
+		pri++
+	}
+	if f.userCorrected {
+		pri++
+	}
+	if f.fixConfirmed {
+		pri++
+	}
+	if f.selfReport {
+		pri++
+	}
+	if c.Occurrences <= 1 {
+		pri--
+	}
+	c.Priority = min(10, max(1, pri))
+	if c.explicitPri > 0 {
+		c.Priority = c.explicitPri
+	}
+}
+
+var (
+	digitsRe = lazy(`[0-9]+`)
+	spaceRe  = lazy(`\s+`)
+)
+
+func norm(s string) string {
+	s = strings.ToLower(s)
+	s = digitsRe.get().ReplaceAllString(s, "0")
+	return strings.TrimSpace(spaceRe.get().ReplaceAllString(s, " "))
+}
+
+// ContentHash identifies a lesson by what it says, so the same lesson from
+// two sessions (or already in the store) is one: tool, trigger, mistake and
+// fix, lowercased, whitespace collapsed and numbers folded.
+func ContentHash(tool, trigger, mistake, fix string) string {
+	h := sha256.Sum256([]byte(norm(tool) + "\x00" + norm(trigger) + "\x00" + norm(mistake) + "\x00" + norm(fix)))
+	return hex.EncodeToString(h[:8])
+}
+
+// redactAll replaces secrets in every text a candidate carries; on error
+// the candidate must not be used (fail closed).
+func (c *Candidate) redactAll() error {
+	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
+	for i := range c.Tags {
+		texts = append(texts, &c.Tags[i])
+	}
+	for i := range c.Evidence {
+		texts = append(texts, &c.Evidence[i].Text)
+	}
+	for i := range c.Extra {
+		texts = append(texts, &c.Extra[i].Value)
+	}
+	for i := range c.Paths {
+		texts = append(texts, &c.Paths[i])
+	}
+	for i := range c.Keywords {
+		texts = append(texts, &c.Keywords[i])
+	}
+	for _, p := range texts {
+		r, err := redact.String(*p)
+		if err != nil {
+			return err
+		}
+		*p = r
+	}
+	return nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

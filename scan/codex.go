@@ -1,0 +1,130 @@
+package scan
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// codexLine reads one line of a Codex rollout file. Only response items
+// count: event_msg agent_message lines repeat the assistant's text and are
+// skipped, as are reasoning, turn context and compaction records.
+func (s *session) codexLine(line []byte, n int) {
+	var rec struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := json.Unmarshal(line, &rec); err != nil {
+		s.stats.BadJSON++
+		return
+	}
+	switch rec.Type {
+	case "session_meta":
+		var m struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(rec.Payload, &m) == nil && s.id == "" {
+			s.id = m.ID
+		}
+		return
+	case "response_item":
+	case "event_msg", "turn_context", "compacted":
+		return
+	default:
+		s.stats.Unknown++
+		return
+	}
+	var p struct {
+		Type    string `json:"type"`
+		Role    string `json:"role"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		Name      string          `json:"name"`
+		Arguments string          `json:"arguments"`
+		Input     string          `json:"input"`
+		CallID    string          `json:"call_id"`
+		Output    json.RawMessage `json:"output"`
+		Action    json.RawMessage `json:"action"`
+	}
+	if err := json.Unmarshal(rec.Payload, &p); err != nil {
+		s.stats.BadJSON++
+		return
+	}
+	switch p.Type {
+	case "message":
+		if p.Role != "user" && p.Role != "assistant" {
+			return // developer and system messages are instructions, not evidence
+		}
+		for _, c := range p.Content {
+			s.text(p.Role == "user", c.Text, n)
+		}
+	case "function_call", "custom_tool_call", "local_shell_call":
+		tool := NormalizeTool(p.Name)
+		if p.Type == "local_shell_call" {
+			tool = "Bash"
+		}
+		target := ""
+		switch {
+		case p.Arguments != "":
+			target = callTarget([]byte(p.Arguments))
+		case len(p.Action) > 0:
+			target = callTarget(p.Action)
+		case p.Input != "":
+			target = patchTarget(p.Input)
+		}
+		s.names[p.CallID] = tool
+		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: p.CallID, Text: target})
+	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		out, failed := codexOutput(p.Output)
+		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
+			Error: failed, Text: clip(out, resultExcerpt), Timeout: timeoutText(clip(out, resultExcerpt))})
+	}
+}
+
+var exitRe = lazy(`(?m)^(?:Exit code|Process exited with code):? (\d+)`)
+
+// codexOutput reads a tool output: a JSON string holding {"output",
+// "metadata":{"exit_code"}} (older), plain text with "Exit code: N"
+// (newer), or an object with content and success.
+func codexOutput(raw json.RawMessage) (string, bool) {
+	var text string
+	if json.Unmarshal(raw, &text) != nil {
+		var o struct {
+			Content string `json:"content"`
+			Success *bool  `json:"success"`
+		}
+		if json.Unmarshal(raw, &o) == nil {
+			return o.Content, o.Success != nil && !*o.Success
+		}
+		return "", false
+	}
+	var inner struct {
+		Output   string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &inner) == nil && inner.Metadata.ExitCode != nil {
+		return inner.Output, *inner.Metadata.ExitCode != 0
+	}
+	if m := exitRe.get().FindStringSubmatch(text); m != nil {
+		code, _ := strconv.Atoi(m[1])
+		return text, code != 0
+	}
+	return text, strings.HasPrefix(text, "error") || strings.HasPrefix(text, "Error")
+}
+
+// patchTarget names the files an apply_patch input touches.
+func patchTarget(patch string) string {
+	var files []string
+	for _, l := range strings.Split(patch, "\n") {
+		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
+			if strings.HasPrefix(l, p) {
+				files = append(files, strings.TrimSpace(strings.TrimPrefix(l, p)))
+			}
+		}
+	}
+	return strings.Join(files, " ")
+}

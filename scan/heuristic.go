@@ -1,0 +1,322 @@
+package scan
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Tier 2 looks at a window of events after each tool error and at the
+// words of each turn. The windows are in events, not lines.
+const (
+	retryWindow = 30 // events after an error in which its retries and fix are looked for
+	diagWindow  = 6  // events after an error in which a diagnosis is looked for
+	nearby      = 25 // a self-report this many events after an incident covers it
+)
+
+// blockRef is where a Tier 1 block was found and which tool it names.
+type blockRef struct {
+	event int
+	tool  string
+}
+
+var (
+	correctionRe = lazy(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
+	explicitRe   = lazy(`(?i)\b(lessons? learned|note (for|to) (the )?future|note to self|going forward|from now on|in the future,)`)
+	diagnosisRe  = lazy(`(?i)\b(the (issue|problem|error|bug|cause) (is|was)|root cause|the reason (is|was|it)|(fails|failed|failing|hangs|hung) because|that'?s why|turns out|i see the (issue|problem))\b`)
+)
+
+// harnessError is a tool error the agent harness raised about the call
+// itself (a stale read, a rejected call), not a lesson about the project.
+func harnessError(t string) bool {
+	t = strings.TrimSpace(t)
+	for _, p := range []string{"<tool_use_error>", "The user doesn't want to proceed", "File has not been read yet",
+		"File has been modified since read", "String to replace not found", "Found multiple matches"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// tier2 finds heuristic incidents in one session's events. blocks holds the
+// event indexes of Tier 1 blocks, which cover incidents near them.
+// resumed says the events continue a session read before (a user turn is
+// then never the session's first).
+func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
+	var out []Candidate
+	covered := func(i int, tool string) bool {
+		for _, b := range blocks {
+			if b.event >= i && b.event <= i+nearby && (b.tool == "" || tool == "" || b.tool == tool) {
+				return true
+			}
+		}
+		return false
+	}
+	result := func(i int) int { // index of call i's result
+		for j := i + 1; j < len(evs) && j <= i+retryWindow; j++ {
+			if evs[j].Kind == ToolResult && evs[j].ID == evs[i].ID {
+				return j
+			}
+		}
+		return -1
+	}
+	used := make([]bool, len(evs))
+	sawAssistant := resumed
+	for i, e := range evs {
+		switch e.Kind {
+		case AssistantText, ToolCall:
+			sawAssistant = true
+		}
+		if used[i] {
+			continue
+		}
+		var c *Candidate
+		switch e.Kind {
+		case ToolCall:
+			r := result(i)
+			if r < 0 || !evs[r].Error || harnessError(evs[r].Text) {
+				continue
+			}
+			c = errorIncident(evs, i, r, result, used)
+		case UserText:
+			head := clip(e.Text, 400)
+			if sawAssistant && correctionRe.get().MatchString(head) {
+				c = correction(evs, i)
+			} else if explicitRe.get().MatchString(head) {
+				c = explicit(evs, i, e)
+			}
+		case AssistantText:
+			if explicitRe.get().MatchString(e.Text) && !HasBlock(e.Text) {
+				c = explicit(evs, i, e)
+			}
+		}
+		if c == nil || covered(i, c.Tool) {
+			continue
+		}
+		out = append(out, *c)
+	}
+	return out
+}
+
+// errorIncident follows a failed call: retries of the same command, the
+// changed call that finally succeeded, or the assistant's diagnosis.
+func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Candidate {
+	call, res := evs[i], evs[r]
+	attempts := []int{i}
+	fixed := -1
+	for j := r + 1; j < len(evs) && j <= r+retryWindow; j++ {
+		if evs[j].Kind != ToolCall || evs[j].Tool != call.Tool || !related(call.Text, evs[j].Text) {
+			continue
+		}
+		rj := result(j)
+		if rj < 0 {
+			break
+		}
+		attempts = append(attempts, j)
+		if !evs[rj].Error {
+			fixed = j
+			break
+		}
+	}
+	for _, a := range attempts {
+		used[a] = true
+	}
+	diag := ""
+	for j := r + 1; j < len(evs) && j <= r+diagWindow; j++ {
+		if evs[j].Kind == AssistantText {
+			if s := sentenceMatching(evs[j].Text, diagnosisRe.get().FindStringIndex); s != "" {
+				diag = s
+				break
+			}
+		}
+	}
+	c := &Candidate{Tier: 2, Tool: call.Tool, Trigger: call.Text, Line: call.Line}
+	c.Evidence = append(c.Evidence, Evidence{call.Line, call.Tool + ": " + clip(call.Text, 300)}, Evidence{res.Line, "error: " + clip(firstLines(res.Text, 3), 300)})
+	errLine := firstLines(res.Text, 1)
+	timeout := res.Timeout
+	switch {
+	case timeout:
+		c.Signal = SignalHang
+		c.signals.hang = true
+		c.Title = titleFrom(program(call) + " hangs or times out: " + errLine)
+	case len(attempts) >= 3:
+		c.Signal = SignalRetry
+		c.signals.retry = true
+		c.Title = titleFrom(program(call) + " failed " + itoa(len(attempts)-boolInt(fixed >= 0)) + " times: " + errLine)
+	case fixed >= 0 && evs[fixed].Text != call.Text:
+		c.Signal = SignalErrorFix
+		c.signals.errorFix = true
+		c.Title = titleFrom(program(call) + " fails: " + errLine)
+	case diag != "":
+		c.Signal = SignalSelfDiagnosis
+		c.signals.diagnosis = true
+		c.Title = titleFrom(diag)
+	default:
+		return nil
+	}
+	c.Mistake = firstOf(diag, errLine)
+	if diag != "" && errLine != "" && diag != errLine {
+		c.Mistake = diag + "\n" + errLine
+	}
+	if fixed >= 0 {
+		c.Fix = evs[fixed].Text
+		c.signals.fixConfirmed = true
+		c.Evidence = append(c.Evidence, Evidence{evs[fixed].Line, "fixed by: " + clip(evs[fixed].Text, 300)})
+	}
+	c.signals.causal = diag != "" && causalRe.get().MatchString(diag)
+	c.signals.dataLoss = dataLossRe.get().MatchString(res.Text)
+	if p := program(call); p != "" && call.Tool == "Bash" {
+		c.Tags = append(c.Tags, "tool:"+p)
+	}
+	if timeout {
+		c.Tags = append(c.Tags, "severity:hang")
+	}
+	return c
+}
+
+func correction(evs []Event, i int) *Candidate {
+	e := evs[i]
+	c := &Candidate{Tier: 2, Signal: SignalCorrection, Line: e.Line, Mistake: clip(strings.TrimSpace(e.Text), 300)}
+	c.signals.userCorrected = true
+	c.signals.causal = causalRe.get().MatchString(e.Text)
+	c.signals.dataLoss = dataLossRe.get().MatchString(e.Text)
+	for j := i - 1; j >= 0 && j >= i-10; j-- {
+		if evs[j].Kind == ToolCall {
+			c.Tool, c.Trigger = evs[j].Tool, evs[j].Text
+			break
+		}
+	}
+	c.Evidence = append(c.Evidence, Evidence{e.Line, "user: " + c.Mistake})
+	for j := i + 1; j < len(evs) && j <= i+retryWindow; j++ {
+		switch evs[j].Kind {
+		case AssistantText:
+			if c.Fix == "" {
+				c.Fix = clip(firstLines(evs[j].Text, 3), 300)
+				c.Evidence = append(c.Evidence, Evidence{evs[j].Line, "assistant: " + c.Fix})
+			}
+		case ToolResult:
+			if !evs[j].Error && c.Fix != "" {
+				c.signals.fixConfirmed = true
+			}
+		case UserText:
+			j = len(evs)
+		}
+	}
+	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
+	return c
+}
+
+func explicit(evs []Event, i int, e Event) *Candidate {
+	s := sentenceMatching(e.Text, explicitRe.get().FindStringIndex)
+	if s == "" {
+		return nil
+	}
+	who := "assistant: "
+	if e.Kind == UserText {
+		who = "user: "
+	}
+	c := &Candidate{Tier: 2, Signal: SignalExplicit, Line: e.Line, Fix: s, Title: titleFrom(s)}
+	c.signals.explicit = true
+	c.signals.userCorrected = e.Kind == UserText
+	c.signals.causal = causalRe.get().MatchString(s)
+	for j := i - 1; j >= 0 && j >= i-10; j-- {
+		if evs[j].Kind == ToolCall {
+			c.Tool = evs[j].Tool
+			break
+		}
+	}
+	c.Evidence = append(c.Evidence, Evidence{e.Line, who + s})
+	return c
+}
+
+// sentenceMatching returns the line of text around the first match.
+func sentenceMatching(text string, find func(string) []int) string {
+	loc := find(text)
+	if loc == nil {
+		return ""
+	}
+	start := strings.LastIndexAny(text[:loc[0]], "\n") + 1
+	end := strings.IndexByte(text[loc[0]:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += loc[0]
+	}
+	return clip(strings.Trim(strings.TrimSpace(text[start:end]), "*_#> -"), 300)
+}
+
+var exitOnlyRe = lazy(`^(Error: )?(Exit code|exit status) \d+$`)
+
+// firstLines returns the first n non-empty lines, leaving out a bare
+// "Exit code N" that says nothing about the failure.
+func firstLines(s string, n int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !(n < 5 && exitOnlyRe.get().MatchString(t) && strings.Count(s, "\n") > 0) {
+			out = append(out, t)
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// related: two calls of one tool address the same thing: the same program
+// (after env assignments, sudo and a leading cd) or the same file name.
+func related(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	pa, pb := prog(a), prog(b)
+	if pa != "" && pa == pb {
+		return true
+	}
+	return filepath.Base(a) == filepath.Base(b)
+}
+
+func program(e Event) string {
+	if e.Tool != "Bash" {
+		return e.Tool
+	}
+	return prog(e.Text)
+}
+
+// prog is the program a shell command runs, with its subcommand for the
+// tools where that is what matters (go test, npm run, git push).
+func prog(cmd string) string {
+	for _, seg := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }) {
+		f := strings.Fields(seg)
+		for len(f) > 0 && (strings.Contains(f[0], "=") || f[0] == "sudo" || f[0] == "env" || f[0] == "time" || f[0] == "timeout" || isNumber(f[0])) {
+			f = f[1:]
+		}
+		if len(f) == 0 || f[0] == "cd" || f[0] == "export" || f[0] == "source" || f[0] == "." {
+			continue
+		}
+		p := filepath.Base(f[0])
+		if len(f) > 1 && subcommands[p] && !strings.HasPrefix(f[1], "-") {
+			p += " " + f[1]
+		}
+		return p
+	}
+	return ""
+}
+
+var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
+	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != 's' && r != 'm' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,41 @@
+package scan
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// lazyRE compiles on first use: the hook binary imports this package for
+// Protocol and must not pay for compiling the detectors at start-up.
+type lazyRE struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+}
+
+func lazy(src string) *lazyRE { return &lazyRE{src: src} }
+
+func (l *lazyRE) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
+// maxTitle matches markdown.MaxTitle; scan stays free of the markdown
+// package (and goldmark) so the hook binary can import Protocol cheaply.
+const maxTitle = 100
+
+var priorityNames = map[string]int{"critical": 9, "high": 7, "medium": 5, "low": 2}
+
+// parsePriority reads a band name or an integer 1-10; 0 when neither.
+func parsePriority(s string) int {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if p, ok := priorityNames[s]; ok {
+		return p
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= 10 {
+		return n
+	}
+	return 0
+}

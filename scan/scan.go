@@ -1,0 +1,454 @@
+// Package scan mines coding-agent transcripts (Claude Code, Codex, Gemini
+// CLI) for lesson candidates: Tier 1 self-reported #lesson and
+// [PROCESS_KNOWLEDGE] blocks, Tier 2 heuristics (error then fix, retry
+// loops, hangs, user corrections, self-diagnosis, explicit statements).
+// It reads incrementally from per-file bookmarks, never fails on a bad
+// line, and redacts secrets from everything it returns. It imports only
+// the standard library and redact, so the hook binary can import Protocol.
+package scan
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Agents whose transcripts scan reads.
+const (
+	AgentClaude = "claude"
+	AgentCodex  = "codex"
+	AgentGemini = "gemini"
+)
+
+// Bookmark is how far one file was read.
+type Bookmark struct {
+	Agent   string `json:"agent"`
+	Offset  int64  `json:"offset"` // bytes (JSONL) or messages (Gemini JSON) already read
+	Line    int    `json:"line"`   // lines read, so line numbers stay absolute
+	Size    int64  `json:"size"`
+	MtimeNs int64  `json:"mtimeNs"`
+	Tail    string `json:"tail"` // hash of the bytes just before Offset: detects a rewritten file
+	Session string `json:"session,omitempty"`
+}
+
+// Bookmarks are the scan state kept in the cache.
+type Bookmarks struct {
+	Version int                 `json:"version"`
+	Files   map[string]Bookmark `json:"files"`
+}
+
+const bookmarksVersion = 1
+
+// ParseBookmarks reads the cache file; anything unreadable is an empty
+// state (the files are then read again, which only costs time).
+func ParseBookmarks(data []byte) *Bookmarks {
+	b := &Bookmarks{}
+	if json.Unmarshal(data, b) != nil || b.Version != bookmarksVersion || b.Files == nil {
+		return &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}
+	}
+	return b
+}
+
+// Marshal renders the state for the cache.
+func (b *Bookmarks) Marshal() []byte {
+	data, _ := json.MarshalIndent(b, "", " ")
+	return append(data, '\n')
+}
+
+// Options tune one scan.
+type Options struct {
+	Since   time.Time // files last modified before are skipped
+	Workers int       // files read in parallel; 0: one per CPU
+}
+
+// Result is what one scan found.
+type Result struct {
+	Candidates []Candidate
+	Stats      Stats
+	Bookmarks  *Bookmarks // the state after this scan (write it unless dry-run)
+}
+
+// Files expands paths (files or folders) into the transcript files under
+// them, sorted: *.jsonl and Gemini chat files (*.json under a chats/
+// folder or named session-*.json). Compaction agents' transcripts
+// (agent-acompact-*) are summaries, not evidence, and are left out.
+func Files(paths []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		if !fi.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable folder is skipped, not fatal
+			}
+			if d.Type().IsRegular() && isTranscript(path) {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func isTranscript(path string) bool {
+	base := filepath.Base(path)
+	if strings.HasPrefix(base, "agent-acompact") {
+		return false
+	}
+	if strings.HasSuffix(base, ".jsonl") {
+		return true
+	}
+	return strings.HasSuffix(base, ".json") && (strings.HasPrefix(base, "session-") || filepath.Base(filepath.Dir(path)) == "chats")
+}
+
+// Scan reads the new part of every file and returns the candidates found,
+// deduplicated by content hash and redacted. bm may be nil (a full scan).
+// A redaction failure fails the whole scan: nothing unredacted escapes.
+func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
+	if bm == nil {
+		bm = ParseBookmarks(nil)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type out struct {
+		cands []Candidate
+		stats Stats
+		mark  Bookmark
+		keep  bool
+	}
+	results := make([]out, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				prev, had := bm.Files[files[i]]
+				var o out
+				o.mark, o.keep = prev, had
+				m, cands, st, err := scanFile(files[i], prev, had, opt.Since)
+				if err != nil {
+					st.Errors++
+				} else if m != nil {
+					o.mark, o.keep = *m, true
+				}
+				o.cands, o.stats = cands, st
+				results[i] = o
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	res := &Result{Bookmarks: &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}}
+	for k, v := range bm.Files {
+		res.Bookmarks.Files[k] = v
+	}
+	var all []Candidate
+	for i, o := range results {
+		res.Stats.add(o.stats)
+		if o.keep {
+			res.Bookmarks.Files[files[i]] = o.mark
+		}
+		all = append(all, o.cands...)
+	}
+	cands, err := finish(all)
+	if err != nil {
+		return nil, err
+	}
+	res.Candidates = cands
+	return res, nil
+}
+
+// finish redacts, hashes, merges duplicates and scores.
+func finish(all []Candidate) ([]Candidate, error) {
+	index := map[string]int{}
+	var out []Candidate
+	for _, c := range all {
+		if err := c.redactAll(); err != nil {
+			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
+		}
+		c.Hash = ContentHash(c.Tool, c.Trigger, c.Mistake, c.Fix)
+		if j, ok := index[c.Hash]; ok {
+			d := &out[j]
+			d.Occurrences++
+			if c.Session != "" && !contains(d.Sessions, c.Session) {
+				d.Sessions = append(d.Sessions, c.Session)
+			}
+			if len(d.Evidence) < 8 {
+				d.Evidence = append(d.Evidence, c.Evidence...)
+			}
+			continue
+		}
+		c.Occurrences = 1
+		if c.Session != "" {
+			c.Sessions = []string{c.Session}
+		}
+		if c.Tags == nil {
+			c.Tags = []string{}
+		}
+		index[c.Hash] = len(out)
+		out = append(out, c)
+	}
+	for i := range out {
+		out[i].score()
+	}
+	return out, nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// scanFile reads one file from its bookmark. A nil bookmark means nothing
+// changed (or the file is older than since).
+func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark, []Candidate, Stats, error) {
+	var st Stats
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	if !since.IsZero() && fi.ModTime().Before(since) {
+		return nil, nil, st, nil
+	}
+	if had && prev.Size == fi.Size() && prev.MtimeNs == fi.ModTime().UnixNano() {
+		return nil, nil, st, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	defer f.Close()
+	st.Files = 1
+	mark := Bookmark{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
+	s := &session{names: map[string]string{}, stats: &st}
+	if had {
+		s.id = prev.Session
+	}
+	agent := prev.Agent
+	if !had || agent == "" {
+		agent = detect(f, path)
+	}
+	mark.Agent = agent
+
+	if agent == AgentGemini {
+		skip := 0
+		if had && prev.Offset > 0 {
+			skip = int(prev.Offset)
+		}
+		s.resumed = skip > 0
+		count, err := s.geminiFile(f, skip)
+		if err != nil && count == 0 {
+			st.BadJSON++
+		}
+		if count < skip { // rewritten shorter: read it all again
+			s.events = nil
+			if _, err := f.Seek(0, io.SeekStart); err == nil {
+				count, _ = s.geminiFile(f, 0)
+			}
+		}
+		mark.Offset, mark.Line = int64(count), count
+		st.Bytes += fi.Size()
+	} else {
+		off, line := int64(0), 0
+		if had && prev.Offset > 0 && prev.Offset <= fi.Size() && tailHash(f, prev.Offset) == prev.Tail {
+			off, line = prev.Offset, prev.Line
+			s.resumed = true
+		}
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			return nil, nil, st, err
+		}
+		lr := newLineReader(f, off, line, &st)
+		for {
+			l, ok := lr.next()
+			if !ok {
+				break
+			}
+			if len(l) == 0 || l[0] != '{' {
+				if len(bytes.TrimSpace(l)) > 0 {
+					st.BadJSON++
+				}
+				continue
+			}
+			if agent == AgentCodex {
+				s.codexLine(l, lr.line)
+			} else {
+				s.claudeLine(l, lr.line)
+			}
+		}
+		st.Bytes += lr.offset - off
+		mark.Offset, mark.Line = lr.offset, lr.line
+		mark.Tail = tailHash(f, lr.offset)
+	}
+	if s.id == "" {
+		s.id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	mark.Session = s.id
+	return &mark, s.candidates(path), st, nil
+}
+
+// candidates runs both tiers over the session's events.
+func (s *session) candidates(path string) []Candidate {
+	var out []Candidate
+	var blockIdx []blockRef
+	for i, e := range s.events {
+		if e.Kind != AssistantText || !HasBlock(e.Text) {
+			continue
+		}
+		for _, b := range ParseBlocks(e.Text) {
+			c := fromBlock(b)
+			c.Line = e.Line
+			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
+			out = append(out, c)
+			blockIdx = append(blockIdx, blockRef{i, c.Tool})
+		}
+	}
+	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	for i := range out {
+		out[i].File, out[i].Session = path, s.id
+	}
+	return out
+}
+
+func blockText(text string, off int) string {
+	rest := text[off:]
+	for _, end := range []string{lessonClose, pkClose} {
+		if i := strings.Index(rest, end); i >= 0 {
+			return rest[:i+len(end)]
+		}
+	}
+	return rest
+}
+
+// detect tells the agent from the file: Gemini chat files are one JSON
+// document; Codex rollout lines carry a payload; the rest is Claude Code.
+func detect(f *os.File, path string) string {
+	if strings.HasSuffix(path, ".json") {
+		return AgentGemini
+	}
+	head := make([]byte, 4096)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	if bytes.Contains(head, []byte(`"type":"session_meta"`)) || bytes.Contains(head, []byte(`"payload":`)) {
+		return AgentCodex
+	}
+	return AgentClaude
+}
+
+// tailHash hashes up to 64 bytes before off: if they differ next time, the
+// file was rewritten and is read again from the start.
+func tailHash(f *os.File, off int64) string {
+	from := max(off-64, 0)
+	buf := make([]byte, off-from)
+	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	h := sha256.Sum256(buf)
+	return hex.EncodeToString(h[:8])
+}
+
+// DefaultPaths are the agents' transcript locations for the repository at
+// root: Claude Code's project folder (~/.claude/projects/<root with / and
+// . as ->), Codex rollout files whose session ran under root, and Gemini
+// CLI's chats for root's project hash. home is the user's home folder.
+func DefaultPaths(root, home string) []string {
+	var out []string
+	claude := os.Getenv("CLAUDE_CONFIG_DIR")
+	if claude == "" {
+		claude = filepath.Join(home, ".claude")
+	}
+	dashed := strings.NewReplacer("/", "-", ".", "-").Replace(root)
+	out = append(out, filepath.Join(claude, "projects", dashed))
+	if alnum := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '-'
+	}, root); alnum != dashed {
+		out = append(out, filepath.Join(claude, "projects", alnum))
+	}
+	codex := os.Getenv("CODEX_HOME")
+	if codex == "" {
+		codex = filepath.Join(home, ".codex")
+	}
+	out = append(out, codexFiles(filepath.Join(codex, "sessions"), root)...)
+	sum := sha256.Sum256([]byte(root))
+	out = append(out, filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats"))
+	return out
+}
+
+// codexFiles lists rollout files whose session_meta cwd is root or below.
+func codexFiles(dir, root string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		head := make([]byte, 64<<10)
+		n, _ := f.Read(head)
+		line := head[:n]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		var rec struct {
+			Payload struct {
+				Cwd string `json:"cwd"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(line, &rec) == nil && rec.Payload.Cwd != "" &&
+			(rec.Payload.Cwd == root || strings.HasPrefix(rec.Payload.Cwd, root+string(filepath.Separator))) {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
