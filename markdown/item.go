@@ -206,7 +206,10 @@ func findFrontmatter(text []byte) (open, close int) {
 	return open, -1
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLineRe      = regexp.MustCompile(`line (\d+)`)
+	yamlParserErrRe = regexp.MustCompile(`^did not find expected (key|',' or '[\]}]'|'-' indicator|node content|<document start>)`)
+)
 
 // yamlError turns a yaml.v3 error (lines relative to the frontmatter) into
 // an *Error with file lines.
@@ -215,9 +218,12 @@ func yamlError(path string, open int, err error) *Error {
 	line := open
 	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		line = open + n
 		msg = strings.TrimSpace(yamlLineRe.ReplaceAllString(msg, ""))
 		msg = strings.TrimPrefix(msg, ": ")
+		if yamlParserErrRe.MatchString(msg) {
+			n++ // yaml.v3 reports parser (not scanner) errors with 0-based lines
+		}
+		line = open + n
 	}
 	return errorf(path, line, "frontmatter", "invalid YAML: %s", msg)
 }
