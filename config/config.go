@@ -32,15 +32,18 @@ type Consolidate struct {
 	MinBatch         int `yaml:"minBatch" json:"minBatch"`
 	KeepRecent       int `yaml:"keepRecent" json:"keepRecent"`
 	FileLimit        int `yaml:"fileLimit" json:"fileLimit"`
-	// Routes send entries to topic documents: a phrase found in an entry's
-	// title or body routes it to the document at Target (repo-relative).
+	// Routes send entries to topic documents: the first route whose Match
+	// phrase (case-insensitive, whole words) is in an entry's title or body,
+	// and whose Kind (if set) is the entry's kind, routes it to the document
+	// at Target (repo-relative). Unrouted entries become draft items.
 	Routes []Route `yaml:"routes" json:"routes,omitempty"`
 	Report string  `yaml:"report" json:"report"`
 }
 
 // Route is one consolidation route.
 type Route struct {
-	Match  string `yaml:"match" json:"match"`
+	Match  string `yaml:"match" json:"match,omitempty"`
+	Kind   string `yaml:"kind" json:"kind,omitempty"`
 	Target string `yaml:"target" json:"target"`
 }
 

@@ -1,0 +1,296 @@
+package consolidate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// read returns a repo-relative file as this run would leave it; a missing
+// file reads as empty.
+func (r *run) read(rel string) ([]byte, error) {
+	if d, ok := r.overlay[rel]; ok {
+		return d, nil
+	}
+	d, err := r.s.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("consolidate: %w", err)
+	}
+	return d, nil
+}
+
+func (r *run) exists(rel string) bool {
+	if _, ok := r.overlay[rel]; ok {
+		return true
+	}
+	_, err := os.Lstat(r.s.Path(rel))
+	return err == nil
+}
+
+// write records a pending write; finish applies them in order.
+func (r *run) write(rel string, data []byte) {
+	if _, ok := r.overlay[rel]; !ok {
+		r.order = append(r.order, rel)
+	}
+	r.overlay[rel] = data
+}
+
+// entrySection renders an entry as a topic-document section.
+func entrySection(c *candidate) string {
+	return "## " + c.Title + "\n\n" + strings.TrimSpace(stripKind(c.Body)) + "\n"
+}
+
+// place routes one candidate: a new draft item, or a section appended to
+// its topic document when that stays within the file limit (false when it
+// would not).
+func (r *run) place(c *candidate, retried bool) (bool, error) {
+	if c.target == "" {
+		rel, err := r.newItem(c)
+		if err != nil {
+			return false, err
+		}
+		r.res.Routed = append(r.res.Routed, Routed{Title: c.Title, Target: rel})
+		return true, nil
+	}
+	data, err := r.read(c.target)
+	if err != nil {
+		return false, err
+	}
+	add := entrySection(c)
+	if markdown.CountLines(data)+1+markdown.CountLines([]byte(add)) > r.cfg.Consolidate.FileLimit {
+		return false, nil
+	}
+	r.write(c.target, appendSection(data, add, c.target))
+	r.res.Routed = append(r.res.Routed, Routed{Title: c.Title, Target: c.target, Retried: retried})
+	return true, nil
+}
+
+// appendSection adds a section to a document (creating it with a title).
+func appendSection(data []byte, sec, rel string) []byte {
+	s := string(data)
+	if strings.TrimSpace(s) == "" {
+		s = "# " + titleOf(rel) + "\n"
+	}
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return []byte(s + "\n" + sec)
+}
+
+// retry splits each document that had no room and places its skipped
+// entries once more, each in the part that fits it best and has room.
+func (r *run) retry(skipped []*candidate, done map[int]bool) error {
+	var targets []string
+	byTarget := map[string][]*candidate{}
+	for _, c := range skipped {
+		if byTarget[c.target] == nil {
+			targets = append(targets, c.target)
+		}
+		byTarget[c.target] = append(byTarget[c.target], c)
+	}
+	limit := r.cfg.Consolidate.FileLimit
+	for _, t := range targets {
+		data, err := r.read(t)
+		if err != nil {
+			return err
+		}
+		parts := splitDoc(t, data, limit, r.exists)
+		if parts == nil {
+			for _, c := range byTarget[t] {
+				r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(markdown.CountLines(data)),
+					Reason: fmt.Sprintf("%s is at the %d-line limit and has fewer than two H2 sections to split by", t, limit)})
+			}
+			continue
+		}
+		sp := Split{Target: t, Lines: markdown.CountLines(data)}
+		for _, p := range parts {
+			r.write(p.rel, p.data)
+			sp.Files = append(sp.Files, p.rel)
+		}
+		r.res.Splits = append(r.res.Splits, sp)
+		for _, c := range byTarget[t] {
+			best, bestScore := "", -1.0
+			add := markdown.CountLines([]byte(entrySection(c))) + 1
+			for _, p := range sp.Files {
+				d, _ := r.read(p)
+				if markdown.CountLines(d)+add > limit {
+					continue
+				}
+				if s := coverage(c.words, words(string(d))); s > bestScore {
+					best, bestScore = p, s
+				}
+			}
+			if best == "" {
+				r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(add),
+					Reason: "no part of the split document has room for it"})
+				continue
+			}
+			c.target = best
+			if _, err := r.place(c, true); err != nil {
+				return err
+			}
+			done[c.Line] = true
+		}
+	}
+	return nil
+}
+
+// removeFromStaging drops the consolidated entries from learnings.md.
+func (r *run) removeFromStaging(done map[int]bool) error {
+	if len(done) == 0 {
+		return nil
+	}
+	rel := r.cfg.Learnings
+	data, err := r.s.ReadFile(rel)
+	if err != nil {
+		return fmt.Errorf("consolidate: %w", err)
+	}
+	var b strings.Builder
+	at := 0
+	for _, e := range r.res.ages.Entries {
+		if !done[e.Line] {
+			continue
+		}
+		b.Write(data[at:e.Start])
+		at = e.End
+		r.res.Removed = append(r.res.Removed, e.Title)
+	}
+	b.Write(data[at:])
+	r.write(rel, []byte(b.String()))
+	return nil
+}
+
+// finish applies the pending writes (items and documents first, the staging
+// file last, so an interruption duplicates rather than loses an entry) and
+// writes the report.
+func (r *run) finish() error {
+	if !r.opt.DryRun && !r.opt.Agent {
+		unlock, err := r.s.Lock()
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		for _, rel := range r.order {
+			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
+				return fmt.Errorf("consolidate: %w", err)
+			}
+		}
+	}
+	if r.opt.Agent && !r.opt.DryRun {
+		if err := gitstore.WriteAtomic(r.s.Path(TaskPath), r.overlay[TaskPath]); err != nil {
+			return fmt.Errorf("consolidate: %w", err)
+		}
+	}
+	r.res.Report = r.cfg.Consolidate.Report
+	if err := gitstore.WriteAtomic(r.s.Path(r.res.Report), []byte(r.res.Markdown())); err != nil {
+		return fmt.Errorf("consolidate: report: %w", err)
+	}
+	return nil
+}
+
+// newItem composes a draft item of the candidate's kind.
+func (r *run) newItem(c *candidate) (string, error) {
+	ref, err := r.nextRef(c.kind)
+	if err != nil {
+		return "", err
+	}
+	status, section := "draft", map[string]string{
+		markdown.KindLesson: "Fix", markdown.KindPitfall: "Issue", markdown.KindDecision: "Decision"}[c.kind]
+	if c.kind == markdown.KindDecision {
+		status = "proposed"
+	}
+	title := c.Title
+	if rs := []rune(title); len(rs) > markdown.MaxTitle {
+		title = string(rs[:markdown.MaxTitle])
+	}
+	stamp := r.opt.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
+	data, err := markdown.Compose([]markdown.Field{
+		{Key: "id", Value: ulid.Make().String()},
+		{Key: "kind", Value: c.kind},
+		{Key: "title", Value: title},
+		{Key: "status", Value: status},
+		{Key: "priority", Value: "medium"},
+		{Key: "confidence", Value: 0.8},
+		{Key: "ref", Value: ref},
+		{Key: "source", Value: map[string]string{"type": "consolidation"}},
+		{Key: "created", Value: stamp},
+		{Key: "updated", Value: stamp},
+	}, "## "+section+"\n"+strings.TrimSpace(stripKind(c.Body))+"\n")
+	if err != nil {
+		return "", fmt.Errorf("consolidate: %w", err)
+	}
+	name := slug(c.Title) + ".md"
+	if ref != "" {
+		name = ref + "-" + name
+	}
+	folder := path.Join(gitstore.DirName, markdown.Folder(c.kind))
+	rel := path.Join(folder, name)
+	for i := 2; r.exists(rel); i++ {
+		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", strings.TrimSuffix(name, ".md"), i))
+	}
+	r.write(rel, data)
+	return rel, nil
+}
+
+var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
+
+// nextRef is one more than the highest PF-/ADR- number in use (by file name
+// or ref key), counting numbers handed out in this run.
+func (r *run) nextRef(kind string) (string, error) {
+	prefix := markdown.RefPrefix(kind)
+	if prefix == "" {
+		return "", nil
+	}
+	n, ok := r.refs[kind]
+	if !ok {
+		files, err := r.s.ItemFiles()
+		if err != nil {
+			return "", err
+		}
+		for _, rel := range files {
+			if path.Base(path.Dir(rel)) != markdown.Folder(kind) {
+				continue
+			}
+			names := []string{path.Base(rel)}
+			if it, err := r.s.LoadFile(rel); err == nil {
+				names = append(names, it.Ref)
+			}
+			for _, x := range names {
+				if m := refNumRe.FindStringSubmatch(x); m != nil {
+					v, _ := strconv.Atoi(m[1])
+					n = max(n, v)
+				}
+			}
+		}
+	}
+	n++
+	r.refs[kind] = n
+	return fmt.Sprintf("%s-%04d", prefix, n), nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+func slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+	}
+	if s == "" {
+		s = "item"
+	}
+	return s
+}
