@@ -117,7 +117,7 @@ func Install(t Target) (Report, error) {
 			if err := renameio.WriteFile(path, Script(h.Name), 0o755); err != nil {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
-			h.Changed = "wrote " + path
+			h.Changed = "wrote lore's script to " + filepath.Join(filepath.Base(filepath.Dir(t.Private)), PrivateDir, h.Name)
 		case Missing, Outdated:
 			if err := write(h.Path, h.Name); err != nil {
 				return r, err

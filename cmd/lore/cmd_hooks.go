@@ -112,3 +112,32 @@ func hooksTarget(s *gitstore.Store) (githooks.Target, gitstore.HooksPath, error)
 	}
 	return githooks.Target{Dir: hp.Dir, Root: s.Root, Private: filepath.Join(common, githooks.PrivateDir)}, hp, nil
 }
+
+// initGitHooks is lore init's part: install the git hooks and print what
+// changed, one line each; it returns how many lines it printed.
+func initGitHooks(g *Globals, s *gitstore.Store) (int, error) {
+	t, _, err := hooksTarget(s)
+	if err != nil {
+		return 0, err
+	}
+	r, err := githooks.Install(t)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, h := range r.Hooks {
+		if h.Changed == "" {
+			continue
+		}
+		n++
+		if r.Manager != "" {
+			fmt.Fprintf(g.Stdout, "git hook %s: %s (%s owns %s)\n", h.Name, h.Changed, r.Manager, s.Rel(r.Dir))
+		} else {
+			fmt.Fprintf(g.Stdout, "git hook %s: %s (%s)\n", h.Name, h.Changed, s.Rel(h.Path))
+		}
+		if h.Step != "" {
+			fmt.Fprintf(g.Stdout, "  to do: %s\n", h.Step)
+		}
+	}
+	return n, nil
+}

@@ -13,7 +13,9 @@ import (
 )
 
 // InitCmd creates the .lore/ layout of DESIGN section 2.
-type InitCmd struct{}
+type InitCmd struct {
+	NoGitHooks bool `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
+}
 
 // learningsPreamble is exactly markdown.PreambleLines lines long.
 const learningsPreamble = `# Learnings
@@ -58,6 +60,13 @@ func (c *InitCmd) Run(g *Globals) error {
 		}
 		created++
 		fmt.Fprintf(g.Stdout, "created %s\n", f.rel)
+	}
+	if !c.NoGitHooks {
+		n, err := initGitHooks(g, s)
+		if err != nil {
+			return err
+		}
+		created += n
 	}
 	if created == 0 {
 		fmt.Fprintln(g.Stdout, "lore is already initialized here: nothing changed")
