@@ -120,16 +120,17 @@ func checkFetch(it *markdown.Item) []Finding {
 		if descriptive[strings.ToLower(s.Title)] {
 			continue
 		}
-		text := string(raw[s.Start:s.End])
-		for _, re := range fetchRes {
-			loc := re.FindStringIndex(text)
-			if loc == nil {
-				continue
+		off := s.Start
+		for _, line := range strings.SplitAfter(string(raw[s.Start:s.End]), "\n") {
+			for _, re := range fetchRes {
+				if loc := re.FindStringIndex(line); loc != nil {
+					l, c := position(raw, off+loc[0])
+					out = append(out, Finding{Path: it.Path, Line: l, Col: c, Key: "fetch",
+						Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(line[loc[0]:loc[1]])), Severity: Error})
+					break
+				}
 			}
-			l, c := position(raw, s.Start+loc[0])
-			out = append(out, Finding{Path: it.Path, Line: l, Col: c, Key: "fetch",
-				Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(text[loc[0]:loc[1]])), Severity: Error})
-			break
+			off += len(line)
 		}
 	}
 	return out
