@@ -266,7 +266,9 @@ func renumber(items map[string]*markdown.Item, order []string, taken map[string]
 			next[it.Kind]++
 			ref := fmt.Sprintf("%s-%04d", markdown.RefPrefix(it.Kind), next[it.Kind])
 			oldPath := it.Path
-			if err := it.Set("ref", ref); err != nil {
+			node := it.Node("ref") // changed in place, so a comment on the line stays
+			node.Value = ref
+			if err := it.SetNode("ref", node); err != nil {
 				return fmt.Errorf("lint: fix %s: %w", oldPath, err)
 			}
 			oldBase := path.Base(oldPath)
