@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/lore-agents/lore/consolidate"
+)
+
+// ConsolidateCmd moves aged learnings into lasting knowledge.
+type ConsolidateCmd struct {
+	DryRun bool   `help:"Decide everything but write only the report."`
+	JSON   bool   `name:"json" help:"Print the decisions as JSON."`
+	Agent  bool   `help:"Write the batch and check results as a task for the lore-remember-task agent instead of routing."`
+	Today  string `placeholder:"YYYY-MM-DD" help:"Count active days up to this date instead of today."`
+}
+
+// Run consolidates, or says why it did not.
+func (c *ConsolidateCmd) Run(g *Globals) error {
+	res, err := runConsolidate(g, c.DryRun, c.Agent, c.Today)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintln(g.Stdout, summary(res))
+	return nil
+}
+
+func runConsolidate(g *Globals, dryRun, agent bool, today string) (*consolidate.Result, error) {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	return consolidate.Run(s, cfg, consolidate.Options{DryRun: dryRun, Agent: agent, Today: today})
+}
+
+// summary is the one-line outcome (handoff prints it too).
+func summary(res *consolidate.Result) string {
+	if !res.Ran {
+		return "Consolidation skipped: " + res.Reason
+	}
+	verb := "Consolidated"
+	switch {
+	case res.DryRun:
+		verb = "Would consolidate"
+	case res.Task != "":
+		return fmt.Sprintf("Consolidation task for the %s agent: %s (%d entries); report: %s",
+			consolidate.RememberAgent, res.Task, len(res.Batch), res.Report)
+	}
+	return fmt.Sprintf("%s %d of %d entries (%d routed, %d superseded, %d redundant, %d escalated, %d over the file limit); report: %s",
+		verb, len(res.Routed)+len(res.Superseded)+len(res.Redundant), len(res.Batch), len(res.Routed),
+		len(res.Superseded), len(res.Redundant), len(res.Contradictions), len(res.FileLimit), res.Report)
+}
