@@ -44,10 +44,10 @@ type Agent struct {
 	Name string
 	// Events maps the agent's event names (and lore's, for convenience) to
 	// lore's events.
-	Events map[string]Event
+	Events []EventName
 	// Tools maps the agent's tool names to lore's vocabulary; names not
 	// listed pass through unchanged.
-	Tools map[string]string
+	Tools []ToolName
 	// InjectBeforeTool is false when the agent ignores additionalContext
 	// before a tool runs: lore then denies there and injects after the tool.
 	InjectBeforeTool bool
@@ -56,55 +56,87 @@ type Agent struct {
 	TopLevelDeny bool
 }
 
-// Agents are the adapters by name.
-var Agents = map[string]*Agent{
-	"claude": {
+// EventName maps one agent event name to lore's event.
+type EventName struct {
+	Name  string
+	Event Event
+}
+
+// ToolName maps one agent tool name to lore's vocabulary.
+type ToolName struct{ Name, Lore string }
+
+// Agents are the adapters. The tables are slices, not maps: a map literal
+// is built by package initialisation on every hook call.
+var Agents = []*Agent{
+	{
 		Name: "claude",
-		Events: map[string]Event{
-			"SessionStart": SessionStart, "UserPromptSubmit": UserPromptSubmit,
-			"PreToolUse": PreToolUse, "PostToolUse": PostToolUse,
-			"SubagentStart": SubagentStart, "PreCompact": PreCompact,
-			"Stop": Stop, "SessionEnd": SessionEnd,
+		Events: []EventName{
+			{"SessionStart", SessionStart}, {"UserPromptSubmit", UserPromptSubmit},
+			{"PreToolUse", PreToolUse}, {"PostToolUse", PostToolUse},
+			{"SubagentStart", SubagentStart}, {"PreCompact", PreCompact},
+			{"Stop", Stop}, {"SessionEnd", SessionEnd},
 		},
-		Tools:            map[string]string{"MultiEdit": "Edit"},
+		Tools:            []ToolName{{"MultiEdit", "Edit"}},
 		InjectBeforeTool: true,
 	},
-	"codex": {
+	{
 		Name: "codex",
-		Events: map[string]Event{
-			"SessionStart": SessionStart, "UserPromptSubmit": UserPromptSubmit,
-			"PreToolUse": PreToolUse, "PostToolUse": PostToolUse,
-			"SubagentStart": SubagentStart, "PreCompact": PreCompact,
-			"Stop": Stop, "SessionEnd": SessionEnd,
+		Events: []EventName{
+			{"SessionStart", SessionStart}, {"UserPromptSubmit", UserPromptSubmit},
+			{"PreToolUse", PreToolUse}, {"PostToolUse", PostToolUse},
+			{"SubagentStart", SubagentStart}, {"PreCompact", PreCompact},
+			{"Stop", Stop}, {"SessionEnd", SessionEnd},
 		},
-		Tools: map[string]string{
-			"shell": "Bash", "local_shell": "Bash", "shell_command": "Bash",
-			"exec_command": "Bash", "container.exec": "Bash",
-			"apply_patch": "Edit",
+		Tools: []ToolName{
+			{"shell", "Bash"}, {"local_shell", "Bash"}, {"shell_command", "Bash"},
+			{"exec_command", "Bash"}, {"container.exec", "Bash"},
+			{"apply_patch", "Edit"},
 		},
 	},
-	"gemini": {
+	{
 		Name: "gemini",
-		Events: map[string]Event{
-			"SessionStart": SessionStart, "BeforeAgent": UserPromptSubmit,
-			"BeforeTool": PreToolUse, "AfterTool": PostToolUse,
-			"PreCompress": PreCompact, "AfterAgent": Stop, "SessionEnd": SessionEnd,
-			"UserPromptSubmit": UserPromptSubmit, "PreToolUse": PreToolUse,
-			"PostToolUse": PostToolUse, "PreCompact": PreCompact, "Stop": Stop,
+		Events: []EventName{
+			{"SessionStart", SessionStart}, {"BeforeAgent", UserPromptSubmit},
+			{"BeforeTool", PreToolUse}, {"AfterTool", PostToolUse},
+			{"PreCompress", PreCompact}, {"AfterAgent", Stop}, {"SessionEnd", SessionEnd},
+			{"UserPromptSubmit", UserPromptSubmit}, {"PreToolUse", PreToolUse},
+			{"PostToolUse", PostToolUse}, {"PreCompact", PreCompact}, {"Stop", Stop},
 		},
-		Tools: map[string]string{
-			"run_shell_command": "Bash", "read_file": "Read", "read_many_files": "Read",
-			"write_file": "Write", "replace": "Edit", "glob": "Glob",
-			"search_file_content": "Grep", "web_fetch": "WebFetch",
+		Tools: []ToolName{
+			{"run_shell_command", "Bash"}, {"read_file", "Read"}, {"read_many_files", "Read"},
+			{"write_file", "Write"}, {"replace", "Edit"}, {"glob", "Glob"},
+			{"search_file_content", "Grep"}, {"web_fetch", "WebFetch"},
 		},
 		TopLevelDeny: true,
 	},
 }
 
+// AgentNamed returns the adapter for name, or nil.
+func AgentNamed(name string) *Agent {
+	for _, a := range Agents {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Event maps an agent's event name to lore's.
+func (a *Agent) Event(name string) (Event, bool) {
+	for _, e := range a.Events {
+		if e.Name == name {
+			return e.Event, true
+		}
+	}
+	return "", false
+}
+
 // Tool maps an agent's tool name to lore's vocabulary.
 func (a *Agent) Tool(name string) string {
-	if t, ok := a.Tools[name]; ok {
-		return t
+	for _, t := range a.Tools {
+		if t.Name == name {
+			return t.Lore
+		}
 	}
 	return name
 }

@@ -71,13 +71,13 @@ func (h *handler) run(args []string) string {
 		h.logf("usage: lore-hook <agent> <event> (agents: claude, codex, gemini)")
 		return "{}\n"
 	}
-	h.agent = Agents[strings.ToLower(args[0])]
+	h.agent = AgentNamed(strings.ToLower(args[0]))
 	if h.agent == nil {
 		h.logf("unknown agent %q (agents: claude, codex, gemini)", args[0])
 		return "{}\n"
 	}
 	h.event = args[1]
-	ev, ok := h.agent.Events[h.event]
+	ev, ok := h.agent.Event(h.event)
 	if !ok {
 		h.logf("%s: unknown event %q", h.agent.Name, h.event)
 		return "{}\n"

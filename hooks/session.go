@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -27,7 +26,7 @@ const recentPrompts = 5
 type session struct{ dir string }
 
 func openSession(id string) session {
-	sum := sha256.Sum256([]byte(id))
+	sum := sum256([]byte(id))
 	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 	return session{dir: filepath.Join(base, hex.EncodeToString(sum[:])[:16])}
 }
