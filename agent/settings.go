@@ -148,12 +148,12 @@ func MergeClaude(data []byte, command func(event string) string) ([]byte, error)
 		}
 	}
 	for _, e := range ClaudeEvents {
-		entry := map[string]any{"type": "command", "command": command(e.Event), "timeout": hookTimeout}
+		entry := object{{"type", encode("command")}, {"command", encode(command(e.Event))}, {"timeout", encode(hookTimeout)}}.marshal()
 		group := object{}
 		if e.Matcher != "" {
 			group = group.set("matcher", encode(e.Matcher))
 		}
-		group = group.set("hooks", encode([]any{entry}))
+		group = group.set("hooks", array([]json.RawMessage{entry}))
 		var groups []json.RawMessage
 		if raw, _ := hooks.get(e.Event); len(raw) > 0 {
 			if err := json.Unmarshal(raw, &groups); err != nil {

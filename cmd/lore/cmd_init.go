@@ -14,7 +14,9 @@ import (
 
 // InitCmd creates the .lore/ layout of DESIGN section 2.
 type InitCmd struct {
-	NoGitHooks bool `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
+	NoGitHooks bool   `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
+	Agent      string `name:"agent" enum:",claude" default:"" help:"Also register lore's hooks, slash commands and sub-agents for this agent (claude)."`
+	Uninstall  bool   `name:"uninstall" help:"With --agent: remove exactly what --agent installed, and nothing else."`
 }
 
 // learningsPreamble is exactly markdown.PreambleLines lines long.
@@ -40,6 +42,9 @@ func (c *InitCmd) Run(g *Globals) error {
 	s, err := g.Store()
 	if err != nil {
 		return err
+	}
+	if c.Uninstall {
+		return uninstallAgent(g, s, c.Agent)
 	}
 	files := []struct{ rel, content string }{
 		{gitstore.ConfigPath, config.Template},
@@ -67,6 +72,11 @@ func (c *InitCmd) Run(g *Globals) error {
 			return err
 		}
 		created += n
+	}
+	if c.Agent != "" {
+		if err := installAgent(g, s, c.Agent); err != nil {
+			return err
+		}
 	}
 	if created == 0 {
 		fmt.Fprintln(g.Stdout, "lore is already initialized here: nothing changed")
