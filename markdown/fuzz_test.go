@@ -1,0 +1,139 @@
+package markdown
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParse: Parse never panics; on a parsed item, SetNode of any key to
+// its own value either fails and leaves the item alone, or keeps every byte
+// outside that key's lines.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: x\nstatus: active\n---\n\n## Fix\ny\n",
+		"\ufeff---\r\nkind: pitfall\r\nref: PF-0001 # c\r\n---\r\n## Issue\r\nz\r\n",
+		"---\ntriggers:\n  commands: ['\\bpytest\\b(?!.*(a|b))']\n  tools: [Bash]\n---\n",
+		"---\n{id: x, kind: lesson}\n---\n",
+		"---\n---\n",
+		"---\na: &x 1\nb: *x\n---\n",
+		"\n\n---\ntitle: |\n  multi\n  line\n# comment\nstatus: active\n---\n```\n## not\n```\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		it, err := Parse("f.md", data)
+		if err != nil {
+			return
+		}
+		Validate(it)
+		_ = it.Sections
+		for _, key := range it.Keys() {
+			checkSetProperty(t, data, key)
+		}
+	})
+}
+
+func checkSetProperty(t *testing.T, data []byte, key string) {
+	it, err := Parse("f.md", data)
+	if err != nil {
+		t.Fatalf("re-parse: %v", err)
+	}
+	from, to := it.keySpan(key)
+	if err := it.SetNode(key, it.Node(key)); err != nil {
+		if !bytes.Equal(it.Raw(), data) {
+			t.Fatalf("failed SetNode %s changed the item", key)
+		}
+		return
+	}
+	out := it.Raw()
+	tail := len(data) - to
+	if !bytes.Equal(out[:from], data[:from]) || len(out) < from+tail || !bytes.Equal(out[len(out)-tail:], data[to:]) {
+		t.Fatalf("SetNode %s changed bytes outside the key:\n%q\n->\n%q", key, data, out)
+	}
+	if !it.Has(key) {
+		t.Fatalf("SetNode %s lost the key:\n%q", key, out)
+	}
+}
+
+// FuzzCompose: what Compose writes, Parse reads back field for field.
+func FuzzCompose(f *testing.F) {
+	f.Add("pytest hangs", "lang:python", "## Fix\nUse TERM=dumb.", 7)
+	f.Add("a: b # c", "x", "", 1)
+	f.Add("'quoted' \"both\"", "- dash", "---\nnot frontmatter\n---", 10)
+	f.Fuzz(func(t *testing.T, title, tag, body string, prio int) {
+		if !utf8.ValidString(title) || !utf8.ValidString(tag) || !utf8.ValidString(body) || strings.ContainsRune(title+tag+body, 0) {
+			return
+		}
+		if strings.ContainsAny(title+tag, "\r\n\t") || strings.TrimSpace(tag) != tag {
+			return // one-line values, as lore writes them (yaml.v3 loses a lone "\n")
+		}
+		if prio < 1 || prio > 10 {
+			prio = 5
+		}
+		data, err := Compose([]Field{
+			{Key: "id", Value: "01JQXYZ8K2M4N6P8Q0R2S4T6V8"}, {Key: "kind", Value: KindLesson},
+			{Key: "title", Value: title}, {Key: "status", Value: "active"},
+			{Key: "priority", Value: prio}, {Key: "tags", Value: []string{tag}},
+		}, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := Parse("f.md", data)
+		if err != nil {
+			t.Fatalf("Compose output does not parse: %v\n%s", err, data)
+		}
+		if it.Title != strings.TrimSpace(title) || int(it.Priority) != prio || it.Kind != KindLesson {
+			t.Fatalf("fields: title %q prio %d from\n%s", it.Title, it.Priority, data)
+		}
+		if tag != "" && (len(it.Tags) != 1 || it.Tags[0] != tag) {
+			t.Fatalf("tags %q, want [%q]\n%s", it.Tags, tag, data)
+		}
+	})
+}
+
+// FuzzParseLearnings: never panics; entries are ordered, past the
+// preamble, and agree with HeadingTexts; a plain entry appended to a file
+// without fences or HTML is found as the last entry.
+func FuzzParseLearnings(f *testing.F) {
+	pre := "# Learnings\n\n\n\n\n\n\n\n\n\n"
+	for _, s := range []string{
+		pre + "## Tool batching unsolved\nFree text.\n\n## \"Scan\" triggers tools\nkind: pitfall\nmore\n",
+		pre + "```\n## not an entry\n```\n## Real\n",
+		"## in the preamble\n",
+		pre + "Setext\n------\n## A\r\n## A\r\n",
+	} {
+		f.Add([]byte(s), "New entry")
+	}
+	f.Fuzz(func(t *testing.T, data []byte, title string) {
+		l, err := ParseLearnings("l.md", data)
+		if err != nil {
+			return
+		}
+		set := HeadingTexts(data)
+		last := 0
+		for _, e := range l.Entries {
+			if e.Line <= PreambleLines || e.Start < last || e.End < e.Start || e.End > len(data) || !set[e.Title] {
+				t.Fatalf("bad entry %+v", e)
+			}
+			last = e.End
+		}
+		title = strings.TrimSpace(strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == ' ' {
+				return r
+			}
+			return -1
+		}, title))
+		if title == "" || bytes.ContainsAny(data, "`~<") {
+			return
+		}
+		l2, err := ParseLearnings("l.md", AppendEntry(data, title, "body"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(l2.Entries); n == 0 || l2.Entries[n-1].Title != title || l2.Entries[n-1].Body != "body" {
+			t.Fatalf("appended %q not found last in:\n%q", title, AppendEntry(data, title, "body"))
+		}
+	})
+}
