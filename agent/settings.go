@@ -111,11 +111,23 @@ func (o object) marshal() json.RawMessage {
 // IsLoreCommand reports whether a hook command is one lore installed:
 // `lore-hook <agent> <event>` or `lore hook <agent> <event>`, by name or path.
 func IsLoreCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	var bin string
+	if rest, ok := strings.CutPrefix(cmd, `"`); ok {
+		// A quoted path (HookCommand quotes paths with spaces).
+		i := strings.IndexByte(rest, '"')
+		if i < 0 {
+			return false
+		}
+		bin, cmd = rest[:i], "x "+rest[i+1:]
+	}
 	f := strings.Fields(cmd)
 	if len(f) < 3 {
 		return false
 	}
-	bin := strings.Trim(f[0], `"'`)
+	if bin == "" {
+		bin = f[0]
+	}
 	bin = bin[strings.LastIndexAny(bin, `/\`)+1:]
 	bin = strings.TrimSuffix(bin, ".exe")
 	switch bin {
