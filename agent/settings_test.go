@@ -65,7 +65,8 @@ func TestIsLoreCommand(t *testing.T) {
 	for cmd, want := range map[string]bool{
 		"lore-hook claude PreToolUse":              true,
 		"/usr/local/bin/lore-hook claude Stop":     true,
-		`"/opt/my tools/lore" hook claude Stop`:    false, // quoted path with a space: split differently
+		`"/opt/my tools/lore" hook claude Stop`:    true,
+		`"/opt/my tools/lore" build`:               false,
 		"lore hook claude SessionStart":            true,
 		"lore build --quiet":                       false,
 		"my-lore-hook claude PreToolUse":           false,
