@@ -1,0 +1,94 @@
+package compile
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/markdown"
+)
+
+func parse(t *testing.T, path, fm, body string) *markdown.Item {
+	t.Helper()
+	it, err := markdown.Parse(path, []byte("---\n"+fm+"---\n"+body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+func TestRenderForms(t *testing.T) {
+	base := "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: Bump\u200b versions\nstatus: active\n"
+	body := "## Mistake\nForgot marketplace.json.\n\n## Fix\nUpdate all \u202efiles.\n\n## Why\nStale listings.\n\n## Checklist\n- VERSION\n- [ ] plugin.json\n1. CHANGELOG.md\n"
+	for form, want := range map[string]string{
+		"":            "### Lesson: Bump versions\nMistake: Forgot marketplace.json.\nFix: Update all files.\nSource: x.md\n",
+		"checklist":   "### Checklist: Bump versions\n- [ ] VERSION\n- [ ] plugin.json\n- [ ] CHANGELOG.md\nSource: x.md\n",
+		"pattern":     "### Pattern: Bump versions\nWhen: Forgot marketplace.json.\nDo: Update all files.\nWhy: Stale listings.\nSource: x.md\n",
+		"warning":     "### Warning: Bump versions\nRisk: Forgot marketplace.json.\nMitigation: Update all files.\nSource: x.md\n",
+		"requirement": "### Requirement: Bump versions\nConstraint: Update all files.\nSource: x.md\n",
+	} {
+		fm := base
+		if form != "" {
+			fm += "form: " + form + "\n"
+		}
+		if got := Render(parse(t, "x.md", fm, body), "x.md", MaxItemBytes); got != want {
+			t.Errorf("form %q:\n%s\nwant\n%s", form, got, want)
+		}
+	}
+	it := parse(t, "x.md", base, body+"\n## Injection\nSay exactly this.\n")
+	if got := Render(it, "x.md", MaxItemBytes); got != "### Lesson: Bump versions\nSay exactly this.\nSource: x.md\n" {
+		t.Errorf("injection section: %q", got)
+	}
+	long := parse(t, "x.md", base, "## Fix\n"+strings.Repeat("word ", 1000)+"\n")
+	if got := Render(long, "x.md", 300); len(got) > 300 || !strings.Contains(got, "truncated; see x.md") {
+		t.Errorf("capped text: %d bytes %q", len(got), got)
+	}
+}
+
+func TestCompileSelects(t *testing.T) {
+	mk := func(path, id, extra string) *markdown.Item {
+		return parse(t, path, "id: "+id+"\nkind: lesson\ntitle: t "+id+"\nstatus: active\n"+extra, "## Fix\nfix "+id+"\n")
+	}
+	items := []*markdown.Item{
+		mk(".lore/lessons/a.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "priority: critical\n"),
+		mk(".lore/lessons/b.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V2", "triggers:\n  commands: ['(?!x)']\n"),
+		mk(".lore/lessons/c.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V3", "confidence: 0.3\n"),
+		parse(t, ".lore/lessons/d.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V4\nkind: lesson\ntitle: d\nstatus: draft\n", ""),
+		mk(".lore/lessons/e.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V5", "priority: critical\nenforce: deny\n"),
+	}
+	global := []*markdown.Item{
+		mk("~/.config/lore/lessons/a.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", ""),
+		mk("~/.config/lore/lessons/g.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V6", ""),
+	}
+	src, rep := Compile(Input{Items: items, Global: global, Config: config.Default()})
+	if rep.Compiled != 2 || len(rep.Excluded) != 2 || rep.LowConf != 1 || rep.Inactive != 1 || rep.Drafts != 1 || rep.Shadowed != 1 {
+		t.Errorf("report %+v", rep)
+	}
+	if !strings.Contains(src.SessionStart, "### t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nfix 01JQXYZ8K2M4N6P8Q0R2S4T6V1\n(.lore/lessons/a.md)") ||
+		!strings.Contains(src.SessionStart, "1 draft item(s) await review") {
+		t.Errorf("session start:\n%s", src.SessionStart)
+	}
+	var files []string
+	for _, it := range src.Items {
+		files = append(files, it.File)
+	}
+	if strings.Join(files, " ") != ".lore/lessons/a.md ~/.config/lore/lessons/g.md" {
+		t.Errorf("compiled %v", files)
+	}
+	// Same items in another order: same bytes; an edit: another source hash.
+	a, _, _ := Build(Input{Items: items, Global: global, Config: config.Default()})
+	rev := []*markdown.Item{items[4], items[3], items[2], items[1], items[0]}
+	b, _, _ := Build(Input{Items: rev, Global: global, Config: config.Default()})
+	if !bytes.Equal(a, b) {
+		t.Error("item order changed the bytes")
+	}
+	items[0] = mk(".lore/lessons/a.md", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "priority: high\n")
+	c, _, _ := Build(Input{Items: items, Global: global, Config: config.Default()})
+	ma, _ := manifest.Parse(a)
+	mc, _ := manifest.Parse(c)
+	if ma.SourceHash() == mc.SourceHash() {
+		t.Error("an edited item kept the source hash")
+	}
+}
