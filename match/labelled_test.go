@@ -12,8 +12,8 @@ import (
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/manifest"
-	"github.com/lore-agents/lore/match"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // labelledStore compiles testdata/labelled/.lore (written by gen.py from
