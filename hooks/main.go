@@ -190,7 +190,7 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 		h.logf("%v", err)
 		return reply{}
 	}
-	return h.inject("this prompt", d, sess, false)
+	return h.inject("prompt", d, sess, false)
 }
 
 // toolUse runs the pipeline of DESIGN section 8 for one tool call. Agents
