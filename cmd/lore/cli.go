@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/alecthomas/kong"
+	kongcompletion "github.com/jotaen/kong-completion"
 
 	"github.com/lore-agents/lore/gitstore"
 )
@@ -64,6 +65,7 @@ type CLI struct {
 	Hooks HooksCmd `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
 	Hook  HookCmd  `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
 	Scan  Capture  `embed:"" help:"scan, review, promote, archive, reject"`
+	Completion CompletionCmd `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.
@@ -92,6 +94,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		return exitCode(err, stderr)
 	}
+	kongcompletion.Register(parser) // answers the shell's completion requests (COMP_LINE) and exits
 	ctx, err := parser.Parse(args)
 	if err != nil {
 		var perr *kong.ParseError
