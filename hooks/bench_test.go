@@ -106,6 +106,10 @@ func median(ds []time.Duration) time.Duration {
 
 func BenchmarkPreToolUse(b *testing.B) {
 	hookBin, trivialBin := binaries(b)
+	b.Cleanup(func() {
+		os.RemoveAll(benchBins.dir)
+		benchBins.dir = ""
+	})
 	cases := []struct {
 		name       string
 		items      int
