@@ -92,7 +92,7 @@ func (c *AddCmd) Run(g *Globals) error {
 		}
 	}
 	folder := path.Join(gitstore.DirName, markdown.Folder(c.Kind))
-	it, err := markdown.Parse(path.Join(folder, "new.md"), data)
+	it, err := markdown.Parse(path.Join(folder, fileName(ref, slug(c.Title))), data) // the name it will get, for messages
 	if err != nil {
 		return err
 	}
