@@ -42,7 +42,6 @@ var (
 	once     sync.Once
 	compiled []*regexp.Regexp
 	initErr  error
-	tokenRe  *regexp.Regexp
 )
 
 func compile() {
@@ -59,7 +58,6 @@ func compile() {
 		}
 		compiled = append(compiled, re)
 	}
-	tokenRe = regexp.MustCompile(`[A-Za-z0-9+/_\-=.]{32,}`)
 }
 
 // Placeholder is what a secret of a kind is replaced by.
@@ -78,8 +76,11 @@ func String(s string) (out string, err error) {
 			out, err = "", fmt.Errorf("redact: %v", r)
 		}
 	}()
+	lower := strings.ToLower(s)
 	for i, re := range compiled {
-		s = replace(re, rules[i], s)
+		if mayMatch(rules[i].kind, s, lower) {
+			s = replace(re, rules[i], s)
+		}
 	}
 	return highEntropy(s), nil
 }
@@ -100,10 +101,6 @@ func Strings(ss []string) error {
 }
 
 func replace(re *regexp.Regexp, r rule, s string) string {
-	// A cheap literal test keeps the common no-secret case fast.
-	if !mayMatch(r.kind, s) {
-		return s
-	}
 	ph := Placeholder(r.kind)
 	if r.group == 0 {
 		return re.ReplaceAllLiteralString(s, ph)
@@ -126,10 +123,14 @@ func replace(re *regexp.Regexp, r rule, s string) string {
 	return b.String()
 }
 
-func mayMatch(kind, s string) bool {
+// mayMatch is a literal test that lets the common no-secret text skip a
+// rule's regexp; lower is s lowercased.
+func mayMatch(kind, s, lower string) bool {
 	switch kind {
 	case "private-key":
 		return strings.Contains(s, "PRIVATE KEY-----")
+	case "aws-key":
+		return strings.Contains(s, "A")
 	case "gcp-key":
 		return strings.Contains(s, "AIza") || strings.Contains(s, "ya29.")
 	case "github-token":
@@ -142,19 +143,59 @@ func mayMatch(kind, s string) bool {
 		return strings.Contains(s, "://")
 	case "slack-token":
 		return strings.Contains(s, "xox")
+	case "env":
+		for _, w := range []string{"KEY", "SECRET", "TOKEN", "PASSW", "PWD", "CREDENTIAL", "AUTH"} {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+		return false
+	case "aws-secret":
+		return strings.Contains(lower, "secret")
+	case "password":
+		for _, w := range []string{"passw", "secret", "api", "token"} {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }
 
 // highEntropy replaces long tokens that look random (base64/hex of a key)
-// and are not ordinary identifiers, paths or placeholders.
+// and are not ordinary identifiers, paths or placeholders. It walks runs
+// of token characters by hand: a regexp here dominated a scan's profile.
 func highEntropy(s string) string {
-	return tokenRe.ReplaceAllStringFunc(s, func(tok string) string {
-		if strings.Contains(tok, "REDACTED") || !looksRandom(tok) {
-			return tok
+	var b strings.Builder
+	last, start := 0, -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isTokenByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
 		}
-		return Placeholder("high-entropy")
-	})
+		if start >= 0 && i-start >= 32 {
+			tok := s[start:i]
+			if !strings.Contains(tok, "REDACTED") && looksRandom(tok) {
+				b.WriteString(s[last:start])
+				b.WriteString(Placeholder("high-entropy"))
+				last = i
+			}
+		}
+		start = -1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '+' || c == '/' || c == '_' || c == '-' || c == '=' || c == '.'
 }
 
 // looksRandom: mixed character classes and Shannon entropy above what

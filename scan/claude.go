@@ -17,6 +17,10 @@ type session struct {
 
 func (s *session) add(e Event) { s.events = append(s.events, e) }
 
+// claudeTypes are the line types Claude Code writes that carry no evidence.
+var claudeTypes = map[string]bool{`"progress"`: true, `"system"`: true, `"summary"`: true,
+	`"file-history-snapshot"`: true, `"queue-operation"`: true, `"attachment"`: true, `"custom-title"`: true}
+
 // resultExcerpt is how much of a tool result is decoded: enough for the
 // evidence and for timeout words, never the megabytes of a file read.
 const resultExcerpt = 600
@@ -32,10 +36,18 @@ func (s *session) claudeLine(line []byte, n int) {
 		case "type":
 			typ = v
 			if string(v) != `"user"` && string(v) != `"assistant"` {
+				if !claudeTypes[string(v)] {
+					s.stats.Unknown++
+				}
 				return false // nothing else in this line matters
 			}
 		case "message":
 			msg = v
+			// Tool results are never injected text: skip the rest of the
+			// line (toolUseResult repeats the whole output).
+			if string(typ) == `"user"` && bytes.Contains(v[:min(len(v), 120)], []byte(`"tool_`)) {
+				return false
+			}
 		case "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly":
 			meta = meta || isTrue(v)
 		case "sessionId":
@@ -52,7 +64,7 @@ func (s *session) claudeLine(line []byte, n int) {
 	case typ == nil:
 		s.stats.Unknown++
 		return
-	case msg == nil || meta:
+	case msg == nil || meta || (string(typ) != `"user"` && string(typ) != `"assistant"`):
 		return
 	}
 	user := string(typ) == `"user"`
@@ -140,7 +152,7 @@ func (s *session) claudeBlock(el []byte, user bool, n int) {
 		idv := str(useID)
 		ex := resultText(content)
 		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[idv], ID: idv, Error: isErr,
-			Text: ex, Timeout: timeoutText(ex)})
+			Text: ex, Timeout: isErr && timeoutText(ex)})
 	}
 }
 

@@ -13,17 +13,45 @@ const (
 	nearby      = 25 // a self-report this many events after an incident covers it
 )
 
-// blockRef is where a Tier 1 block was found and which tool it names.
+// blockRef is where a Tier 1 block was found and what it is about.
 type blockRef struct {
-	event int
-	tool  string
+	event   int
+	tool    string
+	trigger string
 }
 
 var (
 	correctionRe = lazy(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
+	politeNoRe   = lazy(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b`)
 	explicitRe   = lazy(`(?i)\b(lessons? learned|note (for|to) (the )?future|note to self|going forward|from now on|in the future,)`)
 	diagnosisRe  = lazy(`(?i)\b(the (issue|problem|error|bug|cause) (is|was)|root cause|the reason (is|was|it)|(fails|failed|failing|hangs|hung) because|that'?s why|turns out|i see the (issue|problem))\b`)
 )
+
+// explicitHints are fragments every explicit statement contains in its
+// usual casings; the regexp runs only on texts that have one (assistant
+// texts are most of what a scan decodes).
+var explicitHints = []string{"earned", "EARNED", "uture", "UTURE", "oing forward", "OING FORWARD",
+	"rom now on", "ROM NOW ON", "ote to self", "OTE TO SELF"}
+
+func mayBeExplicit(t string) bool {
+	for _, h := range explicitHints {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
+}
+
+var diagnosisHints = []string{"ssue", "roblem", "rror", "bug", "ause", "eason", "why", "urns out", "ecause", "hang", "hung", "fail"}
+
+func mayDiagnose(t string) bool {
+	for _, h := range diagnosisHints {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
+}
 
 // harnessError is a tool error the agent harness raised about the call
 // itself (a stale read, a rejected call), not a lesson about the project.
@@ -44,9 +72,21 @@ func harnessError(t string) bool {
 // then never the session's first).
 func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 	var out []Candidate
-	covered := func(i int, tool string) bool {
+	// A block soon after an incident covers it when it names the same tool
+	// and the same program (or file); words without a command are covered
+	// only by a block in the same message.
+	covered := func(i int, c *Candidate) bool {
 		for _, b := range blocks {
-			if b.event >= i && b.event <= i+nearby && (b.tool == "" || tool == "" || b.tool == tool) {
+			if b.event < i || b.event > i+nearby || (b.tool != "" && c.Tool != "" && b.tool != c.Tool) {
+				continue
+			}
+			switch {
+			case b.event == i, c.Trigger != "" && b.trigger == "":
+				return true
+			case c.Trigger == "": // a correction or statement: only its own message
+			case c.Tool == "Bash" && prog(b.trigger) == prog(c.Trigger):
+				return true
+			case c.Tool != "Bash" && strings.Contains(b.trigger, filepath.Base(c.Trigger)):
 				return true
 			}
 		}
@@ -80,17 +120,17 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 			c = errorIncident(evs, i, r, result, used)
 		case UserText:
 			head := clip(e.Text, 400)
-			if sawAssistant && correctionRe.get().MatchString(head) {
+			if sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
 				c = correction(evs, i)
 			} else if explicitRe.get().MatchString(head) {
 				c = explicit(evs, i, e)
 			}
 		case AssistantText:
-			if explicitRe.get().MatchString(e.Text) && !HasBlock(e.Text) {
+			if mayBeExplicit(e.Text) && explicitRe.get().MatchString(e.Text) && !HasBlock(e.Text) {
 				c = explicit(evs, i, e)
 			}
 		}
-		if c == nil || covered(i, c.Tool) {
+		if c == nil || covered(i, c) {
 			continue
 		}
 		out = append(out, *c)
@@ -123,7 +163,7 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 	}
 	diag := ""
 	for j := r + 1; j < len(evs) && j <= r+diagWindow; j++ {
-		if evs[j].Kind == AssistantText {
+		if evs[j].Kind == AssistantText && mayDiagnose(evs[j].Text) {
 			if s := sentenceMatching(evs[j].Text, diagnosisRe.get().FindStringIndex); s != "" {
 				diag = s
 				break

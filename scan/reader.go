@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"sync"
 )
 
 // MaxLine is the longest transcript line read; longer lines (tool output
@@ -44,8 +45,21 @@ type lineReader struct {
 	stats  *Stats
 }
 
+// readers are reused across files: a fresh 1 MB buffer per file cost more
+// in zeroing than small files take to scan.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+
 func newLineReader(r io.Reader, offset int64, line int, st *Stats) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 256<<10), offset: offset, line: line, stats: st}
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &lineReader{r: br, offset: offset, line: line, stats: st}
+}
+
+// release returns the buffer for reuse; the reader must not be used after.
+func (lr *lineReader) release() {
+	lr.r.Reset(nil)
+	readers.Put(lr.r)
+	lr.r = nil
 }
 
 // next returns the next complete line without its newline, or ok=false at

@@ -319,6 +319,7 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 				s.claudeLine(l, lr.line)
 			}
 		}
+		lr.release()
 		st.Bytes += lr.offset - off
 		mark.Offset, mark.Line = lr.offset, lr.line
 		mark.Tail = tailHash(f, lr.offset)
@@ -343,7 +344,7 @@ func (s *session) candidates(path string) []Candidate {
 			c.Line = e.Line
 			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
 			out = append(out, c)
-			blockIdx = append(blockIdx, blockRef{i, c.Tool})
+			blockIdx = append(blockIdx, blockRef{i, c.Tool, c.Trigger})
 		}
 	}
 	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
@@ -379,15 +380,18 @@ func detect(f *os.File, path string) string {
 	return AgentClaude
 }
 
-// tailHash hashes up to 64 bytes before off: if they differ next time, the
-// file was rewritten and is read again from the start.
+// tailHash hashes the file's first KB and the 256 bytes before off: if
+// they differ next time, the file was rewritten and is read again.
 func tailHash(f *os.File, off int64) string {
-	from := max(off-64, 0)
-	buf := make([]byte, off-from)
-	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+	head := make([]byte, min(off, 1024))
+	tail := make([]byte, off-max(off-256, 0))
+	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return ""
 	}
-	h := sha256.Sum256(buf)
+	if _, err := f.ReadAt(tail, off-int64(len(tail))); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	h := sha256.Sum256(append(head, tail...))
 	return hex.EncodeToString(h[:8])
 }
 

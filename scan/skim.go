@@ -2,8 +2,8 @@ package scan
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -168,18 +168,7 @@ func str(raw []byte) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
-	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		if utf8.Valid(inner) {
-			return string(inner)
-		}
-		return strings.ToValidUTF8(string(inner), "\uFFFD")
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return strings.ToValidUTF8(string(inner), "\uFFFD")
-	}
-	return s
+	return unescape(raw[1 : len(raw)-1])
 }
 
 // strPrefix decodes at most about n bytes of a raw JSON string value: the
@@ -191,20 +180,88 @@ func strPrefix(raw []byte, n int) string {
 	if len(raw) <= n+2 {
 		return str(raw)
 	}
-	cut := n + 1
-	for try := 0; try < 4; try++ {
-		var s string
-		if json.Unmarshal(append(append([]byte(nil), raw[:cut]...), '"'), &s) == nil {
-			return s
+	return unescape(raw[1 : n+1])
+}
+
+// unescape decodes the inside of a JSON string by hand (encoding/json
+// validated every byte again and dominated the profile). A cut escape at
+// the end is dropped; invalid UTF-8 becomes U+FFFD.
+func unescape(in []byte) string {
+	i := bytes.IndexByte(in, '\\')
+	if i < 0 {
+		if utf8.Valid(in) {
+			return string(in)
 		}
-		// The cut split an escape (\n, \uXXXX): end before the last backslash.
-		i := bytes.LastIndexByte(raw[:cut], '\\')
-		if i < 1 {
+		return strings.ToValidUTF8(string(in), "\uFFFD")
+	}
+	out := make([]byte, 0, len(in))
+	for {
+		out = append(out, in[:i]...)
+		in = in[i:]
+		if len(in) < 2 {
 			break
 		}
-		cut = i
+		switch c := in[1]; c {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'u':
+			if len(in) < 6 { // an escape cut by an excerpt
+				in = nil
+				goto next
+			}
+			r := hex4(in[2:6])
+			in = in[6:]
+			if utf16.IsSurrogate(r) && len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
+				if r2 := utf16.DecodeRune(r, hex4(in[2:6])); r2 != utf8.RuneError {
+					r = r2
+					in = in[6:]
+				}
+			}
+			out = utf8.AppendRune(out, r)
+			goto next
+		default: // \" \\ \/ and anything unknown: the character itself
+			out = append(out, c)
+		}
+		in = in[2:]
+	next:
+		if len(in) == 0 {
+			break
+		}
+		i = bytes.IndexByte(in, '\\')
+		if i < 0 {
+			out = append(out, in...)
+			break
+		}
 	}
-	return strings.ToValidUTF8(string(raw[1:cut]), "\uFFFD")
+	if !utf8.Valid(out) {
+		return strings.ToValidUTF8(string(out), "\uFFFD")
+	}
+	return string(out)
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return utf8.RuneError
+		}
+	}
+	return r
 }
 
 func isTrue(raw []byte) bool { return string(raw) == "true" }

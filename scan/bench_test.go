@@ -1,0 +1,102 @@
+package scan
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// replicate copies the fixture transcripts into dir until they total at
+// least size bytes, and returns the file list.
+func replicate(b *testing.B, dir string, size int64) []string {
+	b.Helper()
+	src, err := Files([]string{"testdata/transcripts"})
+	if err != nil || len(src) == 0 {
+		b.Fatalf("fixtures: %v", err)
+	}
+	var total int64
+	var out []string
+	for i := 0; total < size; i++ {
+		for _, f := range src {
+			dst := filepath.Join(dir, fmt.Sprintf("%03d-%s", i, filepath.Base(f)))
+			n, err := copyFile(f, dst)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total += n
+			out = append(out, dst)
+		}
+	}
+	return out
+}
+
+func copyFile(src, dst string) (int64, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// BenchmarkScan measures a full scan (both tiers) of 200 MB of transcripts
+// against `grep -c '#lesson'` over the same files in the same run, and a
+// re-scan with nothing new against the full scan. Ratios are reported as
+// metrics: grep-ratio is scan throughput / grep throughput (bar >= 0.5),
+// rescan-ratio is re-scan time / full scan time (bar <= 0.05).
+func BenchmarkScan(b *testing.B) {
+	if _, err := exec.LookPath("grep"); err != nil {
+		b.Fatal("grep is needed as the baseline")
+	}
+	dir := b.TempDir()
+	files := replicate(b, dir, 200<<20)
+	args := append([]string{"-c", "#lesson"}, files...)
+	// Warm the page cache for both sides.
+	_ = exec.Command("grep", args...).Run()
+	var grepT, scanT, rescanT time.Duration
+	var bytes int64
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		cmd := exec.Command("grep", args...)
+		cmd.Stdout = io.Discard
+		_ = cmd.Run() // exit 1 when nothing matches
+		grepT += time.Since(t0)
+
+		t0 = time.Now()
+		res, err := Scan(files, nil, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		scanT += time.Since(t0)
+		bytes = res.Stats.Bytes
+
+		t0 = time.Now()
+		again, err := Scan(files, res.Bookmarks, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rescanT += time.Since(t0)
+		if again.Stats.Files != 0 {
+			b.Fatalf("re-scan read %d files", again.Stats.Files)
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(bytes)/(1<<20)/(scanT.Seconds()/n), "scan-MB/s")
+	b.ReportMetric(float64(bytes)/(1<<20)/(grepT.Seconds()/n), "grep-MB/s")
+	b.ReportMetric(grepT.Seconds()/scanT.Seconds(), "grep-ratio")
+	b.ReportMetric(rescanT.Seconds()/scanT.Seconds(), "rescan-ratio")
+}

@@ -1,0 +1,71 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzLine feeds arbitrary bytes to the Claude and Codex line readers and
+// the skimmer: nothing may panic, and every event text is valid UTF-8.
+func FuzzLine(f *testing.F) {
+	f.Add([]byte(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\nfix: x\n#/lesson"}]}}`))
+	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","is_error":true,"content":"timed out \u00e9\ud83d\ude00"}]}}`))
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"ls\"]}","call_id":"c"}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var st Stats
+		s := &session{names: map[string]string{}, stats: &st}
+		s.claudeLine(line, 1)
+		s.codexLine(line, 2)
+		for _, e := range s.events {
+			if !utf8.ValidString(e.Text) {
+				t.Fatalf("invalid UTF-8 in event %q", e.Text)
+			}
+		}
+		_ = strPrefix(line, 7)
+		_ = s.candidates("f")
+	})
+}
+
+// FuzzLessonBlock: any body between the markers parses without panic;
+// values are trimmed and never hold a closing marker.
+func FuzzLessonBlock(f *testing.F) {
+	f.Add("tool: Bash\ntrigger: pytest\nmistake: hangs\nfix: TERM=dumb\ntags: a:b, c:d")
+	f.Add("  mistake: indented\n  fix:\n    - one\n    - two\n  extra_key: kept")
+	f.Add("```\nfix: fenced\n```")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, b := range ParseBlocks("text\n#lesson\n" + body + "\n#/lesson\nmore") {
+			checkBlock(t, b, lessonClose)
+		}
+	})
+}
+
+// FuzzPKBlock is FuzzLessonBlock for [PROCESS_KNOWLEDGE] blocks.
+func FuzzPKBlock(f *testing.F) {
+	f.Add("type: checklist\nlabel: L\ntrigger_conditions:\n  tool_names: [Write, Edit]\nchecklist:\n  items:\n    - a")
+	f.Add("label: only a label")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, b := range ParseBlocks("[PROCESS_KNOWLEDGE]" + body + "[/PROCESS_KNOWLEDGE]") {
+			checkBlock(t, b, pkClose)
+			c := fromBlock(b)
+			if len([]rune(c.Title)) > maxTitle {
+				t.Fatalf("title too long: %q", c.Title)
+			}
+		}
+	})
+}
+
+func checkBlock(t *testing.T, b Block, closing string) {
+	t.Helper()
+	if len(b.Keys) != len(b.Values) {
+		t.Fatalf("keys %v vs values %v", b.Keys, b.Values)
+	}
+	for k, v := range b.Values {
+		if v != strings.TrimSpace(v) {
+			t.Fatalf("%s not trimmed: %q", k, v)
+		}
+		if strings.Contains(v, closing) {
+			t.Fatalf("%s holds the closing marker: %q", k, v)
+		}
+	}
+}

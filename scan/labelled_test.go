@@ -1,0 +1,152 @@
+package scan
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type label struct {
+	File     string            `json:"file"`
+	Line     int               `json:"line"`
+	Signal   string            `json:"signal"`
+	Title    string            `json:"title"`
+	Tool     string            `json:"tool"`
+	Trigger  string            `json:"trigger"`
+	Mistake  string            `json:"mistake"`
+	Fix      string            `json:"fix"`
+	Tags     []string          `json:"tags"`
+	Form     string            `json:"form"`
+	Priority int               `json:"priority"`
+	Extra    map[string]string `json:"extra"`
+}
+
+func loadLabelled(t *testing.T) (map[string][]label, []Candidate) {
+	t.Helper()
+	dir := filepath.Join("testdata", "labelled")
+	data, err := os.ReadFile(filepath.Join(dir, "labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels map[string][]label
+	if err := json.Unmarshal(data, &labels); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Scan(files, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Candidates {
+		rel, _ := filepath.Rel(dir, res.Candidates[i].File)
+		res.Candidates[i].File = filepath.ToSlash(rel)
+	}
+	return labels, res.Candidates
+}
+
+// TestLabelledTier1 is the Tier 1 bar: every well-formed block is
+// extracted with every field exact, and no decoy (the injected protocol,
+// its template and example, blocks in user text, thinking, tool results,
+// compaction summaries and compaction agents, prose mentions, unclosed
+// blocks, Codex's duplicate agent_message, Gemini info messages) is.
+func TestLabelledTier1(t *testing.T) {
+	labels, cands := loadLabelled(t)
+	want := labels["tier1"]
+	var got []Candidate
+	for _, c := range cands {
+		if c.Tier == 1 {
+			got = append(got, c)
+		}
+	}
+	for _, c := range got {
+		for _, bad := range []string{"from a file", "thought only", "user pasted", "summarised", "never closed", "summary repeats", "info message", "<tool_name>", "rich output waits for a TTY"} {
+			if strings.Contains(c.Mistake, bad) || strings.Contains(c.Fix, bad) || strings.Contains(c.Trigger, bad) {
+				t.Errorf("decoy extracted: %s:%d %q", c.File, c.Line, c.Mistake)
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("extracted %d blocks, labelled %d", len(got), len(want))
+	}
+	for _, w := range want {
+		var match *Candidate
+		for i := range got {
+			if got[i].File == w.File && got[i].Line == w.Line && got[i].Title == w.Title {
+				match = &got[i]
+			}
+		}
+		if match == nil {
+			t.Errorf("missed %s:%d %q", w.File, w.Line, w.Title)
+			continue
+		}
+		tags := w.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		for _, f := range []struct{ name, got, want string }{
+			{"signal", match.Signal, w.Signal}, {"tool", match.Tool, w.Tool}, {"trigger", match.Trigger, w.Trigger},
+			{"mistake", match.Mistake, w.Mistake}, {"fix", match.Fix, w.Fix}, {"form", match.Form, w.Form},
+		} {
+			if f.got != f.want {
+				t.Errorf("%s:%d %s = %q, want %q", w.File, w.Line, f.name, f.got, f.want)
+			}
+		}
+		if !reflect.DeepEqual(match.Tags, tags) {
+			t.Errorf("%s:%d tags = %q, want %q", w.File, w.Line, match.Tags, tags)
+		}
+		if w.Priority != 0 && match.Priority != w.Priority {
+			t.Errorf("%s:%d priority = %d, want %d", w.File, w.Line, match.Priority, w.Priority)
+		}
+		for k, v := range w.Extra {
+			found := false
+			for _, e := range match.Extra {
+				found = found || (e.Key == k && e.Value == v)
+			}
+			if !found {
+				t.Errorf("%s:%d extra %s=%q not kept: %+v", w.File, w.Line, k, v, match.Extra)
+			}
+		}
+	}
+}
+
+// TestLabelledTier2 is the Tier 2 bar: precision and recall >= 0.8 on the
+// labelled incidents and decoys (a hit is the same file, line and signal).
+func TestLabelledTier2(t *testing.T) {
+	labels, cands := loadLabelled(t)
+	type key struct {
+		file   string
+		line   int
+		signal string
+	}
+	want := map[key]bool{}
+	for _, w := range labels["tier2"] {
+		want[key{w.File, w.Line, w.Signal}] = true
+	}
+	tp, fp := 0, 0
+	for _, c := range cands {
+		if c.Tier != 2 {
+			continue
+		}
+		if want[key{c.File, c.Line, c.Signal}] {
+			tp++
+		} else {
+			fp++
+			t.Logf("false positive: %s:%d %s %q", c.File, c.Line, c.Signal, c.Title)
+		}
+	}
+	precision := float64(tp) / float64(max(tp+fp, 1))
+	recall := float64(tp) / float64(len(want))
+	t.Logf("tier 2: %d labelled, %d found, %d true: precision %.2f, recall %.2f", len(want), tp+fp, tp, precision, recall)
+	if precision < 0.8 || recall < 0.8 {
+		for w := range want {
+			t.Logf("labelled: %s:%d %s", w.file, w.line, w.signal)
+		}
+		t.Fatalf("precision %.2f, recall %.2f: both must be >= 0.8", precision, recall)
+	}
+}
