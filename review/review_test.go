@@ -1,0 +1,153 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/scan"
+)
+
+func newStore(t *testing.T) *gitstore.Store {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".lore", "lessons"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := gitstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func cand(title, mistake string, pri int) scan.Candidate {
+	return scan.Candidate{Tier: 1, Signal: scan.SignalLessonTag, Session: "s1", File: "/t/s1.jsonl", Line: 7,
+		Title: title, Tool: "Bash", Trigger: "PYTEST_ADDOPTS=-x pytest -v", Mistake: mistake, Fix: "use TERM=dumb",
+		Tags: []string{"tool:pytest"}, Confidence: 0.85, Priority: pri, Hash: scan.ContentHash("Bash", "pytest -v", mistake, "use TERM=dumb"),
+		Sessions: []string{"s1"}, Occurrences: 1, Evidence: []scan.Evidence{{Line: 7, Text: "assistant: #lesson ..."}},
+		Extra: []scan.Field{{Key: "why", Value: "rich output waits for a TTY"}}}
+}
+
+var now = time.Date(2026, 3, 28, 14, 0, 0, 0, time.UTC)
+
+// TestWriteDraftsAndDedup: drafts are valid items with provenance; a
+// second run with the same candidates writes nothing; maxCandidates
+// keeps the highest priorities.
+func TestWriteDraftsAndDedup(t *testing.T) {
+	s := newStore(t)
+	cands := []scan.Candidate{cand("pytest hangs", "hangs without a TTY", 3), cand("make races", "parallel make races", 8), cand("third", "x", 1)}
+	known, err := Known(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := Select(cands, known, 2)
+	if len(sel) != 2 || sel[0].Title != "make races" || sel[1].Title != "pytest hangs" {
+		t.Fatalf("select: %+v", sel)
+	}
+	w, err := Write(s, sel, now)
+	if err != nil || len(w) != 2 {
+		t.Fatalf("write: %v %v", w, err)
+	}
+	it, err := s.LoadFile(w[1].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := markdown.Validate(it); len(errs) > 0 {
+		t.Fatalf("draft does not validate: %v\n%s", errs, it.Raw())
+	}
+	if it.Status != "draft" || it.Source == nil || it.Source.Type != "scan" || it.Source.Occurrences != 1 ||
+		strings.Join(it.Source.Sessions, ",") != "s1" || SourceHash(it) != sel[1].Hash {
+		t.Fatalf("provenance: %+v %+v", it, it.Source)
+	}
+	if it.Section("Mistake") != "hangs without a TTY" || it.Section("Why") != "rich output waits for a TTY" ||
+		!strings.Contains(it.Section("Evidence"), "s1.jsonl:7") {
+		t.Fatalf("body:\n%s", it.Body())
+	}
+	if strings.Join(it.Triggers.Commands, ",") != `\bpytest\b` || strings.Join(it.Triggers.Tools, ",") != "Bash" {
+		t.Fatalf("triggers %+v", it.Triggers)
+	}
+	known, _ = Known(s)
+	if again := Select(cands, known, 50); len(again) != 1 || again[0].Title != "third" {
+		t.Fatalf("dedup against the store: %+v", again)
+	}
+	// Same title, different content: a second file, never an overwrite.
+	other := cand("pytest hangs", "another mistake", 5)
+	w2, err := Write(s, []scan.Candidate{other}, now)
+	if err != nil || w2[0].Path != ".lore/lessons/pytest-hangs-2.md" {
+		t.Fatalf("second file: %+v %v", w2, err)
+	}
+}
+
+// TestPromoteArchiveReject: promote changes only the status and updated
+// lines; reject removes the draft and remembers its hash.
+func TestPromoteArchiveReject(t *testing.T) {
+	s := newStore(t)
+	w, err := Write(s, []scan.Candidate{cand("a", "ma", 5), cand("b", "mb", 5)}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafts, err := Drafts(s)
+	if err != nil || len(drafts) != 2 {
+		t.Fatalf("drafts: %v %v", drafts, err)
+	}
+	before := string(drafts[0].Raw())
+	if err := SetStatus(s, drafts[0], "active", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	afterBytes, _ := os.ReadFile(s.Path(drafts[0].Path))
+	after := string(afterBytes)
+	changed := 0
+	bl, al := strings.Split(before, "\n"), strings.Split(after, "\n")
+	if len(bl) != len(al) {
+		t.Fatalf("line count changed:\n%s", after)
+	}
+	for i := range bl {
+		if bl[i] != al[i] {
+			changed++
+			if !strings.HasPrefix(al[i], "status: active") && !strings.HasPrefix(al[i], "updated: ") {
+				t.Errorf("unexpected change: %q -> %q", bl[i], al[i])
+			}
+		}
+	}
+	if changed != 2 {
+		t.Fatalf("%d lines changed, want 2", changed)
+	}
+	if err := Reject(s, drafts[0]); err == nil {
+		t.Fatal("rejecting an active item must fail")
+	}
+	it, _ := s.LoadFile(w[1].Path)
+	if err := Reject(s, it); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Path(w[1].Path)); !os.IsNotExist(err) {
+		t.Fatal("rejected draft still there")
+	}
+	rej, _ := Rejected(s)
+	known, _ := Known(s)
+	if !rej[w[1].Hash] || len(Select([]scan.Candidate{cand("b", "mb", 5)}, known, 50)) != 0 {
+		t.Fatal("rejected candidate would be proposed again")
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"pytest hangs without a TTY":    "pytest-hangs-without-a-tty",
+		"`go test` fails: undefined: x": "go-test-fails-undefined-x",
+		"":                              "lesson",
+		strings.Repeat("very long words in a title ", 5): "very-long-words-in-a-title-very-long-words-in-a-title-very",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
