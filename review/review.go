@@ -111,24 +111,25 @@ func Rejected(s *gitstore.Store) (map[string]bool, error) {
 }
 
 // Select picks the candidates to write: not known, best first (priority,
-// confidence, then scan order), at most max.
-func Select(cands []scan.Candidate, known map[string]bool, max int) []scan.Candidate {
-	var fresh []scan.Candidate
+// confidence, then scan order), at most max. Fresh is how many were new
+// before the cap.
+func Select(cands []scan.Candidate, known map[string]bool, max int) (sel []scan.Candidate, fresh int) {
 	for _, c := range cands {
 		if !known[c.Hash] {
-			fresh = append(fresh, c)
+			sel = append(sel, c)
 		}
 	}
-	sort.SliceStable(fresh, func(i, j int) bool {
-		if fresh[i].Priority != fresh[j].Priority {
-			return fresh[i].Priority > fresh[j].Priority
+	sort.SliceStable(sel, func(i, j int) bool {
+		if sel[i].Priority != sel[j].Priority {
+			return sel[i].Priority > sel[j].Priority
 		}
-		return fresh[i].Confidence > fresh[j].Confidence
+		return sel[i].Confidence > sel[j].Confidence
 	})
-	if len(fresh) > max {
-		fresh = fresh[:max]
+	fresh = len(sel)
+	if len(sel) > max {
+		sel = sel[:max]
 	}
-	return fresh
+	return sel, fresh
 }
 
 // Write creates one status: draft item per candidate (lessons, or pitfalls

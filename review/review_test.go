@@ -50,8 +50,8 @@ func TestWriteDraftsAndDedup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := Select(cands, known, 2)
-	if len(sel) != 2 || sel[0].Title != "make races" || sel[1].Title != "pytest hangs" {
+	sel, fresh := Select(cands, known, 2)
+	if len(sel) != 2 || fresh != 3 || sel[0].Title != "make races" || sel[1].Title != "pytest hangs" {
 		t.Fatalf("select: %+v", sel)
 	}
 	w, err := Write(s, sel, now)
@@ -77,7 +77,7 @@ func TestWriteDraftsAndDedup(t *testing.T) {
 		t.Fatalf("triggers %+v", it.Triggers)
 	}
 	known, _ = Known(s)
-	if again := Select(cands, known, 50); len(again) != 1 || again[0].Title != "third" {
+	if again, _ := Select(cands, known, 50); len(again) != 1 || again[0].Title != "third" {
 		t.Fatalf("dedup against the store: %+v", again)
 	}
 	// Same title, different content: a second file, never an overwrite.
@@ -134,7 +134,7 @@ func TestPromoteArchiveReject(t *testing.T) {
 	}
 	rej, _ := Rejected(s)
 	known, _ := Known(s)
-	if !rej[w[1].Hash] || len(Select([]scan.Candidate{cand("b", "mb", 5)}, known, 50)) != 0 {
+	if !rej[w[1].Hash] || func() bool { s, _ := Select([]scan.Candidate{cand("b", "mb", 5)}, known, 50); return len(s) != 0 }() {
 		t.Fatal("rejected candidate would be proposed again")
 	}
 }

@@ -53,6 +53,18 @@ func mayDiagnose(t string) bool {
 	return false
 }
 
+// lookPrograms only look around: their failures (a missing file, no
+// match) are how an agent explores, not mistakes worth a lesson.
+var lookPrograms = map[string]bool{"ls": true, "cat": true, "find": true, "grep": true, "rg": true, "head": true,
+	"tail": true, "which": true, "pwd": true, "test": true, "stat": true, "file": true, "wc": true, "echo": true, "tree": true}
+
+func exploring(e Event) bool {
+	if e.Tool == "Glob" || e.Tool == "Grep" || e.Tool == "Read" {
+		return true
+	}
+	return e.Tool == "Bash" && lookPrograms[prog(e.Text)]
+}
+
 // harnessError is a tool error the agent harness raised about the call
 // itself (a stale read, a rejected call), not a lesson about the project.
 func harnessError(t string) bool {
@@ -114,7 +126,7 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 		switch e.Kind {
 		case ToolCall:
 			r := result(i)
-			if r < 0 || !evs[r].Error || harnessError(evs[r].Text) {
+			if r < 0 || !evs[r].Error || harnessError(evs[r].Text) || (exploring(e) && !evs[r].Timeout) {
 				continue
 			}
 			c = errorIncident(evs, i, r, result, used)

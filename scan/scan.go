@@ -158,7 +158,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				prev, had := bm.Files[files[i]]
+				prev, had := bm.Files[key(files[i])]
 				var o out
 				o.mark, o.keep = prev, had
 				m, cands, st, err := scanFile(files[i], prev, had, opt.Since)
@@ -186,7 +186,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	for i, o := range results {
 		res.Stats.add(o.stats)
 		if o.keep {
-			res.Bookmarks.Files[files[i]] = o.mark
+			res.Bookmarks.Files[key(files[i])] = o.mark
 		}
 		all = append(all, o.cands...)
 	}
@@ -196,6 +196,15 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	}
 	res.Candidates = cands
 	return res, nil
+}
+
+// key is a file's bookmark key: its absolute path, so the Stop hook, a
+// manual scan and a default-path scan share one bookmark per file.
+func key(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // finish redacts, hashes, merges duplicates and scores.

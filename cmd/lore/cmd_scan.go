@@ -91,12 +91,14 @@ func (c *ScanCmd) run(g *Globals) error {
 		}
 	}
 	var written []review.Written
+	fresh := 0
 	if !c.DryRun {
 		known, err := review.Known(s)
 		if err != nil {
 			return err
 		}
-		sel := review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
+		var sel []scan.Candidate
+		sel, fresh = review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
 		if written, err = review.Write(s, sel, time.Now()); err != nil {
 			return err
 		}
@@ -116,6 +118,9 @@ func (c *ScanCmd) run(g *Globals) error {
 	}
 	for _, w := range written {
 		fmt.Fprintf(g.Stdout, "draft %s  [%s, priority %d, confidence %.2f] %s\n", w.Path, w.Signal, w.Priority, w.Confidence, w.Title)
+	}
+	if fresh > len(written) {
+		fmt.Fprintf(g.Stdout, "%d more new candidates not written (scan.maxCandidates is %d; see --json)\n", fresh-len(written), cfg.Scan.MaxCandidates)
 	}
 	if len(written) > 0 {
 		fmt.Fprintln(g.Stdout, "review them with `lore review`")
