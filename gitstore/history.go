@@ -8,14 +8,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-
-	"github.com/lore-agents/lore/markdown"
 )
 
 // Origin is the commit that introduced a heading (DESIGN section 5) or the
@@ -61,6 +60,10 @@ type walker struct {
 	trees    map[plumbing.Hash]*object.Tree
 	blobs    map[plumbing.Hash]map[string]bool
 	contents map[plumbing.Hash][]byte
+	fs       billy.Filesystem                // the repository's storage, for prefetch
+	path     string                          // the learnings path at HEAD
+	pre      map[plumbing.Hash]plumbing.Hash // prefetched: root tree -> blob at prePath
+	prePath  string
 }
 
 // History computes the facts of DESIGN section 5 for the learnings file at
@@ -85,7 +88,7 @@ func (s *Store) History(rel string) (*History, error) {
 	w := &walker{
 		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
 		trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
-		contents: map[plumbing.Hash][]byte{},
+		contents: map[plumbing.Hash][]byte{}, fs: base.Filesystem(), path: rel,
 	}
 	if sh, err := st.Shallow(); err == nil {
 		for _, h := range sh {
@@ -151,10 +154,13 @@ func (w *walker) load(h plumbing.Hash) (*node, error) {
 // counting children among them. Missing parents (a broken or partial clone)
 // are dropped and mark the history as cut.
 func (w *walker) enumerate(start *node, stop map[plumbing.Hash]bool) []*node {
+	pf := startPrefetch(w.fs, w.path)
+	defer pf.finish(w)
 	seen := map[plumbing.Hash]bool{start.hash: true}
 	order := []*node{start}
 	for i := 0; i < len(order); i++ {
 		n := order[i]
+		pf.push(n.tree)
 		kept := n.parents[:0:0]
 		for _, ph := range n.parents {
 			if stop[ph] {
@@ -464,7 +470,7 @@ func (w *walker) headings(n *node) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := markdown.HeadingTexts(data)
+	v := headingSet(data)
 	w.blobs[b] = v
 	delete(w.contents, b)
 	return v, nil
@@ -506,6 +512,9 @@ func (w *walker) tree(h plumbing.Hash) (*object.Tree, error) {
 // blobAt finds the blob at a slash path in a tree; trees are cached by hash
 // so unchanged folders are decoded once.
 func (w *walker) blobAt(root plumbing.Hash, path string) (plumbing.Hash, bool) {
+	if b, ok := w.pre[root]; ok && path == w.prePath {
+		return b, !b.IsZero()
+	}
 	h := root
 	parts := strings.Split(path, "/")
 	for i, name := range parts {
