@@ -31,7 +31,7 @@ const resultExcerpt = 600
 func (s *session) claudeLine(line []byte, n int) {
 	var typ, msg []byte
 	meta := false
-	ok := fields(line, func(k, v []byte) bool {
+	ok := fieldsLazy(line, "message", func(k, v []byte) bool {
 		switch string(k) {
 		case "type":
 			typ = v
@@ -68,8 +68,10 @@ func (s *session) claudeLine(line []byte, n int) {
 		return
 	}
 	user := string(typ) == `"user"`
+	// msg and content run to the end of the line: their parsers stop at
+	// the value's own end.
 	var content []byte
-	fields(msg, func(k, v []byte) bool {
+	fieldsLazy(msg, "content", func(k, v []byte) bool {
 		if string(k) == "content" {
 			content = v
 			return false
@@ -80,7 +82,9 @@ func (s *session) claudeLine(line []byte, n int) {
 		return
 	}
 	if content[0] == '"' {
-		s.text(user, str(content), n)
+		if end, ok := skipString(content, 0); ok {
+			s.text(user, str(content[:end]), n)
+		}
 		return
 	}
 	elements(content, func(el []byte) bool {

@@ -17,7 +17,13 @@ import (
 // whitespace) with the key's raw bytes (no quotes, still escaped) and the
 // value's raw bytes. fn returns false to stop early. fields reports false
 // when b is not a well-formed object up to where it stopped.
-func fields(b []byte, fn func(key, val []byte) bool) bool {
+func fields(b []byte, fn func(key, val []byte) bool) bool { return fieldsLazy(b, "", fn) }
+
+// fieldsLazy is fields, except that the value of the key named lazy is
+// handed over unbounded (the rest of b from its first byte) before it is
+// skipped: a caller that stops there never pays for walking a value of
+// megabytes twice. Parsers of that value stop at its end by themselves.
+func fieldsLazy(b []byte, lazy string, fn func(key, val []byte) bool) bool {
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -40,6 +46,28 @@ func fields(b []byte, fn func(key, val []byte) bool) bool {
 			return false
 		}
 		i = skipWS(b, i+1)
+		if lazy != "" && string(key) == lazy {
+			if !fn(key, b[i:]) {
+				return true
+			}
+			lazy = "" // the value was handed over; skip it below
+			vend, ok := skipValue(b, i)
+			if !ok {
+				return false
+			}
+			i = skipWS(b, vend)
+			if i >= len(b) {
+				return false
+			}
+			if b[i] == '}' {
+				return true
+			}
+			if b[i] != ',' {
+				return false
+			}
+			i = skipWS(b, i+1)
+			continue
+		}
 		vend, ok := skipValue(b, i)
 		if !ok {
 			return false
