@@ -2,6 +2,8 @@ package scan
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -312,5 +314,31 @@ func TestSecretsRedactedInCandidates(t *testing.T) {
 	b, _ := json.Marshal(res.Candidates)
 	if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:github-token]") {
 		t.Fatalf("secret not redacted: %s", b)
+	}
+}
+
+// TestDefaultPaths: Claude Code's dashed project folder, Codex rollouts
+// whose session ran in the repository (and only those), Gemini's folder
+// named by the SHA-256 of the root.
+func TestDefaultPaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	root := "/work/my.repo"
+	mine := filepath.Join(home, ".codex", "sessions", "2026", "01", "02", "rollout-a.jsonl")
+	sub := filepath.Join(home, ".codex", "sessions", "2026", "01", "02", "rollout-b.jsonl")
+	other := filepath.Join(home, ".codex", "sessions", "2026", "01", "03", "rollout-c.jsonl")
+	writeFile(t, mine, `{"type":"session_meta","payload":{"id":"a","cwd":"/work/my.repo"}}`+"\n")
+	writeFile(t, sub, `{"type":"session_meta","payload":{"id":"b","cwd":"/work/my.repo/cmd"}}`+"\n")
+	writeFile(t, other, `{"type":"session_meta","payload":{"id":"c","cwd":"/work/my.repo2"}}`+"\n")
+	got := DefaultPaths(root, home)
+	sum := sha256.Sum256([]byte(root))
+	want := []string{
+		filepath.Join(home, ".claude", "projects", "-work-my-repo"),
+		mine, sub,
+		filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }
