@@ -124,7 +124,9 @@ func (s *Store) History(rel string) (*History, error) {
 		}
 	}
 	h.Path, h.Walked = rel, len(w.nodes)
-	c.save(h, blob, w.reachable(), prev)
+	if s.Initialized() { // never create .lore/ in a repository that has none
+		c.save(h, blob, w.reachable(), prev)
+	}
 	return h, nil
 }
 
