@@ -52,6 +52,7 @@ func (c *AgesCmd) Run(g *Globals) error {
 	if c.JSON {
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
 	return rep.Markdown(g.Stdout, cfg.Consolidate.Freshness)

@@ -24,6 +24,7 @@ func (c *ConsolidateCmd) Run(g *Globals) error {
 	if c.JSON {
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(res)
 	}
 	fmt.Fprintln(g.Stdout, summary(res))
