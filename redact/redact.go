@@ -25,13 +25,13 @@ type rule struct {
 // is reported as github-token.
 var rules = []rule{
 	{"private-key", `-----BEGIN[ A-Z0-9]*PRIVATE KEY-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|\z)`, 0},
+	{"jwt", `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, 0},
 	{"aws-key", `\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`, 0},
-	{"gcp-key", `\bAIza[0-9A-Za-z_\-]{35}\b`, 0},
+	{"gcp-key", `\bAIza[0-9A-Za-z_\-]{35}`, 0},
 	{"gcp-key", `\bya29\.[0-9A-Za-z_\-]{20,}`, 0},
 	{"github-token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`, 0},
-	{"api-key", `\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}`, 0},
+	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1},
 	{"slack-token", `\bxox[abposr]-[A-Za-z0-9\-]{10,}`, 0},
-	{"jwt", `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, 0},
 	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1},
 	{"env", `(?im)^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*[ \t]*[=:][ \t]*["']?([^\s"'#]{4,})`, 1},
 	{"aws-secret", `(?i)aws_?secret_?access_?key["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})`, 1},
@@ -218,15 +218,16 @@ func looksRandom(tok string) bool {
 	if isHex(tok) {
 		return len(tok) > 64
 	}
-	// Paths and snake_case names are words joined by separators; random
-	// keys almost never contain two all-lowercase runs of 3+ letters.
-	words := 0
+	// Paths and snake_case names are mostly lowercase words between
+	// separators; in a random key such words cover little of the token.
+	words, covered := 0, 0
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == '.' || r == '_' || r == '-' }) {
-		if len(part) >= 3 && strings.ToLower(part) == part && strings.Trim(part, "abcdefghijklmnopqrstuvwxyz") == "" {
+		if len(part) >= 3 && strings.Trim(part, "abcdefghijklmnopqrstuvwxyz") == "" {
 			words++
+			covered += len(part)
 		}
 	}
-	if words >= 2 {
+	if words >= 2 && covered*2 >= len(tok) {
 		return false
 	}
 	if other > len(tok)/4 { // paths, dotted names, dashed-words
@@ -238,7 +239,11 @@ func looksRandom(tok string) bool {
 			classes++
 		}
 	}
-	if classes < 3 && !(classes == 2 && digit > 0 && len(tok) >= 40) {
+	// Two classes pass only when they look drawn at random: digits with
+	// letters in a long token, or mixed case with capitals far more often
+	// than at word starts (CamelCase identifiers).
+	mixedCase := lower > 0 && upper > 0 && digit == 0 && upper*4 >= lower+upper && entropy(tok) >= 4.2
+	if classes < 3 && !(classes == 2 && digit > 0 && len(tok) >= 40) && !mixedCase {
 		return false
 	}
 	return entropy(tok) >= 4.0

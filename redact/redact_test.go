@@ -84,6 +84,8 @@ func TestOrdinaryTextIsKept(t *testing.T) {
 		"github.com/lore-agents/lore/markdown.ParseLearnings",
 		"Use `python -m pytest --no-header -rN -p no:faulthandler`",
 		"TestSecretsAreRedactedWhenTheyAppearInLongIdentifiers",
+		"HandleIncomingWebhookRequestAndDispatchEvents",
+		"NewKubernetesClientsetFromConfigWithDefaults",
 		"the task-ask-skill mode; sk-learn is a library",
 		"PATH=/usr/local/bin:/usr/bin",
 		"_build/dev/lib/spotter/priv/repo/migrations/20260212155510_add_message_upsert_identity.exs",
