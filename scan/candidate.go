@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/lore-agents/lore/redact"
 )
@@ -247,15 +248,30 @@ func (c *Candidate) score() {
 	}
 }
 
-var (
-	digitsRe = lazy(`[0-9]+`)
-	spaceRe  = lazy(`\s+`)
-)
-
+// norm lowercases, folds every run of digits to 0 and every run of
+// white space to one space (by hand: it runs on every candidate).
 func norm(s string) string {
-	s = strings.ToLower(s)
-	s = digitsRe.get().ReplaceAllString(s, "0")
-	return strings.TrimSpace(spaceRe.get().ReplaceAllString(s, " "))
+	var b strings.Builder
+	b.Grow(len(s))
+	space, digit := false, false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case unicode.IsSpace(r):
+			if !space {
+				b.WriteByte(' ')
+			}
+			space, digit = true, false
+		case r >= '0' && r <= '9':
+			if !digit {
+				b.WriteByte('0')
+			}
+			space, digit = false, true
+		default:
+			b.WriteRune(r)
+			space, digit = false, false
+		}
+	}
+	return b.String()
 }
 
 // ContentHash identifies a lesson by what it says, so the same lesson from
