@@ -69,7 +69,8 @@ type walker struct {
 // History computes the facts of DESIGN section 5 for the learnings file at
 // rel (repo-relative) in one walk of the commit graph from HEAD that carries
 // heading sets to parents. Results are cached in .lore/cache keyed by HEAD
-// and the file's blob; a newer HEAD only walks the commits the cache lacks.
+// and the path (the record also names the file's blob at HEAD); a newer
+// HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
 	base, ok := s.repo.Storer.(*filesystem.Storage)
 	if !ok {
@@ -84,6 +85,12 @@ func (s *Store) History(rel string) (*History, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: history: resolve HEAD: %w", err)
+	}
+	// The blob at a path is a function of HEAD, so a record for this HEAD
+	// and path answers without touching a single object.
+	c := s.historyCache(rel)
+	if h := c.load(ref.Hash(), rel); h != nil {
+		return h, nil
 	}
 	w := &walker{
 		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
@@ -101,11 +108,6 @@ func (s *Store) History(rel string) (*History, error) {
 	}
 	head.path, head.pathSet = rel, true
 	blob, _ := w.blobAt(head.tree, rel)
-
-	c := s.historyCache(rel)
-	if h := c.load(head.hash, blob); h != nil {
-		return h, nil
-	}
 	var h *History
 	prev := c.previous()
 	if prev != nil {

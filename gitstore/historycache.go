@@ -48,8 +48,8 @@ func (s *Store) historyCache(rel string) *historyCache {
 }
 
 // load returns the cached History when it was computed for this HEAD and
-// blob.
-func (c *historyCache) load(head, blob plumbing.Hash) *History {
+// path.
+func (c *historyCache) load(head plumbing.Hash, path string) *History {
 	data, err := os.ReadFile(c.json)
 	if err != nil {
 		return nil
@@ -59,7 +59,7 @@ func (c *historyCache) load(head, blob plumbing.Hash) *History {
 		return nil
 	}
 	c.rec = &r
-	if r.Head != head.String() || r.Blob != blob.String() {
+	if r.Head != head.String() || r.Path != path {
 		return nil
 	}
 	return &History{
