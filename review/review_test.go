@@ -151,3 +151,25 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// TestPitfallDraft: a block with kind: pitfall becomes a numbered pitfall
+// draft with Issue and Avoid sections.
+func TestPitfallDraft(t *testing.T) {
+	s := newStore(t)
+	c := cand("Shared cache corrupts builds", "two builds share one cache", 7)
+	c.Kind = markdown.KindPitfall
+	w, err := Write(s, []scan.Candidate{c, func() scan.Candidate { c2 := c; c2.Title = "second"; return c2 }()}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w[0].Path != ".lore/pitfalls/PF-0001-shared-cache-corrupts-builds.md" || w[1].Path != ".lore/pitfalls/PF-0002-second.md" {
+		t.Fatalf("paths %s, %s", w[0].Path, w[1].Path)
+	}
+	it, err := s.LoadFile(w[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := markdown.Validate(it); len(errs) > 0 || it.Ref != "PF-0001" || it.Section("Issue") == "" || it.Section("Avoid") == "" {
+		t.Fatalf("pitfall: %v\n%s", errs, it.Raw())
+	}
+}

@@ -69,6 +69,11 @@ func (c *ScanCmd) run(g *Globals) error {
 		defer l.Unlock()
 	}
 	paths := c.Paths
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return usagef("scan: %s: no such transcript file or folder", p)
+		}
+	}
 	if len(paths) == 0 {
 		paths = configuredPaths(s, cfg.Scan.Paths)
 	}
