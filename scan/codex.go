@@ -77,18 +77,22 @@ func (s *session) codexLine(line []byte, n int) {
 		s.names[p.CallID] = tool
 		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: p.CallID, Text: target})
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		out, failed := codexOutput(p.Output)
+		out, failed, slow := codexOutput(p.Output)
+		ex := clip(out, resultExcerpt)
+		// Seed 003's hang: a timeout, or no output after more than 30 s.
+		hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
 		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
-			Error: failed, Text: clip(out, resultExcerpt), Timeout: timeoutText(clip(out, resultExcerpt))})
+			Error: failed || hung, Text: ex, Timeout: hung})
 	}
 }
 
 var exitRe = lazy(`(?m)^(?:Exit code|Process exited with code):? (\d+)`)
 
 // codexOutput reads a tool output: a JSON string holding {"output",
-// "metadata":{"exit_code"}} (older), plain text with "Exit code: N"
-// (newer), or an object with content and success.
-func codexOutput(raw json.RawMessage) (string, bool) {
+// "metadata":{"exit_code","duration_seconds"}} (older), plain text with
+// "Exit code: N" and "Wall time: S seconds" (newer), or an object with
+// content and success. slow: the call ran more than 30 seconds.
+func codexOutput(raw json.RawMessage) (out string, failed, slow bool) {
 	var text string
 	if json.Unmarshal(raw, &text) != nil {
 		var o struct {
@@ -96,25 +100,37 @@ func codexOutput(raw json.RawMessage) (string, bool) {
 			Success *bool  `json:"success"`
 		}
 		if json.Unmarshal(raw, &o) == nil {
-			return o.Content, o.Success != nil && !*o.Success
+			return o.Content, o.Success != nil && !*o.Success, false
 		}
-		return "", false
+		return "", false, false
 	}
 	var inner struct {
 		Output   string `json:"output"`
 		Metadata struct {
-			ExitCode *int `json:"exit_code"`
+			ExitCode *int    `json:"exit_code"`
+			Duration float64 `json:"duration_seconds"`
 		} `json:"metadata"`
 	}
 	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &inner) == nil && inner.Metadata.ExitCode != nil {
-		return inner.Output, *inner.Metadata.ExitCode != 0
+		return inner.Output, *inner.Metadata.ExitCode != 0, inner.Metadata.Duration > 30
+	}
+	if m := wallRe.get().FindStringSubmatch(text); m != nil {
+		d, _ := strconv.ParseFloat(m[1], 64)
+		slow = d > 30
+		if i := strings.Index(text, "Output:\n"); i >= 0 {
+			out = text[i+len("Output:\n"):]
+		}
+	} else {
+		out = text
 	}
 	if m := exitRe.get().FindStringSubmatch(text); m != nil {
 		code, _ := strconv.Atoi(m[1])
-		return text, code != 0
+		return out, code != 0, slow
 	}
-	return text, strings.HasPrefix(text, "error") || strings.HasPrefix(text, "Error")
+	return out, strings.HasPrefix(text, "error") || strings.HasPrefix(text, "Error"), slow
 }
+
+var wallRe = lazy(`(?m)^Wall time: ([0-9.]+) seconds`)
 
 // patchTarget names the files an apply_patch input touches.
 func patchTarget(patch string) string {
