@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,17 +54,18 @@ func (c *ScanCmd) run(g *Globals) error {
 		}
 	}
 	if !c.DryRun {
-		// One scan at a time: a second Stop hook while one runs just leaves.
+		// One scan at a time (parallel Stop hooks of several sessions): wait
+		// a while for the other, which runs in the background anyway. This
+		// lock is not the store's: writers of items only wait for writes.
 		l := flock.New(filepath.Join(s.CacheDir(), "scan.lock"))
 		if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 			return err
 		}
-		ok, err := l.TryLock()
-		if err != nil {
-			return fmt.Errorf("scan: lock: %w", err)
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), scanLockWait)
+		defer cancel()
+		ok, err := l.TryLockContext(ctx, 100*time.Millisecond)
 		if !ok {
-			return errors.New("scan: another scan is running in this repository")
+			return fmt.Errorf("scan: another scan is still running in this repository after %v: %w", scanLockWait, err)
 		}
 		defer l.Unlock()
 	}
@@ -132,6 +133,9 @@ func (c *ScanCmd) run(g *Globals) error {
 	}
 	return nil
 }
+
+// scanLockWait bounds how long a scan waits for another one to finish.
+const scanLockWait = time.Minute
 
 // configuredPaths resolves scan.paths (relative to the repository, ~
 // expanded), or the agents' default folders for this repository.
