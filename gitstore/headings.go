@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/lore-agents/lore/markdown"
@@ -11,41 +10,18 @@ import (
 // headingSet is markdown.HeadingTexts (the definition of V(C)) with a fast
 // path for the plain files learnings.md almost always is: when no line can
 // start a construct that changes what a column-0 "## " line means (code
-// fences, HTML blocks, setext underlines, indented or tabbed headings,
-// carriage returns), every column-0 "## " line after the preamble is an
-// entry heading. Anything else goes to goldmark. FuzzHeadingSet checks that
-// both agree.
-func headingSet(data []byte) map[string]bool {
-	if !plainLearnings(data) {
+// fences, HTML blocks, block quotes, setext underlines, indented or tabbed
+// headings, carriage returns), every column-0 "## " line after the preamble
+// is an entry heading. Anything else goes to goldmark. FuzzHeadingSet
+// checks that both agree. intern shares the title strings between versions.
+func headingSet(data []byte, intern map[string]string) map[string]bool {
+	if bytes.IndexByte(data, 0) >= 0 || bytes.IndexByte(data, '\r') >= 0 || !utf8.Valid(data) {
 		return markdown.HeadingTexts(data)
 	}
-	set := map[string]bool{}
-	line := 1
-	for at := 0; at < len(data); line++ {
-		end := bytes.IndexByte(data[at:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += at
-		}
-		if l := data[at:end]; line > markdown.PreambleLines && len(l) > 3 && l[0] == '#' && l[1] == '#' && (l[2] == ' ' || l[2] == '\t') {
-			if t := strings.TrimSpace(string(l[2:])); t != "" {
-				set[t] = true
-			}
-		}
-		at = end + 1
-	}
-	return set
-}
-
-// plainLearnings reports whether the fast path of headingSet is exact: no
-// line opens a fence, an HTML block or a block quote, underlines a setext
-// heading, or indents a heading by one to three spaces or a tab.
-func plainLearnings(data []byte) bool {
-	if bytes.IndexByte(data, 0) >= 0 || bytes.IndexByte(data, '\r') >= 0 || !utf8.Valid(data) {
-		return false
-	}
+	set := make(map[string]bool, bytes.Count(data, []byte("\n## ")))
+	line := 0
 	for at := 0; at < len(data); {
+		line++
 		end := bytes.IndexByte(data[at:], '\n')
 		if end < 0 {
 			end = len(data)
@@ -54,24 +30,49 @@ func plainLearnings(data []byte) bool {
 		}
 		l := data[at:end]
 		at = end + 1
-		i := 0
-		for i < len(l) && i < 4 && l[i] == ' ' {
-			i++
-		}
-		if i == len(l) {
+		if len(l) == 0 {
 			continue
 		}
-		rest := l[i:]
-		switch c := rest[0]; {
-		case c == '\t' || c == '<' || c == '>':
-			return false
-		case c == '#' && i > 0 && i < 4:
-			return false
-		case bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")):
-			return false
-		case (c == '-' || c == '=') && len(bytes.Trim(rest, "-= \t")) == 0:
-			return false
+		if l[0] == '#' {
+			if len(l) > 3 && l[1] == '#' && (l[2] == ' ' || l[2] == '\t') && line > markdown.PreambleLines {
+				if t := bytes.TrimSpace(l[2:]); len(t) > 0 {
+					s, ok := intern[string(t)]
+					if !ok {
+						s = string(t)
+						intern[s] = s
+					}
+					set[s] = true
+				}
+			}
+			continue
 		}
+		if !plainLine(l) {
+			return markdown.HeadingTexts(data)
+		}
+	}
+	return set
+}
+
+// plainLine reports whether a line that does not start with '#' leaves the
+// meaning of column-0 "## " lines alone.
+func plainLine(l []byte) bool {
+	i := 0
+	for i < len(l) && i < 4 && l[i] == ' ' {
+		i++
+	}
+	if i == len(l) {
+		return true
+	}
+	rest := l[i:]
+	switch c := rest[0]; {
+	case c == '\t' || c == '<' || c == '>':
+		return false
+	case c == '#' && i < 4:
+		return false
+	case bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")):
+		return false
+	case (c == '-' || c == '=') && len(bytes.Trim(rest, "-= \t")) == 0:
+		return false
 	}
 	return true
 }

@@ -64,6 +64,7 @@ type walker struct {
 	path     string                          // the learnings path at HEAD
 	pre      map[plumbing.Hash]plumbing.Hash // prefetched: root tree -> blob at prePath
 	prePath  string
+	intern   map[string]string // heading texts shared across versions
 }
 
 // History computes the facts of DESIGN section 5 for the learnings file at
@@ -95,7 +96,7 @@ func (s *Store) History(rel string) (*History, error) {
 	w := &walker{
 		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
 		trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
-		contents: map[plumbing.Hash][]byte{}, fs: base.Filesystem(), path: rel,
+		contents: map[plumbing.Hash][]byte{}, fs: base.Filesystem(), path: rel, intern: map[string]string{},
 	}
 	if sh, err := st.Shallow(); err == nil {
 		for _, h := range sh {
@@ -474,7 +475,7 @@ func (w *walker) headings(n *node) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := headingSet(data)
+	v := headingSet(data, w.intern)
 	w.blobs[b] = v
 	delete(w.contents, b)
 	return v, nil

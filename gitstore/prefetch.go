@@ -35,7 +35,7 @@ func startPrefetch(fs billy.Filesystem, path string) *prefetch {
 		wake: make(chan struct{}, 1), done: make(chan struct{}), path: path,
 		blob: map[plumbing.Hash]plumbing.Hash{},
 		w: &walker{st: st, trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
-			contents: map[plumbing.Hash][]byte{}},
+			contents: map[plumbing.Hash][]byte{}, intern: map[string]string{}},
 	}
 	go func() {
 		defer close(p.done)
@@ -95,7 +95,7 @@ func (p *prefetch) resolve(t plumbing.Hash) {
 	p.blob[t] = b
 	if _, ok := p.w.blobs[b]; !ok {
 		if data, err := p.w.content(b); err == nil {
-			p.w.blobs[b] = headingSet(data)
+			p.w.blobs[b] = headingSet(data, p.w.intern)
 			delete(p.w.contents, b)
 		}
 	}
