@@ -316,6 +316,7 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 			if !ok {
 				break
 			}
+			l = bytes.TrimLeft(l, " \t\xef\xbb\xbf") // indentation, a UTF-8 BOM
 			if len(l) == 0 || l[0] != '{' {
 				if len(bytes.TrimSpace(l)) > 0 {
 					st.BadJSON++

@@ -176,7 +176,7 @@ func TestBadLines(t *testing.T) {
 	path := filepath.Join(dir, "bad.jsonl")
 	huge := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":"` + strings.Repeat("a", 30<<20) + `"}]}}` + "\n"
 	big := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"y","content":"` + strings.Repeat("b", 5<<20) + `"}]}}` + "\n"
-	data := lessonLine("s", "first") +
+	data := "\xef\xbb\xbf" + lessonLine("s", "first") +
 		huge +
 		"this is not json\n" +
 		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"bad utf8 \xff\xfe here"}]}}` + "\n" +
