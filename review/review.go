@@ -320,7 +320,8 @@ func Slug(title string) string {
 	return s
 }
 
-// Drafts returns the draft items, oldest first.
+// Drafts returns the draft items, most important first (priority, then
+// confidence, then oldest).
 func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 	items, errs := s.Load()
 	if len(items) == 0 && len(errs) > 0 {
@@ -332,7 +333,16 @@ func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 			out = append(out, it)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Priority != b.Priority {
+			return a.Priority > b.Priority
+		}
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		return a.Created.Before(b.Created)
+	})
 	return out, nil
 }
 
