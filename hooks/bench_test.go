@@ -145,8 +145,13 @@ func BenchmarkPreToolUse(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				for r := 0; r < benchRuns; r++ {
+					// A fresh session as Claude Code runs it: SessionStart came
+					// first and made its folders (untimed), nothing is claimed yet.
 					s := fmt.Sprintf("bench-%d-%d-%d", time.Now().UnixNano(), i, r)
 					sessions = append(sessions, s)
+					if err := openSession(s).ensure(); err != nil {
+						b.Fatal(err)
+					}
 					in := input(s)
 					trivT = append(trivT, runOnce(b, trivialBin, nil, in))
 					hookT = append(hookT, runOnce(b, hookBin, []string{"claude", "PreToolUse"}, in))

@@ -159,6 +159,9 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 				}
 			}
 		}
+		if err := sess.ensure(); err != nil {
+			h.logf("%v", err)
+		}
 	}
 	text := Protocol
 	if m != nil {

@@ -48,15 +48,29 @@ func (s session) seen() map[string]bool {
 	return m
 }
 
+// ensure creates the session's folders. SessionStart calls it, so a tool
+// call (which always follows a SessionStart) pays no mkdir: on this
+// machine's disks a mkdir costs more than the rest of the hook's work.
+func (s session) ensure() error {
+	if err := os.MkdirAll(s.claimsDir(), 0o700); err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	return nil
+}
+
 // claim takes id for this session; false when another call already has it.
 func (s session) claim(id string) (bool, error) {
 	if !validID(id) {
 		return false, fmt.Errorf("hooks: claim: bad item id %q", id)
 	}
-	if err := os.MkdirAll(s.claimsDir(), 0o700); err != nil {
-		return false, fmt.Errorf("hooks: claim: %w", err)
+	path := filepath.Join(s.claimsDir(), id)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
+		if err = s.ensure(); err != nil {
+			return false, err
+		}
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	}
-	f, err := os.OpenFile(filepath.Join(s.claimsDir(), id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"sort"
 )
@@ -226,7 +225,7 @@ func Build(src Source) ([]byte, error) {
 	}
 	for _, o := range recOffs {
 		l := binary.LittleEndian.Uint32(rb[o:])
-		binary.LittleEndian.PutUint32(rb[o+4:], crc32.ChecksumIEEE(rb[o+8:o+8+l]))
+		binary.LittleEndian.PutUint32(rb[o+4:], sum32(rb[o+8:o+8+l]))
 	}
 
 	out := make([]byte, headerSize, total)
@@ -251,7 +250,7 @@ func Build(src Source) ([]byte, error) {
 	le.PutUint32(out[hItemTab:], uint32(itemTabOff))
 	le.PutUint32(out[hSessionOff:], uint32(sessionOff))
 	le.PutUint32(out[hSessionLen:], uint32(len(src.SessionStart)))
-	le.PutUint32(out[hSessionCRC:], crc32.ChecksumIEEE([]byte(src.SessionStart)))
+	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
 	le.PutUint32(out[hPostBase:], uint32(postOff))
 	out = append(out, d...)
 	le.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
@@ -278,9 +277,7 @@ func clampU32(v int) uint32 {
 
 // headerCRC covers the header (without its CRC field) and the directory.
 func headerCRC(h, dir []byte) uint32 {
-	c := crc32.ChecksumIEEE(h[:hHeaderCRC])
-	c = crc32.Update(c, crc32.IEEETable, h[hHeaderCRC+4:headerSize])
-	return crc32.Update(c, crc32.IEEETable, dir)
+	return sum32(h[:hHeaderCRC], h[hHeaderCRC+4:headerSize], dir)
 }
 
 // writeList appends the sorted new indexes of a set of old item indexes.
@@ -350,7 +347,7 @@ func lowerString(s string) string {
 }
 
 func putText(w *bytes.Buffer, s string) ref {
-	r := ref{off: uint32(w.Len()), n: uint32(len(s)), crc: crc32.ChecksumIEEE([]byte(s))}
+	r := ref{off: uint32(w.Len()), n: uint32(len(s)), crc: sum32([]byte(s))}
 	w.WriteString(s)
 	return r
 }

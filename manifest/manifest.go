@@ -8,19 +8,20 @@
 // decoded only for the candidates those grams name, and injection texts
 // only for the winners. Nothing is decoded up front, and nothing here panics
 // on bad bytes: every read is bounds-checked and every record carries a
-// CRC. It imports only the standard library.
+// checksum. It imports only the standard library.
 package manifest
 
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 )
 
 // RelPath is the manifest's path relative to the work tree root.
 const RelPath = ".lore/cache/manifest"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 1
+const Version = 2
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -97,4 +98,15 @@ type Source struct {
 
 func errf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// sum32 is the checksum of every record, text and the header: FNV-1a over
+// the parts. Not CRC-32, because hash/crc32 builds its tables at package
+// init, a cost every hook call would pay whether it reads a record or not.
+func sum32(parts ...[]byte) uint32 {
+	h := fnv.New32a()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return h.Sum32()
 }

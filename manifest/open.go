@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"os"
 	"sort"
@@ -153,7 +152,7 @@ func (m *Manifest) SessionStart() string {
 	le := binary.LittleEndian
 	off, n := int(le.Uint32(m.data[hSessionOff:])), int(le.Uint32(m.data[hSessionLen:]))
 	b := m.data[off : off+n] // range checked by parse
-	if crc32.ChecksumIEEE(b) != le.Uint32(m.data[hSessionCRC:]) {
+	if sum32(b) != le.Uint32(m.data[hSessionCRC:]) {
 		return ""
 	}
 	return string(b)
@@ -277,7 +276,7 @@ func (m *Manifest) record(i int) ([]byte, error) {
 		return nil, errf("record %d out of range", i)
 	}
 	p := m.data[off+8 : off+8+n]
-	if crc32.ChecksumIEEE(p) != le.Uint32(m.data[off+4:]) {
+	if sum32(p) != le.Uint32(m.data[off+4:]) {
 		return nil, errf("record %d checksum mismatch", i)
 	}
 	return p, nil
@@ -318,7 +317,7 @@ func (m *Manifest) text(r ref) (string, error) {
 		return "", errf("text out of range")
 	}
 	b := m.data[r.off : r.off+r.n]
-	if crc32.ChecksumIEEE(b) != r.crc {
+	if sum32(b) != r.crc {
 		return "", errf("text checksum mismatch")
 	}
 	return string(b), nil
