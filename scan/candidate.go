@@ -124,7 +124,7 @@ func fromBlock(b Block) Candidate {
 		}
 	}
 	c.explicitPri = parsePriority(b.Get("priority"))
-	c.signals.causal = causalRe.get().MatchString(c.Mistake)
+	c.signals.causal = causalPhrases.in(c.Mistake)
 	c.signals.hang = hasTag(c.Tags, "severity:hang")
 	return c
 }
@@ -183,11 +183,6 @@ func titleFrom(ss ...string) string {
 	}
 	return s
 }
-
-var (
-	causalRe   = lazy(`(?i)\b(because|root cause|the issue (is|was)|the problem (is|was)|due to|caused by)\b`)
-	dataLossRe = lazy(`(?i)\b(data loss|lost (the|all|my)|deleted|overwrit\w*|silently|wiped|corrupt\w*)\b`)
-)
 
 // score applies the seed 003 formulas. Confidence: self-reports start at
 // 0.85 (seed 003 section 12: 0.4 base + 0.25 self-report bonus, with the

@@ -23,35 +23,7 @@ type blockRef struct {
 var (
 	correctionRe = lazy(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
 	politeNoRe   = lazy(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b`)
-	explicitRe   = lazy(`(?i)\b(lessons? learned|note (for|to) (the )?future|note to self|going forward|from now on|in the future,)`)
-	diagnosisRe  = lazy(`(?i)\b(the (issue|problem|error|bug|cause) (is|was)|root cause|the reason (is|was|it)|(fails|failed|failing|hangs|hung) because|that'?s why|turns out|i see the (issue|problem))\b`)
 )
-
-// explicitHints are fragments every explicit statement contains in its
-// usual casings; the regexp runs only on texts that have one (assistant
-// texts are most of what a scan decodes).
-var explicitHints = []string{"earned", "EARNED", "uture", "UTURE", "oing forward", "OING FORWARD",
-	"rom now on", "ROM NOW ON", "ote to self", "OTE TO SELF"}
-
-func mayBeExplicit(t string) bool {
-	for _, h := range explicitHints {
-		if strings.Contains(t, h) {
-			return true
-		}
-	}
-	return false
-}
-
-var diagnosisHints = []string{"ssue", "roblem", "rror", "bug", "ause", "eason", "why", "urns out", "ecause", "hang", "hung", "fail"}
-
-func mayDiagnose(t string) bool {
-	for _, h := range diagnosisHints {
-		if strings.Contains(t, h) {
-			return true
-		}
-	}
-	return false
-}
 
 // lookPrograms only look around: their failures (a missing file, no
 // match) are how an agent explores, not mistakes worth a lesson.
@@ -134,11 +106,11 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 			head := clip(e.Text, 400)
 			if sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
 				c = correction(evs, i)
-			} else if explicitRe.get().MatchString(head) {
+			} else if explicitPhrases.in(head) {
 				c = explicit(evs, i, e)
 			}
 		case AssistantText:
-			if mayBeExplicit(e.Text) && explicitRe.get().MatchString(e.Text) && !HasBlock(e.Text) {
+			if explicitPhrases.in(e.Text) && !HasBlock(e.Text) {
 				c = explicit(evs, i, e)
 			}
 		}
@@ -175,8 +147,8 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 	}
 	diag := ""
 	for j := r + 1; j < len(evs) && j <= r+diagWindow; j++ {
-		if evs[j].Kind == AssistantText && mayDiagnose(evs[j].Text) {
-			if s := sentenceMatching(evs[j].Text, diagnosisRe.get().FindStringIndex); s != "" {
+		if evs[j].Kind == AssistantText {
+			if s := sentenceMatching(evs[j].Text, diagnosisPhrases); s != "" {
 				diag = s
 				break
 			}
@@ -215,8 +187,8 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 		c.signals.fixConfirmed = true
 		c.Evidence = append(c.Evidence, Evidence{evs[fixed].Line, "fixed by: " + clip(evs[fixed].Text, 300)})
 	}
-	c.signals.causal = diag != "" && causalRe.get().MatchString(diag)
-	c.signals.dataLoss = dataLossRe.get().MatchString(res.Text)
+	c.signals.causal = diag != "" && causalPhrases.in(diag)
+	c.signals.dataLoss = dataLossPhrases.in(res.Text)
 	if p := program(call); p != "" && call.Tool == "Bash" {
 		c.Tags = append(c.Tags, "tool:"+p)
 	}
@@ -230,8 +202,8 @@ func correction(evs []Event, i int) *Candidate {
 	e := evs[i]
 	c := &Candidate{Tier: 2, Signal: SignalCorrection, Line: e.Line, Mistake: clip(strings.TrimSpace(e.Text), 300)}
 	c.signals.userCorrected = true
-	c.signals.causal = causalRe.get().MatchString(e.Text)
-	c.signals.dataLoss = dataLossRe.get().MatchString(e.Text)
+	c.signals.causal = causalPhrases.in(e.Text)
+	c.signals.dataLoss = dataLossPhrases.in(e.Text)
 	for j := i - 1; j >= 0 && j >= i-10; j-- {
 		if evs[j].Kind == ToolCall {
 			c.Tool, c.Trigger = evs[j].Tool, evs[j].Text
@@ -259,7 +231,7 @@ func correction(evs []Event, i int) *Candidate {
 }
 
 func explicit(evs []Event, i int, e Event) *Candidate {
-	s := sentenceMatching(e.Text, explicitRe.get().FindStringIndex)
+	s := sentenceMatching(e.Text, explicitPhrases)
 	if s == "" {
 		return nil
 	}
@@ -270,7 +242,7 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	c := &Candidate{Tier: 2, Signal: SignalExplicit, Line: e.Line, Fix: s, Title: titleFrom(s)}
 	c.signals.explicit = true
 	c.signals.userCorrected = e.Kind == UserText
-	c.signals.causal = causalRe.get().MatchString(s)
+	c.signals.causal = causalPhrases.in(s)
 	for j := i - 1; j >= 0 && j >= i-10; j-- {
 		if evs[j].Kind == ToolCall {
 			c.Tool = evs[j].Tool
@@ -281,9 +253,9 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	return c
 }
 
-// sentenceMatching returns the line of text around the first match.
-func sentenceMatching(text string, find func(string) []int) string {
-	loc := find(text)
+// sentenceMatching returns the line of text around the first phrase.
+func sentenceMatching(text string, ps phrases) string {
+	loc := ps.index(lowerASCII(text))
 	if loc == nil {
 		return ""
 	}

@@ -342,3 +342,28 @@ func TestDefaultPaths(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestPhrases(t *testing.T) {
+	for _, c := range []struct {
+		ps   phrases
+		text string
+		want string
+	}{
+		{explicitPhrases, "OK. Lesson Learned: pin the version", "lesson learned"},
+		{explicitPhrases, "the lessons learnedness", ""},
+		{dataLossPhrases, "it Overwrote the file", "overwr"},
+		{dataLossPhrases, "undeleted", ""},
+		{diagnosisPhrases, "So the Root Cause is X", "root cause"},
+		{causalPhrases, "İİ because", "because"}, // offsets survive non-ASCII
+	} {
+		lower := lowerASCII(c.text)
+		loc := c.ps.index(lower)
+		got := ""
+		if loc != nil {
+			got = lower[loc[0]:loc[1]]
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q, want %q", c.text, got, c.want)
+		}
+	}
+}
