@@ -52,20 +52,20 @@ func (g *Globals) InitializedStore() (*gitstore.Store, error) {
 type CLI struct {
 	Globals
 
-	Init  InitCmd  `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
-	Add   AddCmd   `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
-	List  ListCmd  `cmd:"" help:"List items, filtered by kind, status, tag or priority."`
-	Show  ShowCmd  `cmd:"" help:"Show one item by id, ref, slug or path."`
-	Lint  LintCmd  `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
-	Build BuildCmd `cmd:"" help:"Compile .lore/ into the manifest the agent hook reads (a no-op when nothing changed)."`
-	Match MatchCmd `cmd:"" help:"Show what the hook injects for one tool call, with every score and reason."`
-	Ages  AgesCmd  `cmd:"" help:"Show the git-active-day age of every learnings entry."`
+	Init        InitCmd        `cmd:"" help:"Create .lore/ in this repository (never overwrites a file)."`
+	Add         AddCmd         `cmd:"" help:"Add a lesson, pitfall, decision or learning."`
+	List        ListCmd        `cmd:"" help:"List items, filtered by kind, status, tag or priority."`
+	Show        ShowCmd        `cmd:"" help:"Show one item by id, ref, slug or path."`
+	Lint        LintCmd        `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
+	Build       BuildCmd       `cmd:"" help:"Compile .lore/ into the manifest the agent hook reads (a no-op when nothing changed)."`
+	Match       MatchCmd       `cmd:"" help:"Show what the hook injects for one tool call, with every score and reason."`
+	Ages        AgesCmd        `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 	Consolidate ConsolidateCmd `cmd:"" help:"Move aged learnings into lessons, pitfalls, decisions or topic documents."`
-	Handoff HandoffCmd `cmd:"" help:"Consolidate if due, for an agent handoff step; never fails."`
-	Hooks HooksCmd `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
-	Hook  HookCmd  `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
-	Scan  Capture  `embed:"" help:"scan, review, promote, archive, reject"`
-	Completion CompletionCmd `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
+	Handoff     HandoffCmd     `cmd:"" help:"Consolidate if due, for an agent handoff step; never fails."`
+	Hooks       HooksCmd       `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
+	Hook        HookCmd        `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
+	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
+	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.
