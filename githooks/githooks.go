@@ -114,7 +114,7 @@ func Install(t Target) (Report, error) {
 			if err := os.MkdirAll(t.Private, 0o755); err != nil {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
-			if err := renameio.WriteFile(path, Script(h.Name), 0o755); err != nil {
+			if err := renameio.WriteFile(path, Script(h.Name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
 			h.Changed = "wrote lore's script to " + filepath.Join(filepath.Base(filepath.Dir(t.Private)), PrivateDir, h.Name)
@@ -243,7 +243,7 @@ func write(path, name string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
-	if err := renameio.WriteFile(path, Script(name), 0o755); err != nil {
+	if err := renameio.WriteFile(path, Script(name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
 	return nil

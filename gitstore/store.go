@@ -177,7 +177,9 @@ func WriteAtomic(path string, data []byte) error {
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	if err := renameio.WriteFile(path, data, perm); err != nil {
+	// WithTempDir: renameio would otherwise put the temp file in $TMPDIR
+	// when that is on the same file system, which may be inside a work tree.
+	if err := renameio.WriteFile(path, data, perm, renameio.WithTempDir(dir)); err != nil {
 		return fmt.Errorf("gitstore: write %s: %w", path, err)
 	}
 	d, err := os.Open(dir)

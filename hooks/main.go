@@ -359,11 +359,16 @@ func seenFunc(sess *session) func(string) bool {
 	if sess == nil {
 		return nil
 	}
-	set := sess.seen()
-	if set == nil {
-		return nil
+	// Read the seen file on the first question: a call with no candidate
+	// (most calls) never opens it.
+	var set map[string]bool
+	read := false
+	return func(id string) bool {
+		if !read {
+			set, read = sess.seen(), true
+		}
+		return set[id]
 	}
-	return func(id string) bool { return set[id] }
 }
 
 // findRoot walks up from dir to the folder that holds .lore (stopping at

@@ -3,7 +3,6 @@ package hooks
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/buger/jsonparser"
 )
 
 // recentPrompts is how many prompts the session keeps for topic matching.
@@ -145,8 +146,7 @@ func (s session) prompts() []string {
 	}
 	var out []string
 	for _, line := range bytes.Split(data, []byte("\n")) {
-		var p string
-		if len(line) > 0 && json.Unmarshal(line, &p) == nil {
+		if p, err := jsonparser.GetString(line); len(line) > 0 && err == nil {
 			out = append(out, p)
 		}
 	}
@@ -161,11 +161,7 @@ func (s session) addPrompt(p string) error {
 	}
 	var buf bytes.Buffer
 	for _, q := range ps {
-		b, err := json.Marshal(q)
-		if err != nil {
-			return fmt.Errorf("hooks: prompts: %w", err)
-		}
-		buf.Write(b)
+		buf.WriteString(jsonString(q))
 		buf.WriteByte('\n')
 	}
 	return s.writeAtomic("prompts", buf.Bytes())

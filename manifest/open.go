@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 )
 
@@ -30,21 +29,9 @@ type bucket struct {
 // Open maps the manifest at path and checks its header and directory: an
 // error when it is missing, of another version, truncated or corrupt.
 func Open(path string) (*Manifest, error) {
-	f, err := os.Open(path)
+	data, unmap, err := load(path)
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	if fi.Size() < headerSize || fi.Size() > math.MaxUint32 {
-		return nil, errf("%s: %d bytes", path, fi.Size())
-	}
-	data, unmap, err := mapFile(f, int(fi.Size()))
-	if err != nil {
-		return nil, fmt.Errorf("manifest: %s: %w", path, err)
 	}
 	m, err := parse(data)
 	if err != nil {

@@ -1,0 +1,127 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// stdlibInput decodes the same fields with encoding/json: the oracle for
+// readInput, which uses jsonparser to keep reflection off the hook path.
+func stdlibInput(data []byte) (*input, error) {
+	var v struct {
+		SessionID      string          `json:"session_id"`
+		TranscriptPath string          `json:"transcript_path"`
+		Cwd            string          `json:"cwd"`
+		HookEventName  string          `json:"hook_event_name"`
+		Source         string          `json:"source"`
+		Trigger        string          `json:"trigger"`
+		Prompt         string          `json:"prompt"`
+		ToolName       string          `json:"tool_name"`
+		ToolInput      json.RawMessage `json:"tool_input"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	in := &input{v.SessionID, v.TranscriptPath, v.Cwd, v.HookEventName, v.Source, v.Trigger, v.Prompt, v.ToolName, nil}
+	if t := bytes.TrimSpace(v.ToolInput); len(t) > 0 && t[0] == '{' {
+		in.ToolInput = t
+	}
+	return in, nil
+}
+
+func sameInput(t *testing.T, data []byte) {
+	t.Helper()
+	// encoding/json also takes "Tool_Name" for tool_name, the last of two
+	// equal keys, and invalid UTF-8 (as U+FFFD); agents send valid JSON with
+	// each key once, exactly. Compare only such input.
+	if t := bytes.TrimSpace(data); !utf8.Valid(data) || len(t) == 0 || t[0] != '{' {
+		return
+	}
+	lower := bytes.ToLower(data)
+	for _, k := range append(inputKeys, []string{"command"}, []string{"file_path"}) {
+		q := []byte(`"` + k[0] + `"`)
+		if bytes.Count(lower, q) != bytes.Count(data, q) || bytes.Count(data, q) > 1 {
+			return
+		}
+	}
+	want, err := stdlibInput(data)
+	if err != nil {
+		return // not the agent's JSON; readInput may refuse it or read what it can
+	}
+	got, err := readInput(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("readInput(%q): %v, encoding/json reads it", data, err)
+	}
+	if got.SessionID != want.SessionID || got.TranscriptPath != want.TranscriptPath || got.Cwd != want.Cwd ||
+		got.HookEventName != want.HookEventName || got.Source != want.Source || got.Trigger != want.Trigger ||
+		got.Prompt != want.Prompt || got.ToolName != want.ToolName || !bytes.Equal(bytes.TrimSpace(got.ToolInput), want.ToolInput) {
+		t.Fatalf("readInput(%q)\n got  %+v\n want %+v", data, got, want)
+	}
+	var ti struct {
+		Command json.RawMessage `json:"command"`
+		Path    string          `json:"file_path"`
+	}
+	if len(want.ToolInput) > 0 && json.Unmarshal(want.ToolInput, &ti) == nil {
+		var s string
+		if json.Unmarshal(ti.Command, &s) == nil && commandOf(got.ToolInput) != s {
+			t.Fatalf("command of %q = %q, want %q", data, commandOf(got.ToolInput), s)
+		}
+		if p := stringAt(got.ToolInput, "file_path"); p != ti.Path {
+			t.Fatalf("file_path of %q = %q, want %q", data, p, ti.Path)
+		}
+	}
+}
+
+var inputSamples = []string{
+	`{"session_id":"s","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd app && pytest -x"}}`,
+	`{"session_id":"s\u00e9\ud83d\ude00","prompt":"line\nnext \"quoted\" \\ back","tool_name":"Edit","tool_input":{"file_path":"/r/a b/\u00fc.py","old_string":"x"}}`,
+	`{"tool_name":"shell","tool_input":{"command":["bash","-lc","git push --force"]}}`,
+	` { "tool_input" : { "nested" : {"command":"no"} , "command" : "yes" } , "tool_name" : "Bash" } `,
+	`{"tool_name":"Bash","tool_input":"not an object"}`,
+	`{"session_id":null,"tool_name":7,"tool_input":null}`,
+}
+
+func TestReadInputAgreesWithEncodingJSON(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "contracts", "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no recorded contracts")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A contract file records stdin under "stdin" (see contract_test.go).
+		var c struct {
+			Stdin json.RawMessage `json:"stdin"`
+		}
+		if json.Unmarshal(data, &c) == nil && len(c.Stdin) > 0 {
+			data = c.Stdin
+		}
+		sameInput(t, data)
+	}
+	for _, s := range inputSamples {
+		sameInput(t, []byte(s))
+	}
+	if got := commandOf([]byte(`{"command":["bash","-lc","git push --force"]}`)); got != "git push --force" {
+		t.Errorf("argv command = %q", got)
+	}
+	for _, bad := range []string{"", "null", "[]", `"x"`, "{", `{"a":`} {
+		if in, err := readInput(strings.NewReader(bad)); err == nil && in.ToolName != "" {
+			t.Errorf("readInput(%q) = %+v", bad, in)
+		}
+	}
+}
+
+// FuzzReadInput: whatever encoding/json reads, readInput reads the same.
+func FuzzReadInput(f *testing.F) {
+	for _, s := range inputSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { sameInput(t, []byte(s)) })
+}
