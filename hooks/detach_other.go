@@ -2,7 +2,7 @@
 
 package hooks
 
-import "os/exec"
+import "syscall"
 
-// detach: on this platform a started child already outlives its parent.
-func detach(cmd *exec.Cmd) {}
+// detached: on this platform a started child already outlives its parent.
+func detached() *syscall.SysProcAttr { return nil }

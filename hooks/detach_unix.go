@@ -2,11 +2,8 @@
 
 package hooks
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "syscall"
 
-// detach puts the child in its own session so it outlives the hook and
+// detached puts the child in its own session so it outlives the hook and
 // never receives the agent's terminal signals.
-func detach(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
+func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 )
@@ -18,17 +17,28 @@ func (h *handler) scanInBackground(transcript, cwd string) {
 		h.logf("lore not found next to %s or on PATH: transcript not scanned", os.Args[0])
 		return
 	}
-	cmd := exec.Command(lore, "scan", "--quiet", transcript)
-	cmd.Dir = cwd
+	dir := cwd
 	if h.root != "" {
-		cmd.Dir = h.root
+		dir = h.root
 	}
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
+	// All three standard streams go to /dev/null: a child holding the
+	// agent's pipes would keep the agent waiting for the hook's output.
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
 		h.logf("start %s scan: %v", lore, err)
 		return
 	}
-	cmd.Process.Release()
+	defer null.Close()
+	// os.StartProcess, not os/exec: the hook binary links os/exec (and
+	// context) for nothing else, start-up work every tool call would pay.
+	p, err := os.StartProcess(lore, []string{lore, "scan", "--quiet", transcript}, &os.ProcAttr{
+		Dir: dir, Files: []*os.File{null, null, null}, Sys: detached(),
+	})
+	if err != nil {
+		h.logf("start %s scan: %v", lore, err)
+		return
+	}
+	p.Release()
 }
 
 // findLore finds the full lore binary: the running executable when it is
@@ -46,10 +56,18 @@ func findLore() string {
 			return p
 		}
 	}
-	if p, err := exec.LookPath("lore"); err == nil {
-		return p
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		// Like exec.LookPath, never a relative PATH entry such as ".".
+		if p := filepath.Join(dir, name); filepath.IsAbs(dir) && isExecutable(p) {
+			return p
+		}
 	}
 	return ""
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0)
 }
 
 func isFile(p string) bool {

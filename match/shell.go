@@ -102,10 +102,14 @@ func (s *shellScanner) operator() {
 	}
 }
 
-var reserved = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true,
-	"do": true, "done": true, "while": true, "until": true, "!": true,
-	"time": true,
+// reserved reports the words that start no simple command. A switch, not a
+// map: a package-level map is built at init, on every hook call.
+func reserved(w string) bool {
+	switch w {
+	case "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "time":
+		return true
+	}
+	return false
 }
 
 // command scans one command: a compound construct or a simple command.
@@ -147,7 +151,7 @@ func (s *shellScanner) command(close byte) bool {
 		return true
 	case w == "done" || w == "fi":
 		return s.redirectsAfterCompound()
-	case reserved[w]:
+	case reserved(w):
 		return true
 	}
 	s.pos = start

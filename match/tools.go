@@ -18,19 +18,17 @@ const PromptBucket = "#prompt"
 // OtherBucket is the manifest bucket of tools no bucket names.
 const OtherBucket = "*"
 
-var canonical = map[string]string{"multiedit": "Edit"}
-
-func init() {
-	for _, t := range KnownTools {
-		canonical[strings.ToLower(t)] = t
-	}
-}
-
 // Tool returns lore's spelling of a tool name: the known tools whatever
-// their case, MultiEdit as Edit, others as given.
+// their case, MultiEdit as Edit, others as given. (A loop, not a map: a
+// package-level map is built at init, on every hook call.)
 func Tool(name string) string {
-	if c, ok := canonical[strings.ToLower(name)]; ok {
-		return c
+	if strings.EqualFold(name, "MultiEdit") {
+		return "Edit"
+	}
+	for _, t := range KnownTools {
+		if strings.EqualFold(name, t) {
+			return t
+		}
 	}
 	return name
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -23,6 +24,7 @@ func TestScript(t *testing.T) {
 		Setup:               setupScriptEnv,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"commitat": cmdCommitAt,
+			"waitfor":  cmdWaitFor,
 		},
 	})
 }
@@ -66,4 +68,18 @@ func cmdCommitAt(ts *testscript.TestScript, neg bool, args []string) {
 	if neg != (err != nil) {
 		ts.Fatalf("commitat: %v", err)
 	}
+}
+
+// cmdWaitFor waits up to 20 s for a file matching a glob to appear, for
+// work lore starts in the background: waitfor <glob>.
+func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: waitfor <glob>")
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
+			return
+		}
+	}
+	ts.Fatalf("waitfor: nothing matches %s after 20s", args[0])
 }
