@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
@@ -370,8 +371,19 @@ func TestDisableAndDeadline(t *testing.T) {
 	}
 	t.Setenv("LORE_DISABLE", "")
 	t.Setenv("LORE_HOOK_DEADLINE", "1ns")
+	aborted := make(chan int, 1)
+	abort = func(code int) { aborted <- code }
+	defer func() { abort = os.Exit }() // after Main returned: the watchdog is done
 	if out := hook(t, "claude", "PreToolUse", in); out != "{}\n" {
 		t.Errorf("deadline passed: %s", out)
+	}
+	select {
+	case code := <-aborted:
+		if code != 0 {
+			t.Errorf("the watchdog exits with %d, want 0", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the watchdog did not end the call at its deadline")
 	}
 }
 

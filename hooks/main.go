@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lore-agents/lore/manifest"
@@ -34,30 +36,48 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		deadline = d
 	}
 	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline)}
-	done := make(chan string, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				h.logf("panic: %v\n%s", r, debug.Stack())
-				done <- "{}\n"
-			}
-		}()
-		done <- h.run(args)
-	}()
-	timer := time.NewTimer(deadline)
-	defer timer.Stop()
-	select {
-	case out := <-done:
+	// The call runs on this goroutine; a watchdog timer answers {} if it is
+	// still running at the deadline. Whoever moves state first writes
+	// stdout, so exactly one answer is printed. (A goroutine and a select
+	// cost a fresh process two cross-thread handoffs, ~50 us a call.)
+	var state atomic.Int32 // 0 running, 1 answered, 2 timed out
+	answered := make(chan struct{})
+	watchdog := time.AfterFunc(deadline, func() {
+		if state.CompareAndSwap(0, 2) {
+			h.logf("deadline of %v passed: printed {}", deadline)
+			io.WriteString(stdout, "{}\n")
+			close(answered)
+			abort(0)
+		}
+	})
+	defer watchdog.Stop()
+	out := h.safeRun(args)
+	if state.CompareAndSwap(0, 1) {
 		io.WriteString(stdout, out)
-	case <-timer.C:
-		h.logf("deadline of %v passed: printed {}", deadline)
-		io.WriteString(stdout, "{}\n")
+	} else {
+		<-answered // the watchdog is printing {}: let it finish
 	}
 	return 0
 }
 
+// abort ends the process once the watchdog has answered, abandoning a call
+// stuck in a system call. Tests replace it to observe the deadline.
+var abort = os.Exit
+
+// safeRun is run with panics turned into {} (and logged).
+func (h *handler) safeRun(args []string) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.logf("panic: %v\n%s", r, debug.Stack())
+			out = "{}\n"
+		}
+	}()
+	return h.run(args)
+}
+
 // handler is one hook call.
 type handler struct {
+	mu       sync.Mutex
 	stdin    io.Reader
 	stderr   io.Writer
 	deadline time.Time
@@ -71,12 +91,16 @@ func (h *handler) run(args []string) string {
 		h.logf("usage: lore-hook <agent> <event> (agents: claude, codex, gemini)")
 		return "{}\n"
 	}
+	h.mu.Lock()
 	h.agent = AgentNamed(strings.ToLower(args[0]))
+	h.mu.Unlock()
 	if h.agent == nil {
 		h.logf("unknown agent %q (agents: claude, codex, gemini)", args[0])
 		return "{}\n"
 	}
+	h.mu.Lock()
 	h.event = args[1]
+	h.mu.Unlock()
 	ev, ok := h.agent.Event(h.event)
 	if !ok {
 		h.logf("%s: unknown event %q", h.agent.Name, h.event)
@@ -91,7 +115,9 @@ func (h *handler) run(args []string) string {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
+	h.mu.Lock()
 	h.root = findRoot(cwd)
+	h.mu.Unlock()
 	var sess *session
 	if in.SessionID != "" {
 		s := openSession(in.SessionID)
@@ -398,6 +424,10 @@ func findRoot(dir string) string {
 
 // logf reports a problem on stderr and in .lore/cache/hook.log.
 func (h *handler) logf(format string, args ...any) {
+	// The watchdog may log while the call runs: mu orders it with run's
+	// writes of agent, event and root.
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	msg := fmt.Sprintf(format, args...)
 	agent, event := "-", h.event
 	if h.agent != nil {
