@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
+	"gopkg.in/yaml.v3"
 )
 
 // Cache files (in .lore/cache/, gitignored).
@@ -289,18 +291,29 @@ func commandRegex(c scan.Candidate) string {
 	if c.Tool != "Bash" || c.Trigger == "" {
 		return ""
 	}
-	for _, f := range strings.Fields(c.Trigger) {
+	words := strings.Fields(c.Trigger)
+	for i, f := range words {
 		if strings.Contains(f, "=") || f == "sudo" || f == "env" || f == "cd" {
 			continue
 		}
 		w := path.Base(f)
-		if regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`).MatchString(w) && !strings.HasPrefix(w, "-") {
-			return `\b` + regexp.QuoteMeta(w) + `\b`
+		if !programRe.MatchString(w) || strings.HasPrefix(w, "-") {
+			return ""
 		}
-		return ""
+		// "git push", "npm run", "go test": a subcommand narrows the
+		// trigger to the call that failed, not every call of the program.
+		if i+1 < len(words) && subcommandRe.MatchString(words[i+1]) {
+			return `\b` + regexp.QuoteMeta(w) + `\s+` + regexp.QuoteMeta(words[i+1]) + `\b`
+		}
+		return `\b` + regexp.QuoteMeta(w) + `\b`
 	}
 	return ""
 }
+
+var (
+	programRe    = regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`)
+	subcommandRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+)
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
 
@@ -388,6 +401,75 @@ func Reject(s *gitstore.Store, it *markdown.Item) error {
 	}
 	if err := os.Remove(s.Path(it.Path)); err != nil {
 		return fmt.Errorf("review: %w", err)
+	}
+	return nil
+}
+
+// Refinement is what a reviewer changes while promoting a draft: a scan
+// proposes a trigger from one incident; the reviewer knows its scope.
+type Refinement struct {
+	Title    string
+	Priority string   // a band name or 1-10
+	Tools    []string // replace triggers.tools
+	Commands []string // replace triggers.commands
+	Unless   []string // added to triggers.unless
+	Paths    []string // replace triggers.paths
+}
+
+// Refine applies r to it in memory (only the keys it names change) and
+// validates the result; nothing is written.
+func Refine(it *markdown.Item, r Refinement) error {
+	if r.Title != "" {
+		if err := it.Set("title", r.Title); err != nil {
+			return err
+		}
+	}
+	if r.Priority != "" {
+		var v any = r.Priority
+		if n, err := strconv.Atoi(r.Priority); err == nil {
+			v = n
+		}
+		if err := it.Set("priority", v); err != nil {
+			return err
+		}
+	}
+	if len(r.Tools)+len(r.Commands)+len(r.Unless)+len(r.Paths) > 0 {
+		trig := it.Node("triggers")
+		if trig == nil || trig.Kind != yaml.MappingNode {
+			trig = &yaml.Node{Kind: yaml.MappingNode}
+		}
+		set := func(key string, vals []string, add bool) {
+			if len(vals) == 0 {
+				return
+			}
+			seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+			for i := 0; i+1 < len(trig.Content); i += 2 {
+				if trig.Content[i].Value == key {
+					if add && trig.Content[i+1].Kind == yaml.SequenceNode {
+						seq = trig.Content[i+1]
+					}
+					for _, v := range vals {
+						seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.SingleQuotedStyle})
+					}
+					trig.Content[i+1] = seq
+					return
+				}
+			}
+			for _, v := range vals {
+				seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.SingleQuotedStyle})
+			}
+			trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
+		}
+		set("tools", r.Tools, false)
+		set("commands", r.Commands, false)
+		set("unless", r.Unless, true)
+		set("paths", r.Paths, false)
+		if err := it.SetNode("triggers", trig); err != nil {
+			return err
+		}
+	}
+	if errs := markdown.Validate(it); len(errs) > 0 {
+		return errs[0]
 	}
 	return nil
 }

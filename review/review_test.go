@@ -173,3 +173,18 @@ func TestPitfallDraft(t *testing.T) {
 		t.Fatalf("pitfall: %v\n%s", errs, it.Raw())
 	}
 }
+
+func TestCommandRegexNarrowsToTheSubcommand(t *testing.T) {
+	for trigger, want := range map[string]string{
+		"git push 2>&1":            `\bgit\s+push\b`,
+		"FOO=1 npm run build":      `\bnpm\s+run\b`,
+		"pytest -x tests/":         `\bpytest\b`,
+		"python manage.py migrate": `\bpython\b`,
+		"/usr/bin/make test":       `\bmake\s+test\b`,
+		"'quoted thing'":           ``,
+	} {
+		if got := commandRegex(scan.Candidate{Tool: "Bash", Trigger: trigger}); got != want {
+			t.Errorf("commandRegex(%q) = %q, want %q", trigger, got, want)
+		}
+	}
+}

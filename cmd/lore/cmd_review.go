@@ -153,11 +153,22 @@ func isTerminal(v any) bool {
 
 // PromoteCmd makes a draft active.
 type PromoteCmd struct {
-	Item string `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
+	Item     string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
+	Title    string   `help:"A better title."`
+	Priority string   `help:"critical, high, medium, low or 1-10 (scan drafts start low)."`
+	Tools    []string `help:"Replace the trigger's tools."`
+	Commands []string `name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
+	Unless   []string `help:"Add a veto regex to the trigger (repeatable)."`
+	Paths    []string `name:"path" help:"Replace the trigger's path globs (repeatable)."`
 }
 
-// Run sets status: active, keeping every other byte of the file.
-func (c *PromoteCmd) Run(g *Globals) error { return setStatus(g, c.Item, "active") }
+// Run sets status: active, after the reviewer's refinements; only the keys
+// it changes are rewritten, and an invalid result writes nothing.
+func (c *PromoteCmd) Run(g *Globals) error {
+	return setStatusRefined(g, c.Item, "active", review.Refinement{
+		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths,
+	})
+}
 
 // ArchiveCmd archives an item.
 type ArchiveCmd struct {
@@ -191,6 +202,10 @@ func (c *RejectCmd) Run(g *Globals) error {
 }
 
 func setStatus(g *Globals, q, status string) error {
+	return setStatusRefined(g, q, status, review.Refinement{})
+}
+
+func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
 	items, err := loadItems(g)
 	if err != nil {
 		return err
@@ -201,6 +216,9 @@ func setStatus(g *Globals, q, status string) error {
 	}
 	if it.Kind == markdown.KindDecision {
 		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
+	}
+	if err := review.Refine(it, r); err != nil {
+		return err
 	}
 	s, _ := g.Store()
 	if err := review.SetStatus(s, it, status, time.Now()); err != nil {
