@@ -1,0 +1,44 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		check      func(Config) bool
+		errLine    int    // 0: no error
+		errText    string // in the message
+	}{
+		{"empty is the defaults", "", func(c Config) bool { return c.Inject.Threshold == 0.7 && c.Consolidate.SizeTrigger == 150 }, 0, ""},
+		{"the commented template is the defaults", Template, func(c Config) bool {
+			d := Default()
+			return c.Inject == d.Inject && c.Learnings == d.Learnings && c.Consolidate.FileLimit == d.Consolidate.FileLimit
+		}, 0, ""},
+		{"one key over the defaults", "inject:\n  maxItems: 2\n", func(c Config) bool { return c.Inject.MaxItems == 2 && c.Inject.BudgetBytes == 4096 }, 0, ""},
+		{"routes", "consolidate:\n  routes:\n    - match: deploy\n      target: docs/deploy.md\n", func(c Config) bool {
+			return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Target == "docs/deploy.md"
+		}, 0, ""},
+		{"an unknown key is an error, not a silent default", "inject:\n  maxitems: 2\n", nil, 2, "maxitems"},
+		{"a wrong type names its line", "scan:\n  maxCandidates: many\n", nil, 2, "many"},
+		{"a value out of range names its key and line", "inject:\n  budgetBytes: 4096\n  minConfidence: 1.5\n", nil, 3, "inject.minConfidence"},
+		{"broken YAML", "inject: [\n", nil, 1, "invalid config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(".lore/config.yaml", []byte(tc.yaml))
+			if tc.errLine == 0 {
+				if err != nil || !tc.check(c) {
+					t.Fatalf("Parse: %+v, %v", c, err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Line != tc.errLine || !strings.Contains(err.Error(), tc.errText) || !strings.HasPrefix(err.Error(), ".lore/config.yaml:") {
+				t.Fatalf("Parse error = %v, want line %d mentioning %q", err, tc.errLine, tc.errText)
+			}
+		})
+	}
+}
