@@ -49,6 +49,18 @@ Run ` + "`lore review`" + `. For each draft, show its title, trigger and fix, sa
 looks too broad or too narrow, and ask the user to promote (` + "`lore promote <id>`" + `), edit or
 archive (` + "`lore archive <id>`" + `) it.
 `},
+	{".claude/commands/lore-handoff.md", `---
+description: Handoff step - consolidate this repository's learnings.md when it is due
+allowed-tools: Bash(lore handoff:*), Bash(lore ages:*), Bash(cat tmp/consolidation-report.md), Bash(cat tmp/consolidation-task.md)
+---
+Run ` + "`lore handoff`" + ` as the last step of a handoff. It never fails.
+- If it prints ` + "`Consolidation skipped: <reason>`" + `, report the reason in one line and stop.
+- If it consolidated, summarize ` + "`tmp/consolidation-report.md`" + ` (what moved where, what was dropped or
+  escalated and why) and remind the user to commit ` + "`.lore/`" + `: that commit anchors the next staleness count.
+- To consolidate by meaning instead, run ` + "`lore handoff --agent`" + ` and give ` + "`tmp/consolidation-task.md`" + `
+  to the ` + "`lore-remember-task`" + ` sub-agent; if a target document is over the file limit, give it to
+  ` + "`lore-memory-refactor`" + `.
+`},
 }
 
 // InstallClaude merges lore's hooks into .claude/settings.json and writes
