@@ -16,7 +16,7 @@ test: ## vet and run every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
 
 bench: ## benchmarks with ratios against baselines measured in the same run
-	$(GO) test -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)
+	$(GO) test -p 1 -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)
 
 lint: ## gofmt check and vet
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: run make fmt'; exit 1; }
