@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/lore-agents/lore/match"
 )
 
 // maxStdin bounds what lore reads from the agent: a hook payload carries a
@@ -107,6 +109,11 @@ type call struct {
 func (a *Agent) toolCall(in *input) call {
 	c := call{Tool: a.Tool(in.ToolName)}
 	ti := in.ToolInput
+	// Read tool_input only for tools that have a target: most calls of
+	// other tools need nothing from it.
+	if in.ToolName != "apply_patch" && !match.HasTarget(c.Tool) {
+		return c
+	}
 	command := commandOf(ti)
 	if command == "" {
 		command = stringAt(ti, "cmd")

@@ -56,3 +56,7 @@ func Multiplier(p int) float64 {
 	}
 	return 0.5
 }
+
+// HasTarget reports whether calls of the tool have a command or a path to
+// match (DESIGN section 8); calls of other tools need none read.
+func HasTarget(tool string) bool { return targetKind(Tool(tool)) != targetNone }
