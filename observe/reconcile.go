@@ -1,0 +1,189 @@
+package observe
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// Report counts what a reconcile found. Paths name the files behind each
+// count, for the command's output.
+type Report struct {
+	Unchanged int
+	Edited    []string // hash differs: the user's edit stands
+	Deleted   []string // penalised: confidence x DeletePenalty, status deprecated
+	Healed    []string // a crash's unrecorded artifact or unmarked observation, recorded now
+	Unmatched []string // lore-made artifacts no ready observation matches: left alone
+	Ambiguous []string // matched by more than one ready observation: left alone
+}
+
+// Reconcile compares the render manifest with the files (seed 002's
+// session-start reconciler) under the store lock.
+func (l *Log) Reconcile(now time.Time) (*Report, error) {
+	unlock, err := l.s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return l.reconcileLocked(now)
+}
+
+func (l *Log) reconcileLocked(now time.Time) (*Report, error) {
+	rep := &Report{}
+	m, err := l.readManifest()
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := l.Read()
+	if err != nil {
+		return nil, err
+	}
+	obs := map[string]*Observation{}
+	all := Fold(recs)
+	for _, o := range all {
+		obs[o.ID] = o
+	}
+	var keep []Entry
+	changed := false
+	for _, e := range m.Entries {
+		data, err := os.ReadFile(l.s.Path(e.Path))
+		o := obs[e.ObservationID]
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Log first: a crash before the manifest drops the entry repeats
+			// the same record next time, which Fold applies once.
+			if o != nil {
+				if err := l.mark(o, Deprecated, DeletePenalty, e.Path+"@"+e.ContentHash, now); err != nil {
+					return nil, err
+				}
+			}
+			rep.Deleted = append(rep.Deleted, e.Path)
+			changed = true
+			continue
+		case err != nil:
+			return nil, err
+		case Hash(data) != e.ContentHash:
+			rep.Edited = append(rep.Edited, e.Path)
+		default:
+			rep.Unchanged++
+		}
+		keep = append(keep, e)
+		if o != nil && o.Status == Ready { // recorded, but the crash came before the log said so
+			if err := l.mark(o, Created, 0, e.Path+"@"+e.ContentHash, now); err != nil {
+				return nil, err
+			}
+			o.Status = Created
+			rep.Healed = append(rep.Healed, e.Path)
+		}
+	}
+	if changed {
+		m.Entries = keep
+		if err := l.writeManifest(m); err != nil {
+			return nil, err
+		}
+	}
+	return rep, l.healOrphans(m, all, rep, now)
+}
+
+// healOrphans adopts lore-made artifacts the manifest does not know (a
+// render killed after writing one): exactly one ready observation of the
+// artifact's type whose pattern matches its title is marked created and
+// recorded; with none or several the file is left alone.
+func (l *Log) healOrphans(m *Manifest, all []*Observation, rep *Report, now time.Time) error {
+	known := map[string]bool{}
+	for _, e := range m.Entries {
+		known[e.Path] = true
+	}
+	orphans, err := l.orphans(known)
+	if err != nil {
+		return err
+	}
+	for _, a := range orphans {
+		var hits []*Observation
+		for _, o := range all {
+			if o.Status == Ready && o.Type == a.typ && matches(o.Pattern, a.title) {
+				hits = append(hits, o)
+			}
+		}
+		switch len(hits) {
+		case 0:
+			rep.Unmatched = append(rep.Unmatched, a.rel)
+		case 1:
+			data, err := os.ReadFile(l.s.Path(a.rel))
+			if err != nil {
+				return err
+			}
+			if err := l.record(m, hits[0], a.rel, data, now); err != nil {
+				return err
+			}
+			hits[0].Status = Created
+			rep.Healed = append(rep.Healed, a.rel)
+		default:
+			rep.Ambiguous = append(rep.Ambiguous, a.rel)
+		}
+	}
+	return nil
+}
+
+// matches reports whether an artifact title names a pattern: equal once
+// normalized, or a prefix at a word boundary (titles are clipped).
+func matches(pattern, title string) bool {
+	t := Normalize(title)
+	return t != "" && (pattern == t || strings.HasPrefix(pattern, t+" "))
+}
+
+type orphan struct{ rel, typ, title string }
+
+// orphans lists lore-made artifacts in the render folders that known does
+// not hold, sorted by path.
+func (l *Log) orphans(known map[string]bool) ([]orphan, error) {
+	var out []orphan
+	add := func(rel, typ string) {
+		if known[rel] {
+			return
+		}
+		data, err := os.ReadFile(l.s.Path(rel))
+		if err != nil {
+			return
+		}
+		fm := frontmatter(data)
+		switch typ {
+		case Workflow, Procedural:
+			if fm[markerKey] == markerValue {
+				if d, ok := fm["description"].(string); ok {
+					out = append(out, orphan{rel, typ, d})
+				}
+			}
+		default:
+			src, _ := fm["source"].(map[string]any)
+			if t, _ := fm["title"].(string); src["type"] == sourceType && t != "" {
+				out = append(out, orphan{rel, typ, t})
+			}
+		}
+	}
+	globs := []struct{ pattern, typ string }{
+		{path.Join(CommandsDir, "*.md"), Workflow},
+		{path.Join(SkillsDir, "*", "SKILL.md"), Procedural},
+		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindDecision), "*.md"), Decision},
+		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
+	}
+	for _, g := range globs {
+		files, err := filepath.Glob(l.s.Path(g.pattern))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			add(l.s.Rel(f), g.typ)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].rel < out[b].rel })
+	return out, nil
+}

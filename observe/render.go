@@ -1,0 +1,305 @@
+package observe
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// Entry records one rendered artifact (seed 002's learning manifest).
+type Entry struct {
+	ObservationID string    `json:"observationId"`
+	Type          string    `json:"type"`
+	Path          string    `json:"path"` // repo-relative
+	ContentHash   string    `json:"contentHash"`
+	RenderedAt    time.Time `json:"renderedAt"`
+}
+
+// Manifest is the render manifest.
+type Manifest struct {
+	SchemaVersion int     `json:"schemaVersion"`
+	Entries       []Entry `json:"entries"`
+}
+
+// Hash is the content hash recorded for an artifact.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func (l *Log) readManifest() (*Manifest, error) {
+	data, err := os.ReadFile(l.s.Path(l.ManifestRel()))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Manifest{SchemaVersion: 1}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("observe: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s:1: invalid render manifest: %w", l.ManifestRel(), err)
+	}
+	return &m, nil
+}
+
+// Manifest reads the render manifest (empty when there is none).
+func (l *Log) Manifest() (*Manifest, error) { return l.readManifest() }
+
+func (l *Log) writeManifest(m *Manifest) error {
+	sort.Slice(m.Entries, func(a, b int) bool { return m.Entries[a].Path < m.Entries[b].Path })
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("observe: %w", err)
+	}
+	return gitstore.WriteAtomic(l.s.Path(l.ManifestRel()), append(data, '\n'))
+}
+
+// Rendered is one artifact lore render wrote.
+type Rendered struct {
+	Observation *Observation
+	Path        string
+}
+
+// afterArtifact runs between writing an artifact and recording it; tests
+// set it to simulate a crash in that window.
+var afterArtifact = func(path string) error { return nil }
+
+// Render turns every ready observation into its artifact. It reconciles
+// first, so an artifact a crashed render left unrecorded is adopted rather
+// than written twice. Each artifact is written atomically, then recorded in
+// the manifest (atomically), then marked created in the log.
+func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
+	unlock, err := l.s.Lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	rep, err := l.reconcileLocked(now)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, _, err := l.Read()
+	if err != nil {
+		return nil, rep, err
+	}
+	m, err := l.readManifest()
+	if err != nil {
+		return nil, rep, err
+	}
+	var out []Rendered
+	for _, o := range Fold(recs) {
+		if o.Status != Ready {
+			continue
+		}
+		rel, data, err := l.artifact(o, now)
+		if err != nil {
+			return out, rep, err
+		}
+		if err := gitstore.WriteAtomic(l.s.Path(rel), data); err != nil {
+			return out, rep, err
+		}
+		if err := afterArtifact(rel); err != nil {
+			return out, rep, err
+		}
+		if err := l.record(m, o, rel, data, now); err != nil {
+			return out, rep, err
+		}
+		out = append(out, Rendered{Observation: o, Path: rel})
+	}
+	return out, rep, nil
+}
+
+// record adds the manifest entry, then the log's created record: in that
+// order a crash leaves either an unrecorded artifact (healed from the
+// files) or a recorded one whose observation is still ready (healed from
+// the manifest), never a created observation without its entry.
+func (l *Log) record(m *Manifest, o *Observation, rel string, data []byte, now time.Time) error {
+	h := Hash(data)
+	m.Entries = append(m.Entries, Entry{ObservationID: o.ID, Type: o.Type, Path: rel, ContentHash: h, RenderedAt: now.UTC().Truncate(time.Second)})
+	if err := l.writeManifest(m); err != nil {
+		return err
+	}
+	return l.mark(o, Created, 0, rel+"@"+h, now)
+}
+
+func (l *Log) mark(o *Observation, status string, penalty float64, artifact string, now time.Time) error {
+	conf := o.Confidence
+	if penalty > 0 {
+		conf = float64(int(conf*penalty*100+1e-9)) / 100
+	}
+	return l.appendLocked([]Record{{ID: o.ID, Type: o.Type, Pattern: o.Pattern, LastSeen: now.UTC().Truncate(time.Second),
+		Status: status, Confidence: conf, Penalty: penalty, Artifact: artifact}})
+}
+
+// Marker says an artifact came from lore render (the orphan scan only
+// considers files that carry it, never hand-written ones).
+const (
+	markerKey   = "generated-by"
+	markerValue = "lore render"
+	sourceType  = "observation"
+)
+
+// Folders lore render writes into, repo-relative.
+const (
+	CommandsDir = ".claude/commands/lore"
+	SkillsDir   = ".claude/skills"
+)
+
+// artifact picks a free path for o's artifact and renders its bytes.
+func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
+	title := clip(o.Title, markdown.MaxTitle)
+	sl := slug(o.Title)
+	seen := fmt.Sprintf("Observed %d times between %s and %s (confidence %.2f).",
+		o.Count, o.FirstSeen.Format("2006-01-02"), o.LastSeen.Format("2006-01-02"), o.Confidence)
+	details := o.Details
+	if details == "" {
+		details = o.Title
+	}
+	var evidence string
+	for _, e := range o.Evidence {
+		evidence += "- " + oneLine(e) + "\n"
+	}
+	switch o.Type {
+	case Workflow:
+		rel := l.free(func(i int) string { return path.Join(CommandsDir, suffixed(sl, i)+".md") })
+		data, err := markdown.Compose([]markdown.Field{{Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
+			details+"\n\n"+seen+"\n")
+		return rel, data, err
+	case Procedural:
+		rel := l.free(func(i int) string { return path.Join(SkillsDir, suffixed(sl, i), "SKILL.md") })
+		data, err := markdown.Compose([]markdown.Field{{Key: "name", Value: path.Base(path.Dir(rel))}, {Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
+			"# "+title+"\n\n"+details+"\n\n"+seen+"\n")
+		return rel, data, err
+	}
+	kind := markdown.KindPitfall
+	status, body := "active", "## Issue\n"+o.Title+"\n\n## Avoid\n"+details+"\n\n## Evidence\n"+seen+"\n"+evidence
+	if o.Type == Decision {
+		kind, status = markdown.KindDecision, "accepted"
+		body = "## Context\n" + seen + "\n" + evidence + "\n## Decision\n" + details + "\n"
+	}
+	ref, err := l.nextRef(kind)
+	if err != nil {
+		return "", nil, err
+	}
+	folder := path.Join(gitstore.DirName, markdown.Folder(kind))
+	rel := l.free(func(i int) string { return path.Join(folder, ref+"-"+suffixed(sl, i)+".md") })
+	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)
+	data, err := markdown.Compose([]markdown.Field{
+		{Key: "id", Value: ulid.Make().String()},
+		{Key: "kind", Value: kind},
+		{Key: "title", Value: title},
+		{Key: "status", Value: status},
+		{Key: "confidence", Value: o.Confidence},
+		{Key: "ref", Value: ref},
+		{Key: "source", Value: map[string]any{"type": sourceType, "occurrences": o.Count}},
+		{Key: "created", Value: stamp},
+		{Key: "updated", Value: stamp},
+	}, body)
+	return rel, data, err
+}
+
+// free returns the first name(i), i = 1, 2, ..., that no file uses.
+func (l *Log) free(name func(i int) string) string {
+	for i := 1; ; i++ {
+		rel := name(i)
+		if _, err := os.Lstat(l.s.Path(rel)); errors.Is(err, fs.ErrNotExist) {
+			if i == 1 || !strings.HasSuffix(rel, "/SKILL.md") {
+				return rel
+			}
+			if _, err := os.Lstat(l.s.Path(path.Dir(rel))); errors.Is(err, fs.ErrNotExist) {
+				return rel
+			}
+		}
+	}
+}
+
+func suffixed(s string, i int) string {
+	if i == 1 {
+		return s
+	}
+	return s + "-" + strconv.Itoa(i)
+}
+
+var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
+
+// nextRef is one more than the highest PF-/ADR- number a file name in the
+// kind's folder uses.
+func (l *Log) nextRef(kind string) (string, error) {
+	entries, err := os.ReadDir(l.s.Path(path.Join(gitstore.DirName, markdown.Folder(kind))))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("observe: %w", err)
+	}
+	highest := 0
+	for _, e := range entries {
+		if m := refNumRe.FindStringSubmatch(e.Name()); m != nil {
+			if v, _ := strconv.Atoi(m[1]); v > highest {
+				highest = v
+			}
+		}
+	}
+	return fmt.Sprintf("%s-%04d", markdown.RefPrefix(kind), highest+1), nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug is a file-name stem: lowercase ASCII words, at most 60 characters.
+func slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+	}
+	if s == "" {
+		s = "observation"
+	}
+	return s
+}
+
+// clip shortens s to n runes at a word boundary.
+func clip(s string, n int) string {
+	s = oneLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimSpace(cut)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// frontmatter decodes the YAML block at the top of a file (nil if none).
+func frontmatter(data []byte) map[string]any {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !bytes.HasPrefix(data, []byte("---\n")) {
+		return nil
+	}
+	end := bytes.Index(data[4:], []byte("\n---"))
+	if end < 0 {
+		return nil
+	}
+	var m map[string]any
+	if yaml.Unmarshal(data[4:4+end+1], &m) != nil {
+		return nil
+	}
+	return m
+}
