@@ -20,13 +20,14 @@ import (
 
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the fingerprint.
-const Revision = "1"
+const Revision = "2"
 
 // Input is what a build reads.
 type Input struct {
 	Items  []*markdown.Item // the project's items (paths repo-relative)
 	Global []*markdown.Item // the user's global items (paths as shown, e.g. ~/.config/lore/...)
 	Config config.Config
+	Skills []Skill // the skill documents of .lore/skills (lore aggregate)
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -37,6 +38,8 @@ type Report struct {
 	LowConf  int        // below inject.minConfidence
 	Drafts   int        // project drafts awaiting review
 	Shadowed int        // global items whose id the project also has
+	Folded   int        // lessons compiled under a skill's record
+	Index    []IndexEntry
 }
 
 // Excluded is an item left out because of errors, each naming file, line and key.
@@ -77,6 +80,18 @@ func Compile(in Input) (manifest.Source, Report) {
 	fmt.Fprintf(h, "lore manifest %d compile %s\n", manifest.Version, Revision)
 	fmt.Fprintf(h, "%+v\n", set)
 
+	// Lessons a skill document lists are compiled under the skill's record.
+	skillOf := map[string]int{}
+	for i, sk := range in.Skills {
+		fmt.Fprintf(h, "skill %s %s %s %q\n", sk.Path, sk.ID, sk.Tool, sk.Lessons)
+		for _, id := range sk.Lessons {
+			if _, dup := skillOf[id]; !dup {
+				skillOf[id] = i
+			}
+		}
+	}
+	members := make([][]*markdown.Item, len(in.Skills))
+
 	add := func(list []*markdown.Item, global bool) {
 		sorted := append([]*markdown.Item(nil), list...)
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
@@ -108,19 +123,32 @@ func Compile(in Input) (manifest.Source, Report) {
 				rep.LowConf++
 				continue
 			}
-			items = append(items, item(it, global, itemCap))
 			if it.Priority >= 9 {
 				critical = append(critical, it)
 			}
+			if si, ok := skillOf[it.ID]; ok && !global && foldable(it, set.MinConfidence) {
+				members[si] = append(members[si], it)
+				rep.Folded++
+				continue
+			}
+			items = append(items, item(it, global, itemCap))
+			rep.Index = append(rep.Index, entry(it))
 		}
 	}
 	add(in.Items, false)
 	add(in.Global, true)
+	for i, sk := range in.Skills {
+		if len(members[i]) > 0 {
+			m, e := skillItem(sk, members[i], itemCap)
+			items = append(items, m)
+			rep.Index = append(rep.Index, e)
+		}
+	}
 	rep.Compiled = len(items)
 
 	src := manifest.Source{
 		Settings:     set,
-		SessionStart: sessionStart(critical, items, rep.Drafts),
+		SessionStart: sessionStart(critical, rep.Index, rep.Drafts),
 		Items:        items,
 		Buckets:      match.Index(items, set),
 	}
@@ -170,15 +198,12 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 	return m
 }
 
-// Index limits of the SessionStart block.
-const (
-	maxCritical = 5
-	maxIndex    = 30
-)
+// maxCritical caps the critical items of the SessionStart block.
+const maxCritical = 5
 
 // sessionStart renders the SessionStart block: the top critical items with
 // their fix, a compact index of what is compiled, and the drafts count.
-func sessionStart(critical []*markdown.Item, items []manifest.Item, drafts int) string {
+func sessionStart(critical []*markdown.Item, index []IndexEntry, drafts int) string {
 	var b strings.Builder
 	sort.Slice(critical, func(a, c int) bool {
 		x, y := critical[a], critical[c]
@@ -200,22 +225,8 @@ func sessionStart(critical []*markdown.Item, items []manifest.Item, drafts int) 
 			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", Sanitize(it.Title), FixText(it), it.Path)
 		}
 	}
-	if len(items) > 0 {
-		idx := append([]manifest.Item(nil), items...)
-		sort.Slice(idx, func(a, c int) bool {
-			if idx[a].Priority != idx[c].Priority {
-				return idx[a].Priority > idx[c].Priority
-			}
-			return idx[a].ID < idx[c].ID
-		})
-		fmt.Fprintf(&b, "## Knowledge index (%d items; `lore show <id>` for one)\n\n", len(items))
-		for i, it := range idx {
-			if i == maxIndex {
-				fmt.Fprintf(&b, "- … and %d more (`lore list`)\n", len(idx)-maxIndex)
-				break
-			}
-			fmt.Fprintf(&b, "- %s %s (%s/%s)\n", it.ID, it.Title, it.Kind, it.Status)
-		}
+	if len(index) > 0 {
+		b.WriteString(RenderIndex(index, DefaultIndexBytes).Text)
 		b.WriteString("\n")
 	}
 	if drafts > 0 {

@@ -64,6 +64,9 @@ type CLI struct {
 	Handoff     HandoffCmd     `cmd:"" help:"Consolidate if due, for an agent handoff step; never fails."`
 	Hooks       HooksCmd       `cmd:"" help:"Install, remove or show lore's git hooks (they run lore build after git changes .lore/)."`
 	Hook        HookCmd        `cmd:"" help:"Run an agent hook: the agent's JSON on stdin, the agent's JSON on stdout (always exits 0)."`
+	Index       IndexCmd       `cmd:"" help:"Print the compact knowledge index (the one SessionStart injects) within a byte budget."`
+	Status      StatusCmd      `cmd:"" help:"Counts by kind and status, drafts and observations to review, stale items (--line for a status bar)."`
+	Aggregate   AggregateCmd   `cmd:"" help:"Fold 5+ active lessons tagged with the same tool: into one skill the hook injects instead."`
 	Signal      SignalCmd      `cmd:"" help:"Emit, list or prune FEEDBACK and REDIRECT signals (they decay with a half-life)."`
 	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`

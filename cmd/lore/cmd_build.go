@@ -100,16 +100,9 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 		}
 	}
 
-	cfg, err := s.Config()
+	in, errs, err := compileInput(s, global)
 	if err != nil {
 		return nil, err
-	}
-	items, errs := s.Load()
-	in := compile.Input{Items: items, Config: cfg}
-	if global != "" {
-		g, gerrs := compile.LoadDir(global, compile.DisplayPath(global))
-		in.Global = g
-		errs = append(errs, gerrs...)
 	}
 	data, rep, err := compile.Build(in)
 	if err != nil {
