@@ -68,6 +68,7 @@ type CLI struct {
 	Status      StatusCmd      `cmd:"" help:"Counts by kind and status, drafts and observations to review, stale items (--line for a status bar)."`
 	Aggregate   AggregateCmd   `cmd:"" help:"Fold 5+ active lessons tagged with the same tool: into one skill the hook injects instead."`
 	Signal      SignalCmd      `cmd:"" help:"Emit, list or prune FEEDBACK and REDIRECT signals (they decay with a half-life)."`
+	Learn       LearnCmd       `cmd:"" help:"Record a build phase's learnings into learnings.md, once per --key."`
 	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }

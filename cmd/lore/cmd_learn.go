@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/lore-agents/lore/learn"
+)
+
+// LearnCmd records a phase's learnings once per key.
+type LearnCmd struct {
+	Key   string   `required:"" help:"The build phase or run id, e.g. phase-3: captured once."`
+	From  []string `type:"path" placeholder:"FILE" help:"Notes to extract from (repeatable; default: standard input)."`
+	Force bool     `help:"Re-extract: replace the key's entries in learnings.md."`
+}
+
+// Run extracts, validates and records; a repeat says "already captured".
+func (c *LearnCmd) Run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	if err := learn.ValidKey(c.Key); err != nil {
+		return usageError{err.Error()}
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	var srcs []learn.Source
+	for _, f := range c.From {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("learn: %w", err)
+		}
+		srcs = append(srcs, learn.Source{Path: s.Rel(f), Data: data})
+	}
+	if len(c.From) == 0 {
+		data, err := io.ReadAll(g.Stdin)
+		if err != nil {
+			return fmt.Errorf("learn: read stdin: %w", err)
+		}
+		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
+	}
+	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, time.Now())
+	if errors.Is(err, learn.ErrNothing) {
+		return fmt.Errorf("learn: no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
+	}
+	if err != nil {
+		return err
+	}
+	switch res.Status {
+	case learn.Already:
+		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%s); --force re-extracts\n", c.Key, res.When)
+		return nil
+	case learn.Healed:
+		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%d entries in %s; recorded the missing event)\n", c.Key, len(res.Added), cfg.Learnings)
+		return nil
+	}
+	if res.Removed > 0 {
+		fmt.Fprintf(g.Stdout, "%s: removed %d earlier entries\n", c.Key, res.Removed)
+	}
+	fmt.Fprintf(g.Stdout, "%s: captured %d learning(s) into %s\n", c.Key, len(res.Added), cfg.Learnings)
+	for _, t := range res.Added {
+		fmt.Fprintf(g.Stdout, "  + %s\n", t)
+	}
+	for _, sk := range res.Skipped {
+		fmt.Fprintf(g.Stdout, "  skipped (%s): %s: %q\n", sk.Reason, sk.Source, sk.Text)
+	}
+	return nil
+}
+
+func sourceNames(srcs []learn.Source) string {
+	var out string
+	for i, s := range srcs {
+		if i > 0 {
+			out += ", "
+		}
+		out += s.Path
+	}
+	return out
+}

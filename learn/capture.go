@@ -1,0 +1,333 @@
+package learn
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/redact"
+)
+
+// EventsPath is the event log, committed: the record that a key's
+// learnings were captured must travel with learnings.md (a teammate's
+// clone, a deleted cache) or a re-run would capture them again.
+const EventsPath = ".lore/events.jsonl"
+
+// EventCaptured marks a key as captured.
+const EventCaptured = "learnings_captured"
+
+// Event is one line of the event log.
+type Event struct {
+	Type    string   `json:"type"`
+	Key     string   `json:"key"`
+	At      string   `json:"at"`
+	Entries []string `json:"entries"`         // titles written to learnings.md
+	Force   bool     `json:"force,omitempty"` // a --force re-extraction
+	Healed  bool     `json:"healed,omitempty"`
+}
+
+var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$`)
+
+// ValidKey checks a phase or run id: one short token that can sit in a
+// marker line.
+func ValidKey(key string) error {
+	if !keyRE.MatchString(key) {
+		return fmt.Errorf("learn: key %q: want 1-100 characters of letters, digits and ._:/@+- (e.g. phase-3)", key)
+	}
+	return nil
+}
+
+// marker is the last body line of every entry captured for key; it lets a
+// re-run find what a run interrupted before its event record wrote.
+func marker(key string) string { return "<!-- lore learn " + key + " -->" }
+
+// MinWords is the shortest learning kept: "None", "N/A" and "TBD" say nothing.
+const MinWords = 3
+
+// maxTitle caps an entry title (lint's title limit is 100).
+const maxTitle = 90
+
+// Skip is an extracted line left out, and why.
+type Skip struct {
+	Learning
+	Reason string
+}
+
+// Validate redacts the learnings and drops empty, too short and duplicate
+// ones (within the batch and against the titles and bodies of existing
+// entries). A redaction failure is returned: nothing may be written then.
+func Validate(ls []Learning, existing *markdown.Learnings) (kept []Learning, skipped []Skip, err error) {
+	seen := map[string]bool{}
+	if existing != nil {
+		for _, e := range existing.Entries {
+			seen[norm(e.Title)] = true
+			for _, line := range strings.Split(e.Body, "\n") {
+				seen[norm(line)] = true
+			}
+		}
+	}
+	for _, l := range ls {
+		if l.Text, err = redact.String(l.Text); err != nil {
+			return nil, nil, fmt.Errorf("learn: nothing written: %w", err)
+		}
+		n := norm(l.Text)
+		switch {
+		case n == "":
+			skipped = append(skipped, Skip{l, "empty"})
+		case len(strings.Fields(n)) < MinWords:
+			skipped = append(skipped, Skip{l, fmt.Sprintf("fewer than %d words", MinWords)})
+		case seen[n] || seen[norm(Title(l.Text))]:
+			skipped = append(skipped, Skip{l, "duplicate"})
+		default:
+			seen[n] = true
+			seen[norm(Title(l.Text))] = true
+			kept = append(kept, l)
+		}
+	}
+	return kept, skipped, nil
+}
+
+func norm(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.TrimRight(s, ".!;: ")
+}
+
+// Title is an entry title for a learning: its first sentence, cut at a
+// word boundary.
+func Title(text string) string {
+	t := text
+	if i := strings.Index(t, ". "); i >= 20 {
+		t = t[:i]
+	}
+	t = strings.TrimRight(t, ". ")
+	if utf8.RuneCountInString(t) <= maxTitle {
+		return t
+	}
+	r := []rune(t)[:maxTitle]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > maxTitle/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
+
+// Entry is the learnings.md body of a learning captured for key.
+func Entry(key string, l Learning) string {
+	var b strings.Builder
+	if l.Kind != "" {
+		b.WriteString("kind: " + l.Kind + "\n")
+	}
+	if Title(l.Text) != strings.TrimRight(l.Text, ". ") { // the title says it all otherwise
+		b.WriteString(l.Text + "\n\n")
+	}
+	b.WriteString("Source: " + key + " (" + l.Source + ")\n")
+	b.WriteString(marker(key))
+	return b.String()
+}
+
+// Status is what Capture did.
+type Status int
+
+const (
+	Captured   Status = iota // new entries written, key recorded
+	Already                  // the key was recorded before: nothing written
+	Healed                   // entries were there without their record (a run killed between the writes): record written
+	Recaptured               // --force: the key's entries replaced
+)
+
+// Result reports a Capture.
+type Result struct {
+	Status  Status
+	Added   []string // titles written
+	Removed int      // entries of the key removed by --force
+	Skipped []Skip
+	When    string // Already: when the key was recorded
+}
+
+// ErrNothing is returned when the notes state no learning: nothing is
+// recorded, so the key can be captured once the notes say something.
+var ErrNothing = errors.New("learn: no learnings found")
+
+// Source is one file of notes.
+type Source struct {
+	Path string
+	Data []byte
+}
+
+// Capture records key's learnings from srcs into the store's learnings
+// file, under the store lock. Write order makes a re-run safe after a kill
+// at any point: learnings.md first (atomic, every entry marked with the
+// key), then the event (atomic). A run that finds marked entries but no
+// event only writes the event.
+func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force bool, now time.Time) (*Result, error) {
+	if err := ValidKey(key); err != nil {
+		return nil, err
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	events, err := ReadEvents(s.Path(EventsPath))
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(s.Path(learningsPath))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	l, err := markdown.ParseLearnings(learningsPath, data)
+	if err != nil {
+		return nil, err
+	}
+	var mine []markdown.Entry
+	for _, e := range l.Entries {
+		if strings.Contains(e.Body, marker(key)) {
+			mine = append(mine, e)
+		}
+	}
+	res := &Result{}
+	if !force {
+		if ev := lastEvent(events, key); ev != nil {
+			res.Status, res.When = Already, ev.At
+			return res, nil
+		}
+		if len(mine) > 0 {
+			for _, e := range mine {
+				res.Added = append(res.Added, e.Title)
+			}
+			res.Status = Healed
+			return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: res.Added, Healed: true})
+		}
+	}
+	// --force: take the key's entries out (last first, so offsets hold).
+	sort.Slice(mine, func(a, b int) bool { return mine[a].Start > mine[b].Start })
+	for _, e := range mine {
+		data = append(data[:e.Start:e.Start], data[e.End:]...)
+	}
+	res.Removed = len(mine)
+	rest, err := markdown.ParseLearnings(learningsPath, data)
+	if err != nil {
+		return nil, err
+	}
+	var found []Learning
+	for _, src := range srcs {
+		found = append(found, Extract(src.Path, src.Data)...)
+	}
+	kept, skipped, err := Validate(found, rest)
+	if err != nil {
+		return nil, err
+	}
+	res.Skipped = skipped
+	if len(found) == 0 {
+		return res, ErrNothing
+	}
+	for _, k := range kept {
+		t := Title(k.Text)
+		data = markdown.AppendEntry(data, t, Entry(key, k))
+		res.Added = append(res.Added, t)
+	}
+	if len(kept) > 0 || res.Removed > 0 {
+		if err := gitstore.WriteAtomic(s.Path(learningsPath), data); err != nil {
+			return nil, err
+		}
+	}
+	res.Status = Captured
+	if force {
+		res.Status = Recaptured
+	}
+	return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: nonNil(res.Added), Force: force})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func lastEvent(events []Event, key string) *Event {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == EventCaptured && events[i].Key == key {
+			return &events[i]
+		}
+	}
+	return nil
+}
+
+// ReadEvents reads the event log; broken lines (a hand edit, a bad merge)
+// are skipped, never fatal. A missing log is empty.
+func ReadEvents(path string) ([]Event, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	var out []Event
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e Event
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Type != "" {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// appendEvent rewrites the log with one more line, atomically (the caller
+// holds the store lock).
+func appendEvent(s *gitstore.Store, e Event) error {
+	path := s.Path(EventsPath)
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("learn: %w", err)
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	if err := gitstore.WriteAtomic(path, append(append(data, line...), '\n')); err != nil {
+		return err
+	}
+	return ensureUnion(s)
+}
+
+// UnionLine makes git merge two branches' event logs by keeping both
+// sides' lines: the log is append-only and order does not matter.
+const UnionLine = "/" + EventsPath + " merge=union"
+
+// ensureUnion adds UnionLine to the work tree's .gitattributes once.
+func ensureUnion(s *gitstore.Store) error {
+	data, err := os.ReadFile(s.Path(".gitattributes"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("learn: %w", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == UnionLine {
+			return nil
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	return gitstore.WriteAtomic(s.Path(".gitattributes"), append(data, UnionLine+"\n"...))
+}

@@ -1,0 +1,160 @@
+// Package learn records the learnings of one build phase or run into
+// learnings.md exactly once per key (DESIGN section 11, seed 001): it
+// extracts the lessons a phase summary states, validates and redacts them,
+// appends one entry per learning, and marks the key in the event log.
+package learn
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+// Learning is one lesson stated in a phase's notes.
+type Learning struct {
+	Text   string // one line, whitespace collapsed
+	Kind   string // "", markdown.KindPitfall or markdown.KindDecision: where consolidation routes it
+	Source string // file:line it came from
+}
+
+var (
+	heading = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
+	item    = regexp.MustCompile(`^( ?)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$`)
+	// A line stating one lesson anywhere: "Lesson: ...", "- **Pitfall:** ...".
+	tagged = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?(learning|lesson(?: learned)?|takeaway|pitfall|gotcha|decision|til)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$`)
+	fence  = regexp.MustCompile("^ {0,3}(```|~~~)")
+)
+
+// sectionKind says whether a heading opens a section of learnings and
+// which kind its items are.
+func sectionKind(title string) (kind string, ok bool) {
+	t := strings.ToLower(title)
+	switch {
+	case strings.Contains(t, "decision"):
+		return markdown.KindDecision, true
+	case containsAny(t, "pitfall", "gotcha", "mistake", "went wrong", "what didn't", "what did not", "didn't work", "did not work", "avoid"):
+		return markdown.KindPitfall, true
+	case containsAny(t, "learning", "lesson", "takeaway", "what worked", "went well", "insight", "til"):
+		return "", true
+	}
+	return "", false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func tagKind(tag string) string {
+	switch strings.ToLower(tag) {
+	case "pitfall", "gotcha":
+		return markdown.KindPitfall
+	case "decision":
+		return markdown.KindDecision
+	}
+	return ""
+}
+
+// Extract returns the learnings a Markdown note states: each list item
+// under a heading about learnings, lessons, takeaways, what worked or went
+// wrong, pitfalls or decisions (continuation lines joined), and each line
+// tagged "Lesson:", "Learning:", "Pitfall:", "Decision:", "TIL:" anywhere
+// else. Code blocks are skipped. Validation happens in Validate.
+func Extract(path string, data []byte) []Learning {
+	var out []Learning
+	var cur *Learning // the list item being read
+	inSection := 0    // level of the open learnings heading, 0 when none
+	var sectionKindV string
+	inFence := ""
+	flush := func() {
+		if cur != nil {
+			cur.Text = oneLine(cur.Text)
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i, line := range lines {
+		src := fmt.Sprintf("%s:%d", path, i+1)
+		if m := fence.FindStringSubmatch(line); m != nil {
+			flush()
+			switch {
+			case inFence == "":
+				inFence = m[1]
+			case inFence == m[1]:
+				inFence = ""
+			}
+			continue
+		}
+		if inFence != "" {
+			continue
+		}
+		if m := heading.FindStringSubmatch(line); m != nil {
+			flush()
+			level := len(m[1])
+			if inSection > 0 && level <= inSection {
+				inSection = 0
+			}
+			if inSection == 0 {
+				if k, ok := sectionKind(m[2]); ok {
+					inSection, sectionKindV = level, k
+				}
+			}
+			continue
+		}
+		if inSection > 0 {
+			if m := item.FindStringSubmatch(line); m != nil {
+				flush()
+				cur = &Learning{Text: m[2], Kind: sectionKindV, Source: src}
+				if t := tagged.FindStringSubmatch(line); t != nil {
+					cur.Text, cur.Kind = t[2], tagKind(t[1])
+					if cur.Kind == "" {
+						cur.Kind = sectionKindV
+					}
+				}
+				continue
+			}
+			if strings.TrimSpace(line) == "" {
+				flush()
+				continue
+			}
+			if cur != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
+				cur.Text += " " + strings.TrimSpace(stripItem(line))
+				continue
+			}
+			flush()
+		}
+		if t := tagged.FindStringSubmatch(line); t != nil {
+			out = append(out, Learning{Text: oneLine(t[2]), Kind: tagKind(t[1]), Source: src})
+		}
+	}
+	flush()
+	return out
+}
+
+// stripItem removes a nested list marker: a sub-bullet continues its parent.
+func stripItem(line string) string {
+	t := strings.TrimLeft(line, " \t")
+	for _, p := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(t, p) {
+			return t[len(p):]
+		}
+	}
+	return t
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+	for _, w := range []string{"**", "__"} {
+		if strings.HasSuffix(s, w) && strings.Count(s, w)%2 == 1 {
+			s = strings.TrimSpace(strings.TrimSuffix(s, w))
+		}
+	}
+	return s
+}
