@@ -98,6 +98,13 @@ func (l *Log) reconcileLocked(now time.Time) (*Report, error) {
 // artifact's type whose pattern matches its title is marked created and
 // recorded; with none or several the file is left alone.
 func (l *Log) healOrphans(m *Manifest, all []*Observation, rep *Report, now time.Time) error {
+	ready := false
+	for _, o := range all {
+		ready = ready || o.Status == Ready
+	}
+	if !ready {
+		return nil // nothing could adopt an orphan: skip reading the folders
+	}
 	known := map[string]bool{}
 	for _, e := range m.Entries {
 		known[e.Path] = true

@@ -208,7 +208,10 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 		{Key: "status", Value: status},
 		{Key: "confidence", Value: o.Confidence},
 		{Key: "ref", Value: ref},
-		{Key: "source", Value: map[string]any{"type": sourceType, "occurrences": o.Count}},
+		{Key: "source", Value: struct {
+			Type        string `yaml:"type"`
+			Occurrences int    `yaml:"occurrences"`
+		}{sourceType, o.Count}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
 	}, body)

@@ -70,6 +70,7 @@ type CLI struct {
 	Signal      SignalCmd      `cmd:"" help:"Emit, list or prune FEEDBACK and REDIRECT signals (they decay with a half-life)."`
 	Learn       LearnCmd       `cmd:"" help:"Record a build phase's learnings into learnings.md, once per --key."`
 	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
+	Loop        LearningLoop   `embed:"" help:"observe, render, reconcile"`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }
 

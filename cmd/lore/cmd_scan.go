@@ -111,6 +111,9 @@ func (c *ScanCmd) run(g *Globals) error {
 		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
 			return err
 		}
+		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
+			return err
+		}
 	}
 	if c.JSON || c.Quiet {
 		return nil
