@@ -28,7 +28,7 @@ func TestGroupsBoundary(t *testing.T) {
 		// Never counted: a draft, a deny, a lesson without triggers, another tool.
 		items = append(items,
 			parse(t, "d.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4TD01\nkind: lesson\ntitle: d\nstatus: draft\n"+pytest, "## Fix\nx\n"),
-			lesson(t, 90, "priority: critical\nenforce: deny\n"+pytest[:len(pytest)-len("tags: [tool:pytest]\n")]+"tags: [tool:pytest]\n"),
+			parse(t, "deny.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4TD02\nkind: lesson\ntitle: deny\nstatus: active\npriority: critical\nenforce: deny\n"+pytest, "## Fix\nx\n"),
 			lesson(t, 91, "tags: [tool:pytest]\n"),
 			lesson(t, 92, "triggers:\n  tools: [Bash]\ntags: [tool:git]\n"))
 		g := Groups(items, 0.5)
@@ -115,4 +115,19 @@ func TestCompileFoldsSkill(t *testing.T) {
 	if src2.Hash == src.Hash || rep2.Folded != 4 || len(src2.Items) != 3 {
 		t.Fatalf("after dropping one lesson: folded %d, items %d", rep2.Folded, len(src2.Items))
 	}
+}
+
+// FuzzParseSkill: a skill document is a user file; ParseSkill never panics,
+// and what it accepts has an id and a tool.
+func FuzzParseSkill(f *testing.F) {
+	f.Add([]byte(SkillDoc("pytest", "01SKILL0000000000000000000", nil)))
+	f.Add([]byte("---\nid: x\ntool: git\nlessons: [a, b]\n---\n"))
+	f.Add([]byte("---\r\nid: x\r\ntool: [\r\n---\r\n"))
+	f.Add([]byte("---\n---\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sk, err := ParseSkill("s.md", data)
+		if err == nil && (sk.ID == "" || sk.Tool == "") {
+			t.Fatalf("accepted %+v", sk)
+		}
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/observe"
 )
 
 // StatusCmd summarizes the store: what there is, what awaits review, what
@@ -27,15 +28,23 @@ type StatusCmd struct {
 }
 
 type statusReport struct {
-	Counts       map[string]map[string]int `json:"counts"` // kind -> status -> n
-	Active       int                       `json:"active"` // active lessons/pitfalls and accepted decisions
-	Drafts       []string                  `json:"drafts"` // files of draft/proposed items
-	Observations *int                      `json:"observations"`
+	Counts       map[string]map[string]int `json:"counts"`       // kind -> status -> n
+	Active       int                       `json:"active"`       // active lessons/pitfalls and accepted decisions
+	Drafts       []string                  `json:"drafts"`       // files of draft/proposed items
+	Observations *observationStatus        `json:"observations"` // null when the log cannot be read
 	Stale        []staleItem               `json:"stale"`
 	StaleDays    int                       `json:"staleDays"`
 	Skills       []string                  `json:"skillsOutOfDate"` // tools whose skill document lore aggregate would change
 	Errors       int                       `json:"errors"`          // files that could not be parsed
 	Learnings    *learningsStatus          `json:"learnings"`
+}
+
+// observationStatus counts the observation log (DESIGN section 10): ready
+// observations crossed their threshold and await lore render.
+type observationStatus struct {
+	ByStatus map[string]int `json:"byStatus"`
+	Ready    []string       `json:"ready"` // titles
+	Broken   int            `json:"broken"`
 }
 
 type staleItem struct {
@@ -91,6 +100,7 @@ func (c *StatusCmd) Run(g *Globals) error {
 	sort.Slice(r.Stale, func(a, b int) bool { return r.Stale[a].Days > r.Stale[b].Days })
 	r.Skills = outOfDateSkills(s.ReadFile, in)
 	r.Learnings = learnings(s, in.Config, today)
+	r.Observations = observations(s, g)
 
 	switch {
 	case c.JSON:
@@ -191,6 +201,9 @@ func (r statusReport) line() string {
 	if n := len(r.Drafts); n > 0 {
 		parts = append(parts, plural(n, "draft"))
 	}
+	if o := r.Observations; o != nil && len(o.Ready) > 0 {
+		parts = append(parts, fmt.Sprintf("%d ready", len(o.Ready)))
+	}
 	if n := len(r.Stale); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d stale", n))
 	}
@@ -243,8 +256,19 @@ func (r statusReport) print(g *Globals) {
 			fmt.Fprintf(w, "  %s\n", d)
 		}
 	}
-	if r.Observations == nil {
-		fmt.Fprintln(w, "\nobservations: not counted by this build")
+	if o := r.Observations; o != nil && len(o.ByStatus) > 0 {
+		var sts []string
+		for st, n := range o.ByStatus {
+			sts = append(sts, fmt.Sprintf("%d %s", n, st))
+		}
+		sort.Strings(sts)
+		fmt.Fprintf(w, "\nobservations: %s\n", strings.Join(sts, ", "))
+		if len(o.Ready) > 0 {
+			fmt.Fprintf(w, "%d observation(s) ready to render: lore render\n", len(o.Ready))
+			for _, t := range o.Ready {
+				fmt.Fprintf(w, "  %s\n", t)
+			}
+		}
 	}
 	if n := len(r.Stale); n > 0 {
 		fmt.Fprintf(w, "\n%d active item(s) not updated for %d days or more:\n", n, r.StaleDays)
@@ -266,4 +290,28 @@ func (r statusReport) print(g *Globals) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// observations folds the observation log; a log that cannot be read is
+// reported on stderr and counted as unknown.
+func observations(s *gitstore.Store, g *Globals) *observationStatus {
+	l, err := observe.Open(s)
+	var obs []*observe.Observation
+	var st observe.Stats
+	if err == nil {
+		obs, st, err = l.Load()
+	}
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "lore: status: observations: %v\n", err)
+		return nil
+	}
+	o := &observationStatus{ByStatus: map[string]int{}, Ready: []string{}, Broken: st.Broken}
+	for _, ob := range obs {
+		o.ByStatus[ob.Status]++
+		if ob.Status == observe.Ready {
+			o.Ready = append(o.Ready, ob.Title)
+		}
+	}
+	sort.Strings(o.Ready)
+	return o
 }
