@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
@@ -370,21 +370,31 @@ func TestDisableAndDeadline(t *testing.T) {
 		t.Errorf("LORE_DISABLE=1: %s", out)
 	}
 	t.Setenv("LORE_DISABLE", "")
-	t.Setenv("LORE_HOOK_DEADLINE", "1ns")
+	// A call stuck reading stdin: the watchdog answers {} at the deadline
+	// and ends the process (here: releases the reader instead).
+	t.Setenv("LORE_HOOK_DEADLINE", "20ms")
+	release := make(chan struct{})
 	aborted := make(chan int, 1)
-	abort = func(code int) { aborted <- code }
-	defer func() { abort = os.Exit }() // after Main returned: the watchdog is done
-	if out := hook(t, "claude", "PreToolUse", in); out != "{}\n" {
-		t.Errorf("deadline passed: %s", out)
+	abort = func(code int) { aborted <- code; close(release) }
+	defer func() { abort = os.Exit }()
+	var out bytes.Buffer
+	if code := Main([]string{"claude", "PreToolUse"}, stuckReader{release}, &out, io.Discard); code != 0 {
+		t.Errorf("Main returned %d", code)
 	}
-	select {
-	case code := <-aborted:
-		if code != 0 {
-			t.Errorf("the watchdog exits with %d, want 0", code)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("the watchdog did not end the call at its deadline")
+	if out.String() != "{}\n" {
+		t.Errorf("at the deadline: %q, want exactly one {}", out.String())
 	}
+	if code := <-aborted; code != 0 {
+		t.Errorf("the watchdog exits with %d, want 0", code)
+	}
+}
+
+// stuckReader blocks until released, like stdin that never closes.
+type stuckReader struct{ release chan struct{} }
+
+func (r stuckReader) Read([]byte) (int, error) {
+	<-r.release
+	return 0, io.EOF
 }
 
 // TestParallelClaims races sub-agents of one session for the same item:
