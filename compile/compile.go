@@ -20,7 +20,7 @@ import (
 
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the fingerprint.
-const Revision = "2"
+const Revision = "3"
 
 // Input is what a build reads.
 type Input struct {
@@ -28,6 +28,9 @@ type Input struct {
 	Global []*markdown.Item // the user's global items (paths as shown, e.g. ~/.config/lore/...)
 	Config config.Config
 	Skills []Skill // the skill documents of .lore/skills (lore aggregate)
+	// Learnings is the learnings file (Config.Learnings), for the recent
+	// learnings SessionStart shows.
+	Learnings []byte
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -79,6 +82,8 @@ func Compile(in Input) (manifest.Source, Report) {
 	h := sha256.New()
 	fmt.Fprintf(h, "lore manifest %d compile %s\n", manifest.Version, Revision)
 	fmt.Fprintf(h, "%+v\n", set)
+	fmt.Fprintf(h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
+	h.Write(in.Learnings)
 
 	// Lessons a skill document lists are compiled under the skill's record.
 	skillOf := map[string]int{}
@@ -148,7 +153,7 @@ func Compile(in Input) (manifest.Source, Report) {
 
 	src := manifest.Source{
 		Settings:     set,
-		SessionStart: sessionStart(critical, rep.Index, rep.Drafts),
+		SessionStart: sessionStart(critical, rep.Index, rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
 		Items:        items,
 		Buckets:      match.Index(items, set),
 	}

@@ -190,6 +190,9 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 		}
 	}
 	text := Protocol
+	if sig := h.signals(); sig != "" {
+		text += "\n" + sig
+	}
 	if m != nil {
 		if block := strings.TrimSpace(m.SessionStart()); block != "" {
 			text += "\n" + block + "\n"

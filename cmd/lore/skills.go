@@ -52,6 +52,7 @@ func compileInput(s *gitstore.Store, global string) (in compile.Input, errs []er
 		return in, nil, err
 	}
 	in.Items, errs = s.Load()
+	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
 	skills, serrs := loadSkills(s)
 	in.Skills, errs = skills, append(errs, serrs...)
 	if global != "" {
