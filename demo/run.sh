@@ -3,7 +3,8 @@
 #   a real Claude Code transcript is scanned -> a draft lesson -> reviewed and
 #   promoted -> committed (the git hook compiles the manifest) -> the agent's
 #   PreToolUse hook injects it before the `git push` that would repeat the
-#   mistake -> ages and a dry-run consolidation of learnings.md.
+#   mistake -> ages and a dry-run consolidation of learnings.md -> an
+#   observation crossing its threshold, rendered, deleted and penalised.
 # Needs only the two binaries (make build) and git. Touches nothing outside
 # a temporary folder.
 set -eu
@@ -83,5 +84,19 @@ run lore ages --today 2026-03-26
 run lore consolidate --dry-run --today 2026-03-26
 printf '$ cat tmp/consolidation-report.md\n'
 cat tmp/consolidation-report.md
+
+step "10. The learning loop: a pitfall seen in two sessions crosses its threshold (2 sightings: 0.95 >= 0.65)"
+run lore observe pitfall "npm ci wipes node_modules" --at 2026-03-20 \
+    --details "Use npm install in a dev shell; keep npm ci for CI." --evidence "session-a.jsonl:41"
+run lore observe pitfall "NPM ci wipes node_modules!" --at 2026-03-23 --evidence "session-b.jsonl:7"
+
+step "11. lore render writes it as a pitfall item and records its hash"
+run lore render
+
+step "12. The user deletes the rendered pitfall: reconcile penalises its observation (x0.3), for good"
+rm .lore/pitfalls/PF-*-npm-ci-wipes-node-modules.md
+run lore reconcile
+run lore observe pitfall "npm ci wipes node_modules" --at 2026-03-25
+run lore render
 
 printf '\n%sDone.%s The throwaway repository %s is removed on exit.\n' "$bold" "$plain" "$work/app"
