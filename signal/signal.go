@@ -135,31 +135,64 @@ func Parse(data []byte) (sigs []Signal, bad int) {
 	return sigs, bad
 }
 
+var keys = [][]string{{"id"}, {"type"}, {"text"}, {"source"}, {"created"}, {"strength"}, {"halfLifeSeconds"}}
+
+// parseLine reads one record in a single pass over the line.
 func parseLine(line []byte) (Signal, bool) {
 	var s Signal
-	var err error
-	get := func(key string) string {
+	var created string
+	var hl float64
+	seen, ok := 0, true
+	jsonparser.EachKey(line, func(i int, v []byte, typ jsonparser.ValueType, err error) {
 		if err != nil {
-			return ""
+			ok = false
+			return
 		}
-		var v string
-		v, err = jsonparser.GetString(line, key)
-		return v
-	}
-	s.ID, s.Type, s.Text, s.Source = get("id"), get("type"), get("text"), get("source")
-	created := get("created")
-	if err != nil {
+		seen |= 1 << i
+		switch i {
+		case 0, 1, 2, 3, 4:
+			if typ != jsonparser.String {
+				ok = false
+				return
+			}
+			str, err := jsonparser.ParseString(v)
+			if err != nil {
+				ok = false
+				return
+			}
+			switch i {
+			case 0:
+				s.ID = str
+			case 1:
+				s.Type = str
+			case 2:
+				s.Text = str
+			case 3:
+				s.Source = str
+			case 4:
+				created = str
+			}
+		case 5, 6:
+			f, err := jsonparser.ParseFloat(v)
+			if typ != jsonparser.Number || err != nil {
+				ok = false
+				return
+			}
+			if i == 5 {
+				s.Strength = f
+			} else {
+				hl = f
+			}
+		}
+	}, keys...)
+	const required = 1<<1 | 1<<2 | 1<<4 | 1<<5 | 1<<6 // type, text, created, strength, half-life
+	if !ok || seen&required != required || hl <= 0 || hl > 1e9 || math.IsNaN(s.Strength) {
 		return s, false
 	}
-	s.Strength, err = jsonparser.GetFloat(line, "strength")
-	if err != nil {
-		return s, false
+	if s.HalfLife = time.Duration(hl * float64(time.Second)); s.HalfLife <= 0 {
+		return s, false // under a nanosecond
 	}
-	hl, err := jsonparser.GetFloat(line, "halfLifeSeconds")
-	if err != nil || hl <= 0 || hl > 1e9 {
-		return s, false
-	}
-	s.HalfLife = time.Duration(hl * float64(time.Second))
+	var err error
 	if s.Created, err = time.Parse(time.RFC3339Nano, created); err != nil {
 		return s, false
 	}
@@ -233,18 +266,31 @@ func Prune(sigs []Signal, now time.Time) (kept, pruned []Signal) {
 // Live returns the signals alive at now, REDIRECT first, then strongest
 // first, then newest first.
 func Live(sigs []Signal, now time.Time) []Signal {
-	live, _ := Prune(sigs, now)
+	type cur struct {
+		s Signal
+		v float64
+	}
+	var live []*cur // pointers: sorting moves 8 bytes, not a Signal
+	for _, s := range sigs {
+		if v := s.At(now); Alive(v) {
+			live = append(live, &cur{s, v})
+		}
+	}
 	sort.SliceStable(live, func(a, b int) bool {
 		x, y := live[a], live[b]
-		if (x.Type == Redirect) != (y.Type == Redirect) {
-			return x.Type == Redirect
+		if (x.s.Type == Redirect) != (y.s.Type == Redirect) {
+			return x.s.Type == Redirect
 		}
-		if sx, sy := x.At(now), y.At(now); sx != sy {
-			return sx > sy
+		if x.v != y.v {
+			return x.v > y.v
 		}
-		return x.Created.After(y.Created)
+		return x.s.Created.After(y.s.Created)
 	})
-	return live
+	out := make([]Signal, len(live))
+	for i, c := range live {
+		out[i] = c.s
+	}
+	return out
 }
 
 // MaxShown caps the signals a SessionStart block lists.
