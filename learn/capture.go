@@ -149,8 +149,9 @@ const (
 // Result reports a Capture.
 type Result struct {
 	Status  Status
-	Added   []string // titles written
-	Removed int      // entries of the key removed by --force
+	Added   []string   // titles written
+	Kept    []Learning // the learnings written (Captured, Recaptured)
+	Removed int        // entries of the key removed by --force
 	Skipped []Skip
 	When    string // Already: when the key was recorded
 }
@@ -233,6 +234,7 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	if len(found) == 0 {
 		return res, ErrNothing
 	}
+	res.Kept = kept
 	for _, k := range kept {
 		t := Title(k.Text)
 		data = markdown.AppendEntry(data, t, Entry(key, k))

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/signal"
 )
 
 func TestExtract(t *testing.T) {
@@ -222,4 +224,30 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSignals(t *testing.T) {
+	if Signals("k", nil, now) != nil {
+		t.Error("signals for nothing captured")
+	}
+	kept := []Learning{{Text: "plain lesson text here"}, {Text: "a pitfall to avoid here", Kind: markdown.KindPitfall}}
+	sigs := Signals("phase-2", kept, now)
+	if len(sigs) != 2 || sigs[0].Type != "FEEDBACK" || sigs[0].Strength != 0.5 || sigs[0].HalfLife != 6*time.Hour ||
+		sigs[1].Type != "REDIRECT" || sigs[1].Strength != 0.9 || sigs[1].HalfLife != 24*time.Hour ||
+		sigs[1].Text != "phase-2: avoid: a pitfall to avoid here" || sigs[0].Source != "learn:phase-2" {
+		t.Fatalf("Signals: %+v", sigs)
+	}
+	var many []Learning
+	for i := 0; i < 40; i++ {
+		many = append(many, Learning{Text: fmt.Sprintf("lesson number %d with some words", i)})
+	}
+	s := Signals("k", many, now)[0]
+	if n := len([]rune(s.Text)); n > 500 || !strings.HasSuffix(s.Text, "…") {
+		t.Errorf("long summary: %d characters: %q", n, s.Text)
+	}
+	for _, x := range append(sigs, s) {
+		if err := signal.Validate(x); err != nil {
+			t.Errorf("emitted signal invalid: %v", err)
+		}
+	}
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/lore-agents/lore/learn"
+	"github.com/lore-agents/lore/signal"
 )
 
 // LearnCmd records a phase's learnings once per key.
@@ -15,6 +15,8 @@ type LearnCmd struct {
 	Key   string   `required:"" help:"The build phase or run id, e.g. phase-3: captured once."`
 	From  []string `type:"path" placeholder:"FILE" help:"Notes to extract from (repeatable; default: standard input)."`
 	Force bool     `help:"Re-extract: replace the key's entries in learnings.md."`
+
+	NoSignals bool `name:"no-signals" help:"Do not emit the FEEDBACK summary (and REDIRECT for pitfalls) signals."`
 }
 
 // Run extracts, validates and records; a repeat says "already captured".
@@ -45,7 +47,8 @@ func (c *LearnCmd) Run(g *Globals) error {
 		}
 		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
 	}
-	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, time.Now())
+	now := signal.Now()
+	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, now)
 	if errors.Is(err, learn.ErrNothing) {
 		return fmt.Errorf("learn: no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
 	}
@@ -69,6 +72,21 @@ func (c *LearnCmd) Run(g *Globals) error {
 	}
 	for _, sk := range res.Skipped {
 		fmt.Fprintf(g.Stdout, "  skipped (%s): %s: %q\n", sk.Reason, sk.Source, sk.Text)
+	}
+	if sigs := learn.Signals(c.Key, res.Kept, now); len(sigs) > 0 && !c.NoSignals {
+		// The learnings are recorded; a signal that cannot be written is
+		// only a warning (signals are ephemeral cache state).
+		err := updateSignals(s, func(old []signal.Signal) []signal.Signal {
+			kept, _ := signal.Prune(old, now)
+			return append(kept, sigs...)
+		})
+		if err != nil {
+			fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", err)
+			return nil
+		}
+		for _, x := range sigs {
+			fmt.Fprintf(g.Stdout, "emitted %s signal (strength %.2f, half-life %v)\n", x.Type, x.Strength, x.HalfLife)
+		}
 	}
 	return nil
 }
