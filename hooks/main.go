@@ -159,6 +159,7 @@ func (h *handler) open() *manifest.Manifest {
 }
 
 func (h *handler) sessionStart(in *input, sess *session) reply {
+	h.reconcileInBackground("")
 	m := h.open()
 	if m != nil {
 		defer m.Close()

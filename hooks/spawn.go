@@ -12,9 +12,31 @@ func (h *handler) scanInBackground(transcript, cwd string) {
 	if transcript == "" {
 		return
 	}
+	h.background(cwd, "scan", "--quiet", transcript)
+}
+
+// reconcileInBackground starts `lore reconcile --quiet` at SessionStart
+// when anything was ever rendered (a render manifest exists): deleted or
+// orphaned artifacts are settled before the session, without the hook
+// waiting or linking the observation log's code.
+func (h *handler) reconcileInBackground(cwd string) {
+	if h.root == "" {
+		return
+	}
+	for _, rel := range []string{".lore/cache/render.json", ".lore/render.json"} {
+		if _, err := os.Stat(filepath.Join(h.root, filepath.FromSlash(rel))); err == nil {
+			h.background(cwd, "reconcile", "--quiet")
+			return
+		}
+	}
+}
+
+// background starts the full lore binary with args, detached, in the work
+// tree, and returns at once.
+func (h *handler) background(cwd string, args ...string) {
 	lore := findLore()
 	if lore == "" {
-		h.logf("lore not found next to %s or on PATH: transcript not scanned", os.Args[0])
+		h.logf("lore not found next to %s or on PATH: lore %s not run", os.Args[0], args[0])
 		return
 	}
 	dir := cwd
@@ -25,17 +47,17 @@ func (h *handler) scanInBackground(transcript, cwd string) {
 	// agent's pipes would keep the agent waiting for the hook's output.
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		h.logf("start %s scan: %v", lore, err)
+		h.logf("start lore %s: %v", args[0], err)
 		return
 	}
 	defer null.Close()
 	// os.StartProcess, not os/exec: the hook binary links os/exec (and
 	// context) for nothing else, start-up work every tool call would pay.
-	p, err := os.StartProcess(lore, []string{lore, "scan", "--quiet", transcript}, &os.ProcAttr{
+	p, err := os.StartProcess(lore, append([]string{lore}, args...), &os.ProcAttr{
 		Dir: dir, Files: []*os.File{null, null, null}, Sys: detached(),
 	})
 	if err != nil {
-		h.logf("start %s scan: %v", lore, err)
+		h.logf("start lore %s: %v", args[0], err)
 		return
 	}
 	p.Release()

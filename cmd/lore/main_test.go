@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -70,16 +71,24 @@ func cmdCommitAt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdWaitFor waits up to 20 s for a file matching a glob to appear, for
-// work lore starts in the background: waitfor <glob>.
+// cmdWaitFor waits up to 20 s for a file matching a glob to appear (and,
+// with a regexp, to contain a match), for work lore starts in the
+// background: waitfor <glob> [regexp].
 func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 1 || neg {
-		ts.Fatalf("usage: waitfor <glob>")
+	if len(args) < 1 || len(args) > 2 || neg {
+		ts.Fatalf("usage: waitfor <glob> [regexp]")
+	}
+	var re *regexp.Regexp
+	if len(args) == 2 {
+		re = regexp.MustCompile(args[1])
 	}
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
-			return
+		m, _ := filepath.Glob(ts.MkAbs(args[0]))
+		for _, f := range m {
+			if data, err := os.ReadFile(f); re == nil || err == nil && re.Match(data) {
+				return
+			}
 		}
 	}
-	ts.Fatalf("waitfor: nothing matches %s after 20s", args[0])
+	ts.Fatalf("waitfor: nothing matches %s %v after 20s", args[0], args[1:])
 }
