@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -233,7 +231,7 @@ func (r *run) newItem(c *candidate) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("consolidate: %w", err)
 	}
-	name := slug(c.Title) + ".md"
+	name := markdown.Slug(c.Title) + ".md"
 	if ref != "" {
 		name = ref + "-" + name
 	}
@@ -246,8 +244,6 @@ func (r *run) newItem(c *candidate) (string, error) {
 	return rel, nil
 }
 
-var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
-
 // nextRef is one more than the highest PF-/ADR- number in use (by file name
 // or ref key), counting numbers handed out in this run.
 func (r *run) nextRef(kind string) (string, error) {
@@ -257,40 +253,12 @@ func (r *run) nextRef(kind string) (string, error) {
 	}
 	n, ok := r.refs[kind]
 	if !ok {
-		files, err := r.s.ItemFiles()
-		if err != nil {
+		var err error
+		if n, err = r.s.HighestRef(kind); err != nil {
 			return "", err
-		}
-		for _, rel := range files {
-			if path.Base(path.Dir(rel)) != markdown.Folder(kind) {
-				continue
-			}
-			names := []string{path.Base(rel)}
-			if it, err := r.s.LoadFile(rel); err == nil {
-				names = append(names, it.Ref)
-			}
-			for _, x := range names {
-				if m := refNumRe.FindStringSubmatch(x); m != nil {
-					v, _ := strconv.Atoi(m[1])
-					n = max(n, v)
-				}
-			}
 		}
 	}
 	n++
 	r.refs[kind] = n
 	return fmt.Sprintf("%s-%04d", prefix, n), nil
-}
-
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
-func slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 60 {
-		s = strings.TrimRight(s[:60], "-")
-	}
-	if s == "" {
-		s = "item"
-	}
-	return s
 }

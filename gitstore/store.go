@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -217,4 +218,37 @@ func (s *Store) Lock() (unlock func(), err error) {
 		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(l.Path()), err)
 	}
 	return func() { _ = l.Unlock() }, nil
+}
+
+// HighestRef is the highest PF-/ADR- number in use for kind, by file name
+// or by ref key (a file renamed by hand still counts); 0 when none is.
+// Callers that hand out the next number hold the store lock.
+func (s *Store) HighestRef(kind string) (int, error) {
+	files, err := s.ItemFiles()
+	if err != nil {
+		return 0, err
+	}
+	highest := 0
+	for _, rel := range files {
+		if path.Base(path.Dir(rel)) != markdown.Folder(kind) {
+			continue
+		}
+		highest = max(highest, markdown.RefNumber(path.Base(rel)))
+		if it, err := s.LoadFile(rel); err == nil {
+			highest = max(highest, markdown.RefNumber(it.Ref))
+		}
+	}
+	return highest, nil
+}
+
+// NextRef is the next free PF-/ADR- number for kind ("" for lessons).
+func (s *Store) NextRef(kind string) (string, error) {
+	if markdown.RefPrefix(kind) == "" {
+		return "", nil
+	}
+	n, err := s.HighestRef(kind)
+	if err != nil {
+		return "", err
+	}
+	return markdown.FormatRef(kind, n+1), nil
 }

@@ -116,3 +116,40 @@ func TestParallelWritesAllLand(t *testing.T) {
 		t.Fatalf("CreateExclusive over an existing file: %v", err)
 	}
 }
+
+// HighestRef counts a number by file name and by ref key: a pitfall whose
+// file was renamed by hand still holds its number.
+func TestHighestRef(t *testing.T) {
+	root := t.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next, err := s.NextRef("pitfall"); err != nil || next != "PF-0001" {
+		t.Fatalf("empty store: NextRef = %q, %v", next, err)
+	}
+	item := func(ref string) []byte {
+		return []byte("---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: pitfall\ntitle: t\nstatus: active\nref: " + ref + "\n---\n")
+	}
+	for rel, data := range map[string][]byte{
+		".lore/pitfalls/PF-0002-a.md":   item("PF-0002"),
+		".lore/pitfalls/renamed.md":     item("PF-0007"),
+		".lore/decisions/ADR-0009-x.md": []byte("not even an item"),
+	} {
+		if err := s.WriteFile(rel, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.HighestRef("pitfall"); err != nil || n != 7 {
+		t.Fatalf("HighestRef(pitfall) = %d, %v; want 7 from the renamed file's ref", n, err)
+	}
+	if next, _ := s.NextRef("decision"); next != "ADR-0010" {
+		t.Fatalf("NextRef(decision) = %q, want ADR-0010 from the file name", next)
+	}
+	if next, _ := s.NextRef("lesson"); next != "" {
+		t.Fatalf("NextRef(lesson) = %q, want none", next)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,7 +164,7 @@ const (
 // artifact picks a free path for o's artifact and renders its bytes.
 func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 	title := clip(o.Title, markdown.MaxTitle)
-	sl := slug(o.Title)
+	sl := markdown.Slug(o.Title)
 	seen := fmt.Sprintf("Observed %d times between %s and %s (confidence %.2f).",
 		o.Count, o.FirstSeen.Format("2006-01-02"), o.LastSeen.Format("2006-01-02"), o.Confidence)
 	details := o.Details
@@ -194,7 +193,7 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 		kind, status = markdown.KindDecision, "accepted"
 		body = "## Context\n" + seen + "\n" + evidence + "\n## Decision\n" + details + "\n"
 	}
-	ref, err := l.nextRef(kind)
+	ref, err := l.s.NextRef(kind)
 	if err != nil {
 		return "", nil, err
 	}
@@ -238,40 +237,6 @@ func suffixed(s string, i int) string {
 		return s
 	}
 	return s + "-" + strconv.Itoa(i)
-}
-
-var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
-
-// nextRef is one more than the highest PF-/ADR- number a file name in the
-// kind's folder uses.
-func (l *Log) nextRef(kind string) (string, error) {
-	entries, err := os.ReadDir(l.s.Path(path.Join(gitstore.DirName, markdown.Folder(kind))))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("observe: %w", err)
-	}
-	highest := 0
-	for _, e := range entries {
-		if m := refNumRe.FindStringSubmatch(e.Name()); m != nil {
-			if v, _ := strconv.Atoi(m[1]); v > highest {
-				highest = v
-			}
-		}
-	}
-	return fmt.Sprintf("%s-%04d", markdown.RefPrefix(kind), highest+1), nil
-}
-
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
-// slug is a file-name stem: lowercase ASCII words, at most 60 characters.
-func slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 60 {
-		s = strings.TrimRight(s[:60], "-")
-	}
-	if s == "" {
-		s = "observation"
-	}
-	return s
 }
 
 // clip shortens s to n runes at a word boundary.

@@ -147,9 +147,9 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 		id := ulid.Make().String()
 		for n := 1; ; n++ {
 			ref := ""
-			name := Slug(c.Title)
+			name := markdown.Slug(c.Title)
 			if kind == markdown.KindPitfall {
-				next, err := nextRef(s)
+				next, err := s.NextRef(markdown.KindPitfall)
 				if err != nil {
 					return out, err
 				}
@@ -179,24 +179,6 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 }
 
 var refRe = regexp.MustCompile(`^PF-(\d{4,})`)
-
-func nextRef(s *gitstore.Store) (string, error) {
-	entries, err := os.ReadDir(filepath.Join(s.Dir, "pitfalls"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("review: %w", err)
-	}
-	max := 0
-	for _, e := range entries {
-		if m := refRe.FindStringSubmatch(e.Name()); m != nil {
-			var n int
-			fmt.Sscan(m[1], &n)
-			if n > max {
-				max = n
-			}
-		}
-	}
-	return fmt.Sprintf("PF-%04d", max+1), nil
-}
 
 // Compose renders a candidate as a draft item: frontmatter with its
 // provenance, then Mistake, Fix, the block's other keys as sections, and
@@ -316,22 +298,6 @@ var (
 )
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
-
-// Slug makes a file name from a title: lowercase words joined by dashes,
-// at most 60 characters.
-func Slug(title string) string {
-	s := strings.Trim(slugRe.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 60 {
-		s = strings.TrimRight(s[:60], "-")
-		if i := strings.LastIndexByte(s, '-'); i > 30 {
-			s = s[:i]
-		}
-	}
-	if s == "" {
-		s = "lesson"
-	}
-	return s
-}
 
 // Drafts returns the draft items, most important first (priority, then
 // confidence, then oldest).

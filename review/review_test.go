@@ -139,19 +139,6 @@ func TestPromoteArchiveReject(t *testing.T) {
 	}
 }
 
-func TestSlug(t *testing.T) {
-	for in, want := range map[string]string{
-		"pytest hangs without a TTY":    "pytest-hangs-without-a-tty",
-		"`go test` fails: undefined: x": "go-test-fails-undefined-x",
-		"":                              "lesson",
-		strings.Repeat("very long words in a title ", 5): "very-long-words-in-a-title-very-long-words-in-a-title-very",
-	} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestPitfallDraft: a block with kind: pitfall becomes a numbered pitfall
 // draft with Issue and Avoid sections.
 func TestPitfallDraft(t *testing.T) {

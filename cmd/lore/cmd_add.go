@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -78,7 +77,7 @@ func (c *AddCmd) Run(g *Globals) error {
 		return err
 	}
 	defer unlock()
-	ref, err := c.nextRef(s)
+	ref, err := s.NextRef(c.Kind) // under the store lock
 	if err != nil {
 		return err
 	}
@@ -92,7 +91,7 @@ func (c *AddCmd) Run(g *Globals) error {
 		}
 	}
 	folder := path.Join(gitstore.DirName, markdown.Folder(c.Kind))
-	it, err := markdown.Parse(path.Join(folder, fileName(ref, slug(c.Title))), data) // the name it will get, for messages
+	it, err := markdown.Parse(path.Join(folder, fileName(ref, markdown.Slug(c.Title))), data) // the name it will get, for messages
 	if err != nil {
 		return err
 	}
@@ -102,7 +101,7 @@ func (c *AddCmd) Run(g *Globals) error {
 	if it.Kind != c.Kind {
 		return usagef("add %s: the edited item says kind %q", c.Kind, it.Kind)
 	}
-	rel := uniquePath(s, folder, fileName(it.Ref, slug(it.Title)))
+	rel := uniquePath(s, folder, fileName(it.Ref, markdown.Slug(it.Title)))
 	if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
 		return err
 	}
@@ -201,54 +200,6 @@ func (c *AddCmd) body() string {
 		fmt.Fprintf(&b, "## %s\n%s\n\n", s[0], strings.TrimSpace(s[1]))
 	}
 	return b.String()
-}
-
-var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
-
-// nextRef is the next PF-/ADR- number: one more than the highest in use,
-// by ref key or file name. Called under the store lock.
-func (c *AddCmd) nextRef(s *gitstore.Store) (string, error) {
-	prefix := markdown.RefPrefix(c.Kind)
-	if prefix == "" {
-		return "", nil
-	}
-	files, err := s.ItemFiles()
-	if err != nil {
-		return "", err
-	}
-	max := 0
-	for _, rel := range files {
-		if path.Base(path.Dir(rel)) != markdown.Folder(c.Kind) {
-			continue
-		}
-		names := []string{path.Base(rel)}
-		if it, err := s.LoadFile(rel); err == nil {
-			names = append(names, it.Ref)
-		}
-		for _, n := range names {
-			if m := refNumRe.FindStringSubmatch(n); m != nil {
-				if v, _ := strconv.Atoi(m[1]); v > max {
-					max = v
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("%s-%04d", prefix, max+1), nil
-}
-
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
-// slug turns a title into a file name stem: lowercase ASCII words joined by
-// dashes, at most 60 characters.
-func slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 60 {
-		s = strings.TrimRight(s[:60], "-")
-	}
-	if s == "" {
-		s = "item"
-	}
-	return s
 }
 
 func fileName(ref, slug string) string {

@@ -1,0 +1,49 @@
+package markdown
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug turns a title into a file name stem: lowercase ASCII words joined
+// by dashes, at most 60 characters, cut at a word boundary when one is
+// near; "item" when nothing is left.
+func Slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 60 {
+		s = strings.TrimRight(s[:60], "-")
+		if i := strings.LastIndexByte(s, '-'); i > 30 {
+			s = s[:i]
+		}
+	}
+	if s == "" {
+		s = "item"
+	}
+	return s
+}
+
+var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
+
+// RefNumber is the number of a PF-/ADR- ref or of a file name that starts
+// with one ("PF-0012-disk.md" is 12); 0 when there is none.
+func RefNumber(s string) int {
+	m := refNumRe.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// FormatRef is the n-th human number of a kind: FormatRef("pitfall", 3) is
+// "PF-0003"; "" for kinds without refs.
+func FormatRef(kind string, n int) string {
+	if RefPrefix(kind) == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s-%04d", RefPrefix(kind), n)
+}
