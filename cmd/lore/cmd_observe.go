@@ -145,16 +145,7 @@ type ReconcileCmd struct {
 }
 
 // Run reconciles.
-func (c *ReconcileCmd) Run(g *Globals) error {
-	err := c.run(g)
-	if c.Quiet {
-		if err != nil {
-			logQuiet(g, err)
-		}
-		return nil
-	}
-	return err
-}
+func (c *ReconcileCmd) Run(g *Globals) error { return quietly(g, c.Quiet, c.run(g)) }
 
 func (c *ReconcileCmd) run(g *Globals) error {
 	s, err := g.InitializedStore()

@@ -27,9 +27,12 @@ type ScanCmd struct {
 }
 
 // Run scans, prints and writes the drafts.
-func (c *ScanCmd) Run(g *Globals) error {
-	err := c.run(g)
-	if c.Quiet {
+func (c *ScanCmd) Run(g *Globals) error { return quietly(g, c.Quiet, c.run(g)) }
+
+// quietly is what a --quiet command run in the background returns: its
+// error goes to .lore/cache/scan.log and it exits 0.
+func quietly(g *Globals, quiet bool, err error) error {
+	if quiet {
 		if err != nil {
 			logQuiet(g, err)
 		}
