@@ -468,3 +468,22 @@ func TestProtocolEqualsScan(t *testing.T) {
 		t.Error("hooks.Protocol differs from scan.Protocol: copy it over")
 	}
 }
+
+// TestMainExitingAnswersLikeMain: the lean binary's entry point (which
+// leaves the manifest mapped for the exit) prints what Main prints.
+func TestMainExitingAnswersLikeMain(t *testing.T) {
+	root := repo(t, testItems)
+	in := func() *bytes.Reader {
+		data, err := json.Marshal(bash(root, newSession(t), "pytest"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.NewReader(data)
+	}
+	var a, b bytes.Buffer
+	Main([]string{"claude", "PreToolUse"}, in(), &a, io.Discard)
+	MainExiting([]string{"claude", "PreToolUse"}, in(), &b, io.Discard)
+	if a.String() != b.String() || !strings.Contains(a.String(), "additionalContext") {
+		t.Fatalf("Main:\n%s\nMainExiting:\n%s", a.String(), b.String())
+	}
+}

@@ -11,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(hooks.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(hooks.MainExiting(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
