@@ -2,6 +2,7 @@
 GO      ?= go
 BIN     ?= bin
 PKGS    := ./...
+FUZZTIME ?= 10s
 
 .PHONY: build install test bench lint fmt cover demo fuzz update-golden hooks clean
 
@@ -29,10 +30,12 @@ cover:
 	$(GO) test -count=1 -coverprofile=tmp/cover.out $(PKGS)
 	$(GO) tool cover -func=tmp/cover.out | tail -1
 
-fuzz: ## a short, bounded run of every fuzz target
-	@for t in $$(grep -rho 'func Fuzz[A-Za-z0-9_]*' --include='*_test.go' . | sed 's/func //' | sort -u); do \
-		pkg=$$(grep -rl "func $$t(" --include='*_test.go' . | head -1 | xargs dirname); \
-		echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime=10s $$pkg || exit 1; \
+fuzz: ## a short, bounded run of every fuzz target (FUZZTIME each)
+	@for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+		done; \
 	done
 
 update-golden: ## refresh golden files
