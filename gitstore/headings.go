@@ -35,7 +35,9 @@ func headingSet(data []byte, intern map[string]string) map[string]bool {
 		}
 		if l[0] == '#' {
 			if len(l) > 3 && l[1] == '#' && (l[2] == ' ' || l[2] == '\t') && line > markdown.PreambleLines {
-				if t := bytes.TrimSpace(l[2:]); len(t) > 0 {
+				// "## #" is an empty heading in CommonMark (a closing
+				// sequence only): no entry, as goldmark reads it.
+				if t := bytes.TrimSpace(l[2:]); len(t) > 0 && len(bytes.Trim(t, "#")) > 0 {
 					s, ok := intern[string(t)]
 					if !ok {
 						s = string(t)
