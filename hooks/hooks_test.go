@@ -15,7 +15,7 @@ import (
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/markdown"
-	"github.com/lore-agents/lore/scan"
+	"github.com/lore-agents/lore/protocol"
 )
 
 // Items of the test store: a pytest lesson (high), a force-push pitfall
@@ -299,7 +299,7 @@ func TestSessionStartClearAndCompact(t *testing.T) {
 		return context(t, hook(t, "claude", "SessionStart", map[string]any{"session_id": s, "cwd": root, "source": source}))
 	}
 	ctx := start("compact")
-	if !strings.HasPrefix(ctx, Protocol) || !strings.Contains(ctx, "Force push rewrites shared history") {
+	if !strings.HasPrefix(ctx, protocol.Text) || !strings.Contains(ctx, "Force push rewrites shared history") {
 		t.Errorf("SessionStart lacks the protocol or the critical item:\n%s", ctx)
 	}
 	trailing(t, ctx)
@@ -460,12 +460,6 @@ func TestGeminiNames(t *testing.T) {
 	out = hook(t, "gemini", "AfterTool", in)
 	if !strings.Contains(context(t, out), "conftest fixtures") || !strings.Contains(out, `"hookEventName":"AfterTool"`) {
 		t.Errorf("gemini AfterTool: %s", out)
-	}
-}
-
-func TestProtocolEqualsScan(t *testing.T) {
-	if Protocol != scan.Protocol {
-		t.Error("hooks.Protocol differs from scan.Protocol: copy it over")
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
+	"github.com/lore-agents/lore/protocol"
 )
 
 // Deadline is how long a hook call may take before it gives up and prints
@@ -145,7 +146,7 @@ func (h *handler) run(args []string) string {
 	case PreToolUse, PostToolUse:
 		r = h.toolUse(ev, in, cwd, sess)
 	case SubagentStart:
-		r = reply{context: Protocol + "\n" + record(nil, nil)}
+		r = reply{context: protocol.Text + "\n" + record(nil, nil)}
 	case Stop, SessionEnd:
 		h.scanInBackground(in.TranscriptPath, cwd)
 	case PreCompact:
@@ -210,7 +211,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 			h.logf("%v", err)
 		}
 	}
-	text := Protocol
+	text := protocol.Text
 	if sig := h.signals(); sig != "" {
 		text += "\n" + sig
 	}

@@ -2,44 +2,20 @@ package scan
 
 import (
 	"strings"
+	"sync"
+
+	"github.com/lore-agents/lore/protocol"
 )
 
-// Protocol is the self-report instruction an agent is given at SessionStart
-// and SubagentStart: when it recovers from a mistake it writes a #lesson
-// block, which Tier 1 extracts exactly. Its example is never extracted: it
-// is injected text (isMeta or hook context), and a block equal to the
-// example is ignored even in assistant text.
-const Protocol = `## Lesson reporting protocol (lore)
-When you recover from a mistake in this session, write a lesson block in your reply so it can be
-captured and shown before the same mistake happens again:
-
-#lesson
-tool: <tool name, e.g. Bash, Edit>
-trigger: <the command or action that went wrong>
-mistake: <what went wrong and why>
-fix: <what worked instead>
-tags: <comma-separated category:value tags>
-#/lesson
-
-Example:
-#lesson
-tool: Bash
-trigger: pytest -v tests/
-mistake: pytest hangs in non-interactive shells because its rich output waits for a TTY
-fix: Use ` + "`python -m pytest --no-header -rN -p no:faulthandler`" + ` or prepend TERM=dumb
-tags: lang:python, tool:pytest, severity:hang
-#/lesson
-
-Write one when a tool call failed and a different approach worked, when the user corrects you, or
-when you find a root cause after debugging. Do not force one where nothing was learned.
-`
-
-// protocolExample is the example's content; a block equal to it is the
-// protocol quoted back, not a lesson.
-var protocolExample = map[string]string{
-	"tool": "Bash", "trigger": "pytest -v tests/",
-	"mistake": "pytest hangs in non-interactive shells because its rich output waits for a TTY",
-}
+// protocolExample is the example block of protocol.Text, read once with the
+// same parser: a block with its tool, trigger and mistake is the protocol
+// quoted back, not a lesson.
+var protocolExample = sync.OnceValue(func() map[string]string {
+	t := protocol.Text
+	body := t[strings.LastIndex(t, lessonOpen+"\n")+len(lessonOpen)+1 : strings.LastIndex(t, lessonClose)]
+	b, _ := parseFields("lesson-tag", body, 0)
+	return b.Values
+})
 
 // Block is one Tier 1 block: its fields in order, keys lowercased.
 type Block struct {
@@ -114,7 +90,7 @@ func appendLessonBlocks(out []Block, text string) []Block {
 		if nested := strings.LastIndex(body, "\n"+lessonOpen+"\n"); nested >= 0 {
 			continue // an unclosed block followed by another: the later one is parsed next
 		}
-		if b, ok := parseFields("lesson-tag", body, i); ok {
+		if b, ok := parseFields("lesson-tag", body, i); ok && !isProtocolExample(b) {
 			out = append(out, b)
 		}
 		pos = bodyStart + end + len(lessonClose)
@@ -139,7 +115,7 @@ func appendPKBlocks(out []Block, text string) []Block {
 		if strings.Contains(body, pkOpen) {
 			continue
 		}
-		if b, ok := parseFields("process-knowledge", body, i); ok {
+		if b, ok := parseFields("process-knowledge", body, i); ok && !isProtocolExample(b) {
 			out = append(out, b)
 		}
 		pos = bodyStart + end + len(pkClose)
@@ -201,7 +177,7 @@ func parseFields(kind, body string, off int) (Block, bool) {
 		}
 	}
 	flush()
-	if len(b.Keys) == 0 || isTemplate(b) || isProtocolExample(b) {
+	if len(b.Keys) == 0 || isTemplate(b) {
 		return b, false
 	}
 	if kind == "lesson-tag" && b.Get("mistake") == "" && b.Get("fix") == "" {
@@ -249,8 +225,9 @@ func isTemplate(b Block) bool {
 }
 
 func isProtocolExample(b Block) bool {
-	for k, v := range protocolExample {
-		if b.Values[k] != v {
+	ex := protocolExample()
+	for _, k := range []string{"tool", "trigger", "mistake"} {
+		if ex[k] == "" || b.Values[k] != ex[k] {
 			return false
 		}
 	}

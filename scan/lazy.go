@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// lazyRE compiles on first use: the hook binary imports this package for
-// Protocol and must not pay for compiling the detectors at start-up.
+// lazyRE compiles on first use: a scan of a file with nothing to detect, and
+// every command that links this package, pays nothing for the detectors.
 type lazyRE struct {
 	once sync.Once
 	src  string
@@ -23,7 +23,7 @@ func (l *lazyRE) get() *regexp.Regexp {
 }
 
 // maxTitle matches markdown.MaxTitle; scan stays free of the markdown
-// package (and goldmark) so the hook binary can import Protocol cheaply.
+// package (and goldmark), which it needs for nothing else.
 const maxTitle = 100
 
 var priorityNames = map[string]int{"critical": 9, "high": 7, "medium": 5, "low": 2}

@@ -4,7 +4,7 @@
 // loops, hangs, user corrections, self-diagnosis, explicit statements).
 // It reads incrementally from per-file bookmarks, never fails on a bad
 // line, and redacts secrets from everything it returns. It imports only
-// the standard library and redact, so the hook binary can import Protocol.
+// the standard library, redact and protocol.
 package scan
 
 import (

@@ -1,9 +1,13 @@
-package hooks
+// Package protocol is the #lesson self-report protocol: the instruction the
+// agent hook injects at SessionStart and SubagentStart, and the block format
+// the transcript scanner extracts exactly. It is text only, with no imports,
+// so the lean hook binary can link it for free.
+package protocol
 
-// Protocol is the #lesson self-report protocol injected at SessionStart and
-// SubagentStart. It equals scan.Protocol (a test checks): package scan links
-// regexp and its package-level patterns, which the hook must not pay for.
-const Protocol = `## Lesson reporting protocol (lore)
+// Text is what an agent is told. Its example is never extracted as a lesson:
+// the scanner ignores injected text, and a block equal to the example even
+// in assistant text.
+const Text = `## Lesson reporting protocol (lore)
 When you recover from a mistake in this session, write a lesson block in your reply so it can be
 captured and shown before the same mistake happens again:
 
