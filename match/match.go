@@ -98,6 +98,7 @@ type eval struct {
 	cmds       []string // simple commands, parsed on first need
 	parsed     bool
 	regexps    map[string]*regexp.Regexp
+	explain    bool // build reasons (lore match), not only the decision
 }
 
 func newEval(c Call, promptMode bool) *eval {
@@ -120,6 +121,7 @@ func newEval(c Call, promptMode bool) *eval {
 }
 
 func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, explain bool) (Decision, error) {
+	e.explain = explain
 	d := Decision{Considered: len(idx)}
 	thr := m.Settings().Threshold
 	var kept []Result
@@ -131,8 +133,10 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		r, out := e.score(it)
 		switch {
 		case out != "":
-		case r.Score < thr-Tolerance:
+		case r.Score < thr-Tolerance && explain:
 			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+		case r.Score < thr-Tolerance:
+			out = "below the threshold"
 		case !r.Deny && seen != nil && seen(r.ID):
 			out = "already injected in this session"
 		}
@@ -218,7 +222,9 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		confidence: it.Confidence, global: it.Global, item: it}
 	var why []string
 	note := func(format string, args ...any) {
-		why = append(why, fmt.Sprintf(format, args...))
+		if e.explain {
+			why = append(why, fmt.Sprintf(format, args...))
+		}
 	}
 	t := it.Triggers
 
@@ -232,7 +238,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		tool = 1
 		note("tool: %s (1.0)", e.tool)
 	default:
-		return e.finish(r, why, fmt.Sprintf("tool %s is not in %v", e.tool, t.Tools))
+		return e.reject(r, why, "tool %s is not in %v", e.tool, t.Tools)
 	}
 
 	target, matched := 0.5, false
@@ -240,7 +246,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	case e.kind == targetShell && len(t.Commands) > 0:
 		pat, where := e.matchCommand(t.Commands)
 		if pat == "" {
-			return e.finish(r, why, fmt.Sprintf("no command pattern %q matches", t.Commands))
+			return e.reject(r, why, "no command pattern %q matches", t.Commands)
 		}
 		target, matched = 1, true
 		note("command: `%s` matched `%s` (1.0)", pat, where)
@@ -248,9 +254,9 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		glob := e.matchPath(t.Paths)
 		if glob == "" {
 			if e.target == "" {
-				return e.finish(r, why, fmt.Sprintf("paths %q set and the call has no path", t.Paths))
+				return e.reject(r, why, "paths %q set and the call has no path", t.Paths)
 			}
-			return e.finish(r, why, fmt.Sprintf("no path glob %q matches %s", t.Paths, e.target))
+			return e.reject(r, why, "no path glob %q matches %s", t.Paths, e.target)
 		}
 		target, matched = 1, true
 		note("path: `%s` matched %s (1.0)", glob, e.target)
@@ -260,7 +266,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	if e.kind != targetNone && e.target != "" {
 		for _, u := range t.Unless {
 			if re := e.regexp(u); re != nil && re.MatchString(e.target) {
-				return e.finish(r, why, fmt.Sprintf("unless `%s` matched", u))
+				return e.reject(r, why, "unless `%s` matched", u)
 			}
 		}
 	}
@@ -293,9 +299,14 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	return r, ""
 }
 
-func (e *eval) finish(r Result, why []string, out string) (Result, string) {
+// reject rules the item out. The reason is formatted only for Explain:
+// the hook never prints it, and a tool call should not pay for fmt.
+func (e *eval) reject(r Result, why []string, format string, args ...any) (Result, string) {
+	if !e.explain {
+		return r, "rejected"
+	}
 	r.Reasons = why
-	return r, out
+	return r, fmt.Sprintf(format, args...)
 }
 
 func (e *eval) toolName() string {
