@@ -25,11 +25,9 @@ func (c *AgesCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	today := ages.Today()
-	if c.Today != "" {
-		if today, err = ages.ParseDate(c.Today); err != nil {
-			return usagef("--today: %v", err)
-		}
+	today, err := todayFlag(c.Today)
+	if err != nil {
+		return err
 	}
 	rel := cfg.Learnings
 	if c.File != "" {
@@ -56,4 +54,16 @@ func (c *AgesCmd) Run(g *Globals) error {
 		return enc.Encode(rep)
 	}
 	return rep.Markdown(g.Stdout, cfg.Consolidate.Freshness)
+}
+
+// todayFlag is the --today flag: a YYYY-MM-DD date, or the local date.
+func todayFlag(flag string) (string, error) {
+	if flag == "" {
+		return ages.Today(), nil
+	}
+	day, err := ages.ParseDate(flag)
+	if err != nil {
+		return "", usagef("--today: %v", err)
+	}
+	return day, nil
 }

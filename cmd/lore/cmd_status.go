@@ -69,11 +69,9 @@ func (c *StatusCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	today := ages.Today()
-	if c.Today != "" {
-		if today, err = ages.ParseDate(c.Today); err != nil {
-			return usagef("--today: %v", err)
-		}
+	today, err := todayFlag(c.Today)
+	if err != nil {
+		return err
 	}
 	now, _ := time.Parse(ages.DateLayout, today)
 	in, errs, err := compileInput(s, "")
