@@ -127,9 +127,6 @@ func (m *Manifest) Settings() Settings { return m.set }
 // SourceHash is the hex SHA-256 of the sources the manifest was built from.
 func (m *Manifest) SourceHash() string { return hex.EncodeToString(m.hash[:]) }
 
-// Version is the format version of this manifest.
-func (m *Manifest) Version() int { return int(binary.LittleEndian.Uint32(m.data[hVersion:])) }
-
 // Len is the number of compiled items.
 func (m *Manifest) Len() int { return m.nItems }
 

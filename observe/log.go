@@ -92,9 +92,6 @@ func Open(s *gitstore.Store) (*Log, error) {
 	return &Log{s: s, Share: cfg.Share}, nil
 }
 
-// Store is the store the log belongs to.
-func (l *Log) Store() *gitstore.Store { return l.s }
-
 func (l *Log) rel(name string) string {
 	if l.Share {
 		return gitstore.DirName + "/" + name

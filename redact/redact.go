@@ -85,21 +85,6 @@ func String(s string) (out string, err error) {
 	return highEntropy(s), nil
 }
 
-// Strings redacts each string in place; on error none is kept.
-func Strings(ss []string) error {
-	for i, s := range ss {
-		r, err := String(s)
-		if err != nil {
-			for j := range ss {
-				ss[j] = ""
-			}
-			return err
-		}
-		ss[i] = r
-	}
-	return nil
-}
-
 func replace(re *regexp.Regexp, r rule, s string) string {
 	ph := Placeholder(r.kind)
 	if r.group == 0 {

@@ -100,16 +100,6 @@ func TestOrdinaryTextIsKept(t *testing.T) {
 	}
 }
 
-func TestStringsFailsClosedTogether(t *testing.T) {
-	ss := []string{"a", "ghp_" + randFrom(t, alnum, 40)}
-	if err := Strings(ss); err != nil {
-		t.Fatal(err)
-	}
-	if ss[0] != "a" || ss[1] != Placeholder("github-token") {
-		t.Fatalf("got %q", ss)
-	}
-}
-
 func FuzzString(f *testing.F) {
 	f.Add("export API_TOKEN=abcdef123456")
 	f.Add("https://u:p@h/x")
