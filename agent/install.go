@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // File is a file lore installs for an agent, relative to the work tree.
@@ -16,9 +17,6 @@ type File struct {
 	Path    string
 	Content string
 }
-
-// SettingsPath is Claude Code's project settings file.
-const SettingsPath = ".claude/settings.json"
 
 // ClaudeCommands are the slash commands `lore init --agent claude` installs.
 var ClaudeCommands = []File{
@@ -63,37 +61,126 @@ Run ` + "`lore handoff`" + ` as the last step of a handoff. It never fails.
 `},
 }
 
-// InstallClaude merges lore's hooks into .claude/settings.json and writes
-// the slash commands and extra files (e.g. consolidation sub-agents) that
-// are missing. A file that exists with other content is the user's: it is
-// kept and reported. command(event) is the hook command line.
-func InstallClaude(root string, command func(event string) string, extra []File, w io.Writer) error {
-	path := filepath.Join(root, filepath.FromSlash(SettingsPath))
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("agent: %w", err)
-	}
-	data, err := MergeClaude(old, command)
+// GeminiCommands are the custom commands `lore init --agent gemini`
+// installs (.gemini/commands/*.toml: description, prompt, {{args}}).
+var GeminiCommands = []File{
+	{".gemini/commands/lore-scan.toml", `description = "Scan this session's transcripts for lessons and list the new drafts"
+prompt = """
+Run ` + "`lore scan`" + ` in this repository, then ` + "`lore review`" + `.
+Summarize each new draft lesson in one line (title, trigger, fix) and ask which ones to promote.
+Promote the ones the user accepts with ` + "`lore promote <id>`" + ` and archive the rest with ` + "`lore archive <id>`" + `.
+"""
+`},
+	{".gemini/commands/lore-add.toml", `description = "Record a lesson (mistake and fix) in this repository's lore"
+prompt = """
+Turn this into one lore lesson: {{args}}
+
+Pick a one-line title, the tool (Bash, Edit, ...), a trigger (an RE2 regex over the command, or a
+path glob), the mistake and the fix. Add it with ` + "`lore add lesson`" + ` (see ` + "`lore add --help`" + `),
+then run ` + "`lore lint`" + ` and ` + "`lore build`" + ` and show the user the new file.
+"""
+`},
+	{".gemini/commands/lore-review.toml", `description = "Review draft lessons waiting in this repository's lore"
+prompt = """
+Run ` + "`lore review`" + `. For each draft, show its title, trigger and fix, say whether the trigger
+looks too broad or too narrow, and ask the user to promote (` + "`lore promote <id>`" + `), edit or
+archive (` + "`lore archive <id>`" + `) it.
+"""
+`},
+}
+
+// Guards is what lore's deny guard does when its hook cannot run.
+type Guards string
+
+const (
+	GuardsKeep   Guards = ""       // as registered now; open for a new registration
+	GuardsOpen   Guards = "open"   // the call goes ahead
+	GuardsClosed Guards = "closed" // the call is blocked (agents that offer it)
+)
+
+// Options are what an install may vary.
+type Options struct {
+	Guards Guards
+	Extra  []File // more files to install (Claude Code's consolidation sub-agents)
+}
+
+// Install merges lore's hooks into the agent's hooks file (unless they are
+// current), writes the missing command files, and prints what changed,
+// and the trust step the agent needs.
+func (a *Agent) Install(root string, o Options, w io.Writer) error {
+	path := filepath.Join(root, filepath.FromSlash(a.Settings))
+	old, err := readFile(path)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(old, data) {
+	reg, err := a.Status(old)
+	if err != nil {
+		return err
+	}
+	closed := reg.Closed
+	switch o.Guards {
+	case GuardsOpen:
+		closed = false
+	case GuardsClosed:
+		if !a.CanFailClosed {
+			fmt.Fprintf(w, "note: %s has no way to block a call when a hook cannot run: its guards fail open\n", a.Title)
+		}
+		closed = a.CanFailClosed
+	}
+	if reg.State != Current || reg.Closed != closed {
+		data, err := a.Merge(old, closed)
+		if err != nil {
+			return err
+		}
 		if err := writeFile(path, data); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "updated %s (lore hooks: %d events)\n", SettingsPath, len(ClaudeEvents))
+		verb := "updated"
+		if old == nil {
+			verb = "created"
+		}
+		fmt.Fprintf(w, "%s %s (lore hooks: %s)\n", verb, a.Settings, strings.Join(a.Events(), ", "))
 	}
-	for _, f := range files(extra) {
+	if closed {
+		fmt.Fprintf(w, "guards fail closed: %s blocks every tool call while lore-hook cannot run (needs Claude Code 2.1.295 or later)\n", a.Title)
+	}
+	if err := installFiles(root, a.files(o.Extra), w); err != nil {
+		return err
+	}
+	if a.NoCommands != "" {
+		fmt.Fprintf(w, "note: %s\n", a.NoCommands)
+	}
+	if a.Trust != "" {
+		fmt.Fprintf(w, "trust: %s\n", a.Trust)
+	}
+	return nil
+}
+
+// PathProblem says what the registered commands will run into on this
+// machine's PATH, or "" when lore-hook is there. lookPath is exec.LookPath.
+func PathProblem(lookPath func(string) (string, error)) string {
+	if _, err := lookPath("lore-hook"); err == nil {
+		return ""
+	}
+	if _, err := lookPath("lore"); err == nil {
+		return "lore-hook is not on PATH: the hooks run the slower `lore hook` until it is (make install, or go install .../cmd/lore-hook)"
+	}
+	return "neither lore-hook nor lore is on PATH: the hooks answer {} (no lessons, no guards) until one is; see lore doctor"
+}
+
+func installFiles(root string, fs []File, w io.Writer) error {
+	for _, f := range fs {
 		p := filepath.Join(root, filepath.FromSlash(f.Path))
-		cur, err := os.ReadFile(p)
+		cur, err := readFile(p)
 		switch {
-		case err == nil && string(cur) == f.Content:
+		case err != nil:
+			return err
+		case cur == nil:
+		case string(cur) == f.Content:
 			continue
-		case err == nil:
+		default:
 			fmt.Fprintf(w, "kept %s (it differs from lore's; remove it to get lore's)\n", f.Path)
 			continue
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("agent: %w", err)
 		}
 		if err := writeFile(p, []byte(f.Content)); err != nil {
 			return err
@@ -103,38 +190,39 @@ func InstallClaude(root string, command func(event string) string, extra []File,
 	return nil
 }
 
-// UninstallClaude removes exactly what InstallClaude added: lore's hook
-// entries (the file goes when nothing else is left in it) and the files
-// whose content is still lore's.
-func UninstallClaude(root string, extra []File, w io.Writer) error {
-	path := filepath.Join(root, filepath.FromSlash(SettingsPath))
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("agent: %w", err)
-	default:
-		data, empty, err := UnmergeClaude(old)
+// Uninstall removes exactly what Install added: lore's hook entries and
+// the containers lore created for them (the file and its folder when lore
+// created them and nothing else is left), and the command files whose
+// content is still lore's.
+func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
+	path := filepath.Join(root, filepath.FromSlash(a.Settings))
+	old, err := readFile(path)
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		data, err := a.Unmerge(old)
 		if err != nil {
 			return err
 		}
 		switch {
-		case empty:
+		case Empty(data):
 			if err := os.Remove(path); err != nil {
 				return fmt.Errorf("agent: %w", err)
 			}
-			fmt.Fprintf(w, "removed %s\n", SettingsPath)
+			fmt.Fprintf(w, "removed %s\n", a.Settings)
+			removeEmptyDirs(root, filepath.Dir(path))
 		case !bytes.Equal(old, data):
 			if err := writeFile(path, data); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "updated %s (lore hooks removed)\n", SettingsPath)
+			fmt.Fprintf(w, "updated %s (lore hooks removed)\n", a.Settings)
 		}
 	}
-	for _, f := range files(extra) {
+	for _, f := range a.files(extra) {
 		p := filepath.Join(root, filepath.FromSlash(f.Path))
-		cur, err := os.ReadFile(p)
-		if err != nil {
+		cur, err := readFile(p)
+		if err != nil || cur == nil {
 			continue
 		}
 		if string(cur) != f.Content {
@@ -150,8 +238,33 @@ func UninstallClaude(root string, extra []File, w io.Writer) error {
 	return nil
 }
 
-func files(extra []File) []File {
-	all := append(append([]File{}, ClaudeCommands...), extra...)
+// ReadStatus reads the agent's hooks file under root and reports lore's
+// registration in it.
+func (a *Agent) ReadStatus(root string) (Registration, error) {
+	data, err := readFile(filepath.Join(root, filepath.FromSlash(a.Settings)))
+	if err != nil {
+		return Registration{}, err
+	}
+	return a.Status(data)
+}
+
+// readFile returns nil, nil for a file that does not exist.
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	if data == nil {
+		data = []byte{} // an empty file is not a missing one
+	}
+	return data, nil
+}
+
+func (a *Agent) files(extra []File) []File {
+	all := append(append([]File{}, a.Commands...), extra...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Path < all[j].Path })
 	return all
 }
@@ -168,8 +281,13 @@ func removeEmptyDirs(root, dir string) {
 	}
 }
 
-// writeFile writes atomically: temp file, fsync, rename.
+// writeFile writes atomically (temp file, fsync, rename), keeping an
+// existing file's mode.
 func writeFile(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("agent: %w", err)
 	}
@@ -185,7 +303,7 @@ func writeFile(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(f.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)
@@ -195,52 +313,4 @@ func writeFile(path string, data []byte) error {
 		return fmt.Errorf("agent: write %s: %w", path, err)
 	}
 	return nil
-}
-
-// HookCommand returns the command line for an event: the lean lore-hook
-// when it sits next to lore (by name when that folder is on PATH, so a
-// committed settings.json works for teammates; else by absolute path),
-// otherwise `lore hook`.
-func HookCommand(loreExe string, lookPath func(string) (string, error)) func(event string) string {
-	dir := filepath.Dir(loreExe)
-	hookExe := filepath.Join(dir, "lore-hook")
-	if filepath.Ext(loreExe) == ".exe" {
-		hookExe += ".exe"
-	}
-	onPath := func(name, want string) bool {
-		p, err := lookPath(name)
-		if err != nil {
-			return false
-		}
-		a, err1 := filepath.EvalSymlinks(p)
-		b, err2 := filepath.EvalSymlinks(want)
-		return err1 == nil && err2 == nil && a == b
-	}
-	var prefix string
-	switch {
-	case isFile(hookExe) && onPath("lore-hook", hookExe):
-		prefix = "lore-hook claude "
-	case isFile(hookExe):
-		prefix = quote(hookExe) + " claude "
-	case onPath("lore", loreExe) || loreExe == "":
-		prefix = "lore hook claude "
-	default:
-		prefix = quote(loreExe) + " hook claude "
-	}
-	return func(event string) string { return prefix + event }
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
-// quote wraps a path with spaces for the shell Claude Code runs hooks in.
-func quote(p string) string {
-	for _, r := range p {
-		if r == ' ' || r == '\'' || r == '"' {
-			return `"` + p + `"`
-		}
-	}
-	return p
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 
+	"github.com/lore-agents/lore/agent"
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
@@ -14,9 +15,10 @@ import (
 
 // InitCmd creates the .lore/ layout of DESIGN section 2.
 type InitCmd struct {
-	NoGitHooks bool   `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
-	Agent      string `name:"agent" enum:",claude" default:"" help:"Also register lore's hooks, slash commands and sub-agents for this agent (claude)."`
-	Uninstall  bool   `name:"uninstall" help:"With --agent: remove exactly what --agent installed, and nothing else."`
+	NoGitHooks bool     `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
+	Agent      []string `name:"agent" placeholder:"AGENT" help:"Also register lore's hooks and slash commands for these agents: claude, codex, gemini (repeat the flag or separate with commas)."`
+	Guards     string   `name:"guards" enum:",open,closed" default:"" help:"When lore-hook cannot run: open lets the tool call through (the default), closed blocks it (Claude Code 2.1.295+ only). Unset: keep what is registered."`
+	Uninstall  bool     `name:"uninstall" help:"With --agent: remove exactly what --agent installed, and nothing else."`
 }
 
 // learningsPreamble is exactly markdown.PreambleLines lines long.
@@ -43,8 +45,15 @@ func (c *InitCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	agents, err := agentsNamed(c.Agent)
+	if err != nil {
+		return err
+	}
+	if c.Guards != "" && len(agents) == 0 {
+		return usagef("init: --guards needs --agent")
+	}
 	if c.Uninstall {
-		return uninstallAgent(g, s, c.Agent)
+		return uninstallAgents(g, s, agents)
 	}
 	files := []struct{ rel, content string }{
 		{gitstore.ConfigPath, config.Template},
@@ -73,10 +82,8 @@ func (c *InitCmd) Run(g *Globals) error {
 		}
 		created += n
 	}
-	if c.Agent != "" {
-		if err := installAgent(g, s, c.Agent); err != nil {
-			return err
-		}
+	if len(agents) > 0 {
+		return installAgents(g, s, agents, agent.Guards(c.Guards))
 	}
 	if created == 0 {
 		fmt.Fprintln(g.Stdout, "lore is already initialized here: nothing changed")

@@ -1,20 +1,23 @@
 package main
 
 import (
-	"errors"
-	"os"
+	"fmt"
 	"os/exec"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/lore-agents/lore/agent"
 	"github.com/lore-agents/lore/consolidate"
 	"github.com/lore-agents/lore/gitstore"
 )
 
-// agentFiles are the files lore installs besides the slash commands: the
-// consolidation sub-agents.
-func agentFiles() []agent.File {
+// agentFiles are the files lore installs for an agent besides its slash
+// commands: Claude Code's consolidation sub-agents.
+func agentFiles(name string) []agent.File {
+	if name != "claude" {
+		return nil
+	}
 	defs := consolidate.AgentFiles()
 	names := make([]string, 0, len(defs))
 	for name := range defs {
@@ -28,17 +31,46 @@ func agentFiles() []agent.File {
 	return files
 }
 
-func installAgent(g *Globals, s *gitstore.Store, name string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = ""
+// agentsNamed resolves --agent values (repeated or comma-separated).
+func agentsNamed(names []string) ([]*agent.Agent, error) {
+	var out []*agent.Agent
+	seen := map[string]bool{}
+	for _, n := range names {
+		for _, n := range strings.Split(n, ",") {
+			n = strings.ToLower(strings.TrimSpace(n))
+			a := agent.Named(n)
+			if a == nil {
+				return nil, usagef("init: --agent %q: not one of %s", n, strings.Join(agent.Names(), ", "))
+			}
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, a)
+			}
+		}
 	}
-	return agent.InstallClaude(s.Root, agent.HookCommand(exe, exec.LookPath), agentFiles(), g.Stdout)
+	return out, nil
 }
 
-func uninstallAgent(g *Globals, s *gitstore.Store, name string) error {
-	if name == "" {
-		return errors.New("init: --uninstall needs --agent claude")
+func installAgents(g *Globals, s *gitstore.Store, agents []*agent.Agent, guards agent.Guards) error {
+	for _, a := range agents {
+		if err := a.Install(s.Root, agent.Options{Guards: guards, Extra: agentFiles(a.Name)}, g.Stdout); err != nil {
+			return err
+		}
 	}
-	return agent.UninstallClaude(s.Root, agentFiles(), g.Stdout)
+	if p := agent.PathProblem(exec.LookPath); p != "" {
+		fmt.Fprintf(g.Stdout, "warning: %s\n", p)
+	}
+	return nil
+}
+
+func uninstallAgents(g *Globals, s *gitstore.Store, agents []*agent.Agent) error {
+	if len(agents) == 0 {
+		return usagef("init: --uninstall needs --agent %s", strings.Join(agent.Names(), "|"))
+	}
+	for _, a := range agents {
+		if err := a.Uninstall(s.Root, agentFiles(a.Name), g.Stdout); err != nil {
+			return err
+		}
+	}
+	return nil
 }
