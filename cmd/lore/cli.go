@@ -71,6 +71,7 @@ type CLI struct {
 	Learn       LearnCmd       `cmd:"" help:"Record a build phase's learnings into learnings.md, once per --key."`
 	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
 	Loop        LearningLoop   `embed:"" help:"observe, render, reconcile"`
+	Doctor      DoctorCmd      `cmd:"" help:"Check binaries, agent registrations, manifest, git hooks and lint, with the fix for each finding."`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }
 

@@ -8,11 +8,14 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/lore-agents/lore/hooks"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"lore": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"lore":      func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"lore-hook": func() { os.Exit(hooks.MainExiting(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"debug/buildinfo"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"strings"
+
+	"github.com/lore-agents/lore/doctor"
+	"github.com/lore-agents/lore/githooks"
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/lint"
+	"github.com/lore-agents/lore/manifest"
+)
+
+// DoctorCmd checks the whole chain lore needs to reach an agent.
+type DoctorCmd struct {
+	JSON bool `name:"json" help:"Print the findings as JSON."`
+}
+
+// Run prints every finding with its fix; exit 1 when one needs action.
+func (c *DoctorCmd) Run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	r := doctor.Run(doctorEnv(s))
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range r.Findings {
+			fmt.Fprintf(g.Stdout, "%-6s %-9s %s\n", f.Level, f.Check, f.Message)
+			if f.Fix != "" {
+				fmt.Fprintf(g.Stdout, "%17sfix: %s\n", "", f.Fix)
+			}
+		}
+	}
+	if r.Action {
+		return errFindings
+	}
+	return nil
+}
+
+func doctorEnv(s *gitstore.Store) doctor.Env {
+	deny := 0
+	items, _ := s.Load()
+	for _, it := range items {
+		if it.Enforce == "deny" {
+			deny++
+		}
+	}
+	return doctor.Env{
+		Root:      s.Root,
+		LookPath:  exec.LookPath,
+		Version:   binaryVersion,
+		Manifest:  func() (doctor.Freshness, error) { return manifestFreshness(s) },
+		GitHooks:  func() (githooks.Report, error) { return gitHooksStatus(s) },
+		Lint:      func() (int, int, error) { return lintCounts(s) },
+		DenyItems: deny,
+	}
+}
+
+func gitHooksStatus(s *gitstore.Store) (githooks.Report, error) {
+	t, _, err := hooksTarget(s)
+	if err != nil {
+		return githooks.Report{}, err
+	}
+	return githooks.Status(t)
+}
+
+func lintCounts(s *gitstore.Store) (errs, warns int, err error) {
+	st, err := lintInput(s)
+	if err != nil {
+		return 0, 0, err
+	}
+	errs, warns = lint.Count(lint.Check(st))
+	return errs, warns, nil
+}
+
+// manifestFreshness compares the manifest's source hash with a fresh
+// compile of the store. It is the one place doctor judges staleness: swap
+// it for the hook's own staleness check once there is one.
+func manifestFreshness(s *gitstore.Store) (doctor.Freshness, error) {
+	m, err := manifest.Open(s.Path(manifest.RelPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return doctor.Missing, nil
+	}
+	if err != nil {
+		return doctor.Corrupt, nil
+	}
+	defer m.Close()
+	b, err := buildManifest(s, true, false, io.Discard)
+	if err != nil {
+		return "", err
+	}
+	defer b.m.Close()
+	if b.m.SourceHash() != m.SourceHash() {
+		return doctor.Stale, nil
+	}
+	return doctor.Fresh, nil
+}
+
+// binaryVersion reads a Go binary's module version, or its VCS revision
+// for a development build, without running it.
+func binaryVersion(path string) (string, error) {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v, nil
+	}
+	var rev, dirty string
+	for _, kv := range bi.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			if kv.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "", nil
+	}
+	return strings.TrimSpace(rev[:min(12, len(rev))]) + dirty, nil
+}

@@ -1,0 +1,200 @@
+// Package doctor checks the chain from lore's binaries to each agent's
+// hook registration (binaries on PATH, registrations, manifest, git hooks,
+// lint) and says how to fix each broken link.
+package doctor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lore-agents/lore/agent"
+	"github.com/lore-agents/lore/githooks"
+)
+
+// Level is how much a finding matters.
+type Level string
+
+const (
+	OK     Level = "ok"
+	Info   Level = "info"   // worth knowing; nothing is broken
+	Action Level = "action" // a link is broken: lore doctor exits 1
+)
+
+// Finding is one check's result.
+type Finding struct {
+	Check   string `json:"check"` // binaries, manifest, githooks, lint, or an agent's name
+	Level   Level  `json:"level"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Report is every finding, in the order of the chain.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Action   bool      `json:"action"` // some finding needs action
+}
+
+// Freshness is the compiled manifest's state against the files in .lore/.
+type Freshness string
+
+const (
+	Fresh   Freshness = "fresh"
+	Stale   Freshness = "stale"
+	Missing Freshness = "missing"
+	Corrupt Freshness = "corrupt"
+)
+
+// Env is what the checks read; cmd/lore wires the real functions.
+type Env struct {
+	Root     string
+	LookPath func(name string) (string, error)
+	// Version is a binary's version (its Go build info), "" if unknown.
+	Version  func(path string) (string, error)
+	Manifest func() (Freshness, error)
+	GitHooks func() (githooks.Report, error)
+	Lint     func() (errors, warnings int, err error)
+	// DenyItems counts the items marked enforce: deny.
+	DenyItems int
+}
+
+// Run runs every check.
+func Run(env Env) Report {
+	var r Report
+	add := func(f Finding) {
+		r.Findings = append(r.Findings, f)
+		r.Action = r.Action || f.Level == Action
+	}
+	binaries(env, add)
+	manifestCheck(env, add)
+	gitHooks(env, add)
+	lintCheck(env, add)
+	agents(env, add)
+	return r
+}
+
+const installFix = "make install in lore's source (or go install github.com/lore-agents/lore/cmd/lore@latest github.com/lore-agents/lore/cmd/lore-hook@latest), with GOBIN on PATH"
+
+func binaries(env Env, add func(Finding)) {
+	lore, lerr := env.LookPath("lore")
+	hook, herr := env.LookPath("lore-hook")
+	switch {
+	case lerr != nil && herr != nil:
+		add(Finding{"binaries", Action, "neither lore nor lore-hook is on PATH: every hook answers {} (no lessons, no guards)", installFix})
+		return
+	case herr != nil:
+		add(Finding{"binaries", Action, "lore-hook is not on PATH: the hooks fall back to the slower `lore hook`", installFix})
+		return
+	case lerr != nil:
+		add(Finding{"binaries", Action, "lore is not on PATH: the git hooks cannot rebuild the manifest and the slash commands cannot run lore", installFix})
+		return
+	}
+	lv, lerr := env.Version(lore)
+	hv, herr := env.Version(hook)
+	switch {
+	case lerr != nil || herr != nil || lv == "" || hv == "":
+		add(Finding{"binaries", Info, fmt.Sprintf("lore (%s) and lore-hook (%s) are on PATH; their versions cannot be compared", lore, hook), ""})
+	case lv != hv:
+		add(Finding{"binaries", Action, fmt.Sprintf("lore %s (%s) and lore-hook %s (%s) are different builds", lv, lore, hv, hook), installFix})
+	default:
+		add(Finding{"binaries", OK, fmt.Sprintf("lore and lore-hook %s on PATH", lv), ""})
+	}
+}
+
+func manifestCheck(env Env, add func(Finding)) {
+	f, err := env.Manifest()
+	switch {
+	case err != nil:
+		add(Finding{"manifest", Action, fmt.Sprintf("cannot compile .lore/: %v", err), "lore lint, then lore build"})
+	case f == Fresh:
+		add(Finding{"manifest", OK, "the manifest is up to date with .lore/", ""})
+	case f == Missing:
+		add(Finding{"manifest", Action, "no manifest: the hooks have nothing to inject until it is built", "lore build"})
+	case f == Corrupt:
+		add(Finding{"manifest", Action, "the manifest cannot be read", "lore build --force"})
+	default:
+		add(Finding{"manifest", Action, "the manifest is stale: .lore/ changed since it was built", "lore build"})
+	}
+}
+
+func gitHooks(env Env, add func(Finding)) {
+	r, err := env.GitHooks()
+	if err != nil {
+		add(Finding{"githooks", Action, fmt.Sprintf("cannot read the git hooks: %v", err), "lore hooks status"})
+		return
+	}
+	var bad []string
+	var steps []string
+	for _, h := range r.Hooks {
+		switch h.State {
+		case githooks.Lore, githooks.Chained, githooks.Wired:
+		case githooks.Managed:
+			bad = append(bad, h.Name+" (not wired into "+r.Manager+")")
+			if h.Step != "" {
+				steps = append(steps, h.Step)
+			}
+		default:
+			bad = append(bad, fmt.Sprintf("%s (%s)", h.Name, h.State))
+		}
+	}
+	switch {
+	case len(bad) == 0:
+		add(Finding{"githooks", OK, "post-commit, post-merge, post-checkout and post-rewrite run lore build", ""})
+	case len(steps) > 0:
+		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install, then " + strings.Join(steps, "; ")})
+	default:
+		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install (a hook already there is chained, not replaced)"})
+	}
+}
+
+func lintCheck(env Env, add func(Finding)) {
+	errs, warns, err := env.Lint()
+	switch {
+	case err != nil:
+		add(Finding{"lint", Action, fmt.Sprintf("cannot lint .lore/: %v", err), "lore lint"})
+	case errs > 0:
+		add(Finding{"lint", Action, fmt.Sprintf("%d error(s), %d warning(s): items with errors are not compiled, so no agent sees them", errs, warns), "lore lint (lore lint --fix fixes some)"})
+	case warns > 0:
+		add(Finding{"lint", Info, fmt.Sprintf("%d warning(s)", warns), "lore lint"})
+	default:
+		add(Finding{"lint", OK, "no lint findings", ""})
+	}
+}
+
+func agents(env Env, add func(Finding)) {
+	installed := 0
+	var missing []*agent.Agent
+	for _, a := range agent.Agents {
+		reg, err := a.ReadStatus(env.Root)
+		fix := "lore init --agent " + a.Name
+		switch {
+		case err != nil:
+			add(Finding{a.Name, Action, err.Error(), "fix the file at that line, then " + fix})
+			installed++
+		case reg.State == agent.Missing:
+			missing = append(missing, a)
+		case reg.State == agent.Stale:
+			add(Finding{a.Name, Action, fmt.Sprintf("%s holds lore hooks from another lore version: %s", a.Settings, strings.Join(reg.Why, "; ")), fix})
+			installed++
+		default:
+			installed++
+			msg := "hooks registered in " + a.Settings
+			if reg.Closed {
+				msg += "; guards fail closed"
+			}
+			add(Finding{a.Name, OK, msg, ""})
+			if a.Trust != "" {
+				add(Finding{a.Name, Info, a.Trust, ""})
+			}
+			if a.CanFailClosed && !reg.Closed && env.DenyItems > 0 {
+				add(Finding{a.Name, Info, fmt.Sprintf("%d enforce: deny item(s) guard tool calls, and fail open when lore-hook cannot run", env.DenyItems), fix + " --guards closed (Claude Code 2.1.295+)"})
+			}
+		}
+	}
+	level := Info
+	if installed == 0 {
+		level = Action
+	}
+	for _, a := range missing {
+		add(Finding{a.Name, level, "not installed for " + a.Title, "lore init --agent " + a.Name})
+	}
+}
