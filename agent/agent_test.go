@@ -283,3 +283,43 @@ func FuzzMergeRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestInstallRefusesSymlinkedSettings(t *testing.T) {
+	root := t.TempDir()
+	shared := filepath.Join(t.TempDir(), "shared.json")
+	os.WriteFile(shared, []byte("{}\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+	if err := os.Symlink(shared, filepath.Join(root, ".claude", "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err := Named("claude").Install(root, Options{}, &out)
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("install through a symlink: %v", err)
+	}
+	if data, _ := os.ReadFile(shared); string(data) != "{}\n" {
+		t.Errorf("the link's target changed: %q", data)
+	}
+	if fi, _ := os.Lstat(filepath.Join(root, ".claude", "settings.json")); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced")
+	}
+}
+
+func TestInstallKeepsFileMode(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, ".codex", "hooks.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(`{"hooks":{}}`), 0o600)
+	if err := Named("codex").Install(root, Options{}, &strings.Builder{}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	if err := Named("codex").Uninstall(root, nil, &strings.Builder{}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != `{"hooks":{}}` {
+		t.Errorf("after uninstall: %q", data)
+	}
+}

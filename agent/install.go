@@ -285,7 +285,12 @@ func removeEmptyDirs(root, dir string) {
 // existing file's mode.
 func writeFile(path string, data []byte) error {
 	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSymlink != 0 {
+			// Renaming over it would cut the link, writing through it could
+			// leave the repository: the user merges by hand.
+			return fmt.Errorf("agent: %s is a symbolic link: lore does not write through it; add lore's entries by hand (see lore doctor)", path)
+		}
 		mode = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
