@@ -27,6 +27,9 @@ type Agent struct {
 	Timeout int
 	// HookName names lore's entries where the agent shows one.
 	HookName string
+	// UserShell: the agent runs a hook command in the user's login shell
+	// ($SHELL -lc), which need not be POSIX.
+	UserShell bool
 	// CanFailClosed: the agent can block a call when the hook cannot run
 	// (Claude Code's onFailure, since 2.1.295).
 	CanFailClosed bool
@@ -56,6 +59,7 @@ var Agents = []*Agent{
 		// Interrupt add nothing SessionStart(compact) and PreToolUse do not.
 		events:     []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"},
 		Timeout:    10,
+		UserShell:  true, // codex-rs hooks: $SHELL -lc <command>
 		NoCommands: "Codex CLI reads custom prompts only from ~/.codex/prompts, not from the project: run lore scan and lore review yourself",
 		Trust: "Codex runs project hooks only in a trusted project, and new or changed hooks only once you trust them: " +
 			"start `codex` here and choose \"Trust all and continue\" (or run `codex --dangerously-bypass-hook-trust` for one run); " +
@@ -123,7 +127,7 @@ type group struct {
 // cannot run blocks the call instead of letting it through.
 func (a *Agent) group(event string, closed bool) group {
 	closed = closed && a.CanFailClosed && event == "PreToolUse"
-	h := handler{Type: "command", Command: Command(a.Name, event, closed), Name: a.HookName, Timeout: a.Timeout}
+	h := handler{Type: "command", Command: a.Command(event, closed), Name: a.HookName, Timeout: a.Timeout}
 	if closed {
 		h.OnFailure = "block"
 	}
@@ -132,18 +136,23 @@ func (a *Agent) group(event string, closed bool) group {
 
 // Command is the hook command line for an event. It names the binaries
 // instead of a path, so a committed settings file works on every
-// teammate's machine, and runs through the agent's shell: lore-hook when it
-// is on PATH, else `lore hook`, else it answers {} and exits 0, so a guard
-// that cannot run lets the call through instead of failing every call with
-// exit 127. With closed it exits 1 instead, which Claude Code's
-// onFailure:"block" turns into a blocked call.
-func Command(agent, event string, closed bool) string {
-	last := `echo '{}'`
+// teammate's machine: lore-hook when it is on PATH, else `lore hook`, else
+// it answers {} and exits 0, so a guard that cannot run lets the call
+// through instead of failing every call with exit 127. With closed it exits
+// 1 instead, which Claude Code's onFailure:"block" turns into a blocked
+// call. The line is POSIX sh; for an agent that runs hooks in the user's
+// own shell (fish is not sh) it is wrapped in sh -c.
+func (a *Agent) Command(event string, closed bool) string {
+	last := `echo "{}"`
 	if closed {
-		last = `echo 'lore: neither lore-hook nor lore is on PATH' >&2; exit 1`
+		last = `echo "lore: neither lore-hook nor lore is on PATH" >&2; exit 1`
 	}
-	return fmt.Sprintf("if command -v lore-hook >/dev/null 2>&1; then exec lore-hook %[1]s %[2]s; "+
-		"elif command -v lore >/dev/null 2>&1; then exec lore hook %[1]s %[2]s; else %[3]s; fi", agent, event, last)
+	line := fmt.Sprintf("if command -v lore-hook >/dev/null 2>&1; then exec lore-hook %[1]s %[2]s; "+
+		"elif command -v lore >/dev/null 2>&1; then exec lore hook %[1]s %[2]s; else %[3]s; fi", a.Name, event, last)
+	if a.UserShell {
+		return "sh -c '" + line + "'"
+	}
+	return line
 }
 
 // loreCommand matches a hook command lore installed, in any of the forms

@@ -210,7 +210,7 @@ func TestIsLoreCommand(t *testing.T) {
 		"lore build --quiet":                       false,
 		"my-lore-hook claude PreToolUse":           false,
 		"C:\\bin\\lore-hook.exe claude PreToolUse": true,
-		Command("codex", "Stop", false):            true,
+		Named("codex").Command("Stop", false):      true,
 		"guard.sh":                                 false,
 	} {
 		if got := IsLoreCommand(cmd); got != want {
@@ -227,7 +227,14 @@ func TestCommandWithoutBinaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// PATH holds only sh (as every PATH does) and what a case puts there.
 	empty := t.TempDir()
+	bin := t.TempDir()
+	for _, dir := range []string{empty, bin} {
+		if err := os.Symlink(sh, filepath.Join(dir, "sh")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	run := func(cmd, path string) (string, int) {
 		c := exec.Command(sh, "-c", cmd)
 		c.Env = []string{"PATH=" + path}
@@ -241,24 +248,28 @@ func TestCommandWithoutBinaries(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out)), code
 	}
-	if out, code := run(Command("claude", "PreToolUse", false), empty); out != "{}" || code != 0 {
-		t.Errorf("fail open: %q exit %d", out, code)
+	for _, a := range Agents {
+		if out, code := run(a.Command("PreToolUse", false), empty); out != "{}" || code != 0 {
+			t.Errorf("%s fail open: %q exit %d", a.Name, out, code)
+		}
 	}
-	if _, code := run(Command("claude", "PreToolUse", true), empty); code != 1 {
+	if _, code := run(Named("claude").Command("PreToolUse", true), empty); code != 1 {
 		t.Errorf("fail closed: exit %d, want 1", code)
 	}
-	bin := t.TempDir()
+	if c := Named("codex").Command("Stop", false); !strings.HasPrefix(c, "sh -c '") || strings.Count(c, "'") != 2 {
+		t.Errorf("codex runs hooks in $SHELL, which may be fish: the line must be one sh -c argument: %s", c)
+	}
 	script := "#!" + sh + "\nread line; echo \"hook $1 $2 got $line\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "lore-hook"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := run(Command("codex", "Stop", false), bin); out != `hook codex Stop got {"session_id":"s"}` || code != 0 {
+	if out, code := run(Named("codex").Command("Stop", false), bin); out != `hook codex Stop got {"session_id":"s"}` || code != 0 {
 		t.Errorf("lore-hook on PATH: %q exit %d", out, code)
 	}
 	loreScript := "#!" + sh + "\nread line; echo \"lore $1 $2 $3\"\n"
 	os.Remove(filepath.Join(bin, "lore-hook"))
 	os.WriteFile(filepath.Join(bin, "lore"), []byte(loreScript), 0o755)
-	if out, _ := run(Command("gemini", "BeforeTool", false), bin); out != "lore hook gemini BeforeTool" {
+	if out, _ := run(Named("gemini").Command("BeforeTool", false), bin); out != "lore hook gemini BeforeTool" {
 		t.Errorf("fallback to lore hook: %q", out)
 	}
 }
