@@ -27,6 +27,9 @@ type Agent struct {
 	Timeout int
 	// HookName names lore's entries where the agent shows one.
 	HookName string
+	// off is the setting in the hooks file that turns every hook off, and
+	// its value when it does.
+	off []string
 	// UserShell: the agent runs a hook command in the user's login shell
 	// ($SHELL -lc), which need not be POSIX.
 	UserShell bool
@@ -50,6 +53,7 @@ var Agents = []*Agent{
 		events:        []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"},
 		Timeout:       10,
 		CanFailClosed: true,
+		off:           []string{"disableAllHooks", "true"},
 		Commands:      ClaudeCommands,
 	},
 	{
@@ -72,6 +76,7 @@ var Agents = []*Agent{
 		events:   []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"},
 		Timeout:  10000, // milliseconds
 		HookName: "lore",
+		off:      []string{"hooksConfig", "enabled", "false"},
 		Commands: GeminiCommands,
 		Trust: "Gemini CLI reads .gemini/settings.json only in a trusted folder: trust this folder when gemini asks " +
 			"(or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true for a headless run",

@@ -334,3 +334,17 @@ func TestInstallKeepsFileMode(t *testing.T) {
 		t.Errorf("after uninstall: %q", data)
 	}
 }
+
+func TestTurnedOff(t *testing.T) {
+	data, err := Named("claude").Merge([]byte(`{"disableAllHooks": true}`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reg, _ := Named("claude").Status(data); reg.Off != "disableAllHooks: true" {
+		t.Errorf("claude off: %+v", reg)
+	}
+	data, _ = Named("claude").Merge([]byte(`{"disableAllHooks": false}`), false)
+	if reg, _ := Named("claude").Status(data); reg.Off != "" {
+		t.Errorf("claude on: %+v", reg)
+	}
+}

@@ -175,6 +175,9 @@ func agents(env Env, add func(Finding)) {
 		case reg.State == agent.Stale:
 			add(Finding{a.Name, Action, fmt.Sprintf("%s holds lore hooks from another lore version: %s", a.Settings, strings.Join(reg.Why, "; ")), fix})
 			installed++
+		case reg.Off != "":
+			add(Finding{a.Name, Action, fmt.Sprintf("%s turns every hook off (%s)", a.Settings, reg.Off), "remove " + reg.Off + " from " + a.Settings})
+			installed++
 		default:
 			installed++
 			msg := "hooks registered in " + a.Settings

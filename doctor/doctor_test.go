@@ -98,3 +98,22 @@ func TestBrokenSettingsNameTheLine(t *testing.T) {
 		t.Errorf("broken settings: %+v", r.Findings)
 	}
 }
+
+func TestHooksTurnedOff(t *testing.T) {
+	e := env(t)
+	p := filepath.Join(e.Root, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	data, err := agent.Named("gemini").Merge([]byte("{\n  \"hooksConfig\": {\"enabled\": false}\n}\n"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, data, 0o644)
+	r := Run(e)
+	f := find(r, "gemini", Action)
+	if f == nil || f.Message != ".gemini/settings.json turns every hook off (hooksConfig.enabled: false)" {
+		t.Errorf("hooks turned off: %+v", r.Findings)
+	}
+	if find(r, "claude", OK) == nil {
+		t.Errorf("claude: %+v", r.Findings)
+	}
+}
