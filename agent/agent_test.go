@@ -278,6 +278,7 @@ func FuzzMergeRoundTrip(f *testing.F) {
 	for _, s := range userFiles {
 		f.Add(s)
 	}
+	f.Add(`{"hooks":{"Stop":[{"hooks":[{"command":"guard.sh"},{"command":"lore hook claude Stop"}]}],"Stop":[]}}`)
 	f.Fuzz(func(t *testing.T, user string) {
 		for _, a := range Agents {
 			merged, err := a.Merge([]byte(user), false)
@@ -346,5 +347,13 @@ func TestTurnedOff(t *testing.T) {
 	data, _ = Named("claude").Merge([]byte(`{"disableAllHooks": false}`), false)
 	if reg, _ := Named("claude").Status(data); reg.Off != "" {
 		t.Errorf("claude on: %+v", reg)
+	}
+}
+
+func TestDuplicateEventKeys(t *testing.T) {
+	user := `{"hooks":{"Stop":[],"Stop":[{"hooks":[{"type":"command","command":"lore-hook claude Stop"}]}]}}`
+	back, err := Named("claude").Unmerge([]byte(user))
+	if err != nil || strings.Contains(string(back), "lore-hook") {
+		t.Errorf("lore's entry under a repeated key: %v\n%s", err, back)
 	}
 }

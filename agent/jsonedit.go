@@ -12,16 +12,18 @@ import (
 // inserted, so the user's layout (indentation, key order, compact lines,
 // an empty {}) survives an install and an uninstall byte for byte.
 //
-// Layout lore writes, for a container at depth d with indent unit u:
-//   - into a container with elements: ",\n" + u*(d+1) + element after the
-//     last element;
+// Layout lore writes, for a container at depth d, with nl the file's line
+// ending and u its indentation step:
+//   - into a container with elements: "," + nl + u*(d+1) + element after
+//     the last element;
 //   - into an empty container: nl + u*(d+1) + element right after the
 //     opening bracket, keeping what was between the brackets;
-//   - a container lore creates closes on its own line ("\n" + u*d + "}").
+//   - a container lore creates is empty with nl + u*d inside, then filled.
 //
 // So after lore's elements are removed, a container whose inside is exactly
-// "\n"+u*d was created by lore and goes too, and a file that is exactly
-// "{\n}\n" was created by lore and is deleted.
+// nl + u*d was created by lore and goes too, and a file that is exactly
+// "{\n}\n" was created by lore and is deleted. (A user's own empty container
+// laid out exactly that way would go too; nothing else is ambiguous.)
 
 // node is one JSON value and its byte span in the file.
 type node struct {

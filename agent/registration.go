@@ -32,6 +32,7 @@ type Registration struct {
 // loreEntry is one lore handler found in the file.
 type loreEntry struct {
 	event string
+	ev    int   // the event's index in the hooks object
 	group *node // the matcher group holding it
 	only  bool  // the group holds nothing else
 	h     handler
@@ -44,7 +45,7 @@ func findLore(data []byte, root *node) (hooksObj *node, found []loreEntry) {
 	if hooksObj == nil || hooksObj.kind != '{' {
 		return nil, nil
 	}
-	for _, ev := range hooksObj.items {
+	for ei, ev := range hooksObj.items {
 		if ev.val.kind != '[' {
 			continue
 		}
@@ -60,7 +61,7 @@ func findLore(data []byte, root *node) (hooksObj *node, found []loreEntry) {
 			for _, h := range hs.items {
 				var x handler
 				if json.Unmarshal(data[h.val.start:h.val.end], &x) == nil && IsLoreCommand(x.Command) {
-					mine = append(mine, loreEntry{event: ev.key, group: g.val, h: x})
+					mine = append(mine, loreEntry{event: ev.key, ev: ei, group: g.val, h: x})
 				}
 			}
 			for i := range mine {
@@ -210,7 +211,7 @@ func (a *Agent) Unmerge(data []byte) ([]byte, error) {
 			return data, nil
 		}
 		f := found[0]
-		ei, list := hooksObj.member(f.event)
+		ei, list := f.ev, hooksObj.items[f.ev].val
 		if f.only {
 			data = remove(data, list, indexOf(list, f.group))
 		} else {
