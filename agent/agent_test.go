@@ -195,8 +195,12 @@ func TestMergeRejectsBrokenSettings(t *testing.T) {
 		}
 	}
 	_, err := Named("claude").Merge([]byte("{\n\n  \"a\": tru\n}"), false)
-	if err == nil || !strings.Contains(err.Error(), "line 3") {
+	if err == nil || !strings.HasPrefix(err.Error(), ".claude/settings.json:3: ") {
 		t.Errorf("error does not name the line: %v", err)
+	}
+	_, err = Named("codex").Merge([]byte("{\n  \"hooks\": {\n    \"Stop\": {}\n  }\n}"), false)
+	if err == nil || err.Error() != ".codex/hooks.json:3: hooks.Stop: not a list" {
+		t.Errorf("error does not name file, line and key: %v", err)
 	}
 }
 

@@ -76,14 +76,26 @@ func parseJSON(data []byte, comments bool) (*node, error) {
 		return nil, p.errorf("trailing data after the object")
 	}
 	if n.kind != '{' {
-		return nil, fmt.Errorf("line 1: not a JSON object")
+		return nil, &syntaxError{lineOf(data, n.start), "not a JSON object"}
 	}
 	return n, nil
 }
 
+// syntaxError is a file that is not the JSON object lore can edit.
+type syntaxError struct {
+	line int
+	msg  string
+}
+
+func (e *syntaxError) Error() string { return fmt.Sprintf("%d: %s", e.line, e.msg) }
+
 func (p *parser) errorf(format string, args ...any) error {
-	line := 1 + bytes.Count(p.data[:min(p.pos, len(p.data))], []byte("\n"))
-	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+	return &syntaxError{lineOf(p.data, p.pos), fmt.Sprintf(format, args...)}
+}
+
+// lineOf is the 1-based line of byte pos.
+func lineOf(data []byte, pos int) int {
+	return 1 + bytes.Count(data[:min(pos, len(data))], []byte("\n"))
 }
 
 func (p *parser) space() error {

@@ -73,15 +73,24 @@ func findLore(data []byte, root *node) (hooksObj *node, found []loreEntry) {
 	return hooksObj, found
 }
 
+// parse reads the hooks file; an error reads "<file>:<line>: <problem>".
+func (a *Agent) parse(data []byte) (*node, error) {
+	root, err := parseJSON(data, a.Comments)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", a.Settings, err)
+	}
+	return root, nil
+}
+
 // Status reports lore's registration in a hooks file's contents (nil: no
 // file).
 func (a *Agent) Status(data []byte) (Registration, error) {
 	if data == nil {
 		return Registration{State: Missing}, nil
 	}
-	root, err := parseJSON(data, a.Comments)
+	root, err := a.parse(data)
 	if err != nil {
-		return Registration{}, fmt.Errorf("%s: %w", a.Settings, err)
+		return Registration{}, err
 	}
 	_, found := findLore(data, root)
 	if len(found) == 0 {
@@ -164,9 +173,9 @@ func (a *Agent) Merge(data []byte, closed bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := parseJSON(data, a.Comments)
+	root, err := a.parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", a.Settings, err)
+		return nil, err
 	}
 	st := styleOf(data, root)
 	if _, h := root.member("hooks"); h == nil {
@@ -176,7 +185,7 @@ func (a *Agent) Merge(data []byte, closed bool) ([]byte, error) {
 		root, _ = parseJSON(data, a.Comments)
 		_, h := root.member("hooks")
 		if h.kind != '{' {
-			return nil, fmt.Errorf("%s: hooks: not an object", a.Settings)
+			return nil, fmt.Errorf("%s:%d: hooks: not an object", a.Settings, lineOf(data, h.start))
 		}
 		_, list := h.member(ev)
 		if list == nil {
@@ -186,7 +195,7 @@ func (a *Agent) Merge(data []byte, closed bool) ([]byte, error) {
 			_, list = h.member(ev)
 		}
 		if list.kind != '[' {
-			return nil, fmt.Errorf("%s: hooks.%s: not a list", a.Settings, ev)
+			return nil, fmt.Errorf("%s:%d: hooks.%s: not a list", a.Settings, lineOf(data, list.start), ev)
 		}
 		data = insert(data, list, render(a.group(ev, closed), list.depth+1, st), st)
 	}
@@ -201,9 +210,9 @@ const newFile = "{\n}\n"
 // leaving every other byte as it was.
 func (a *Agent) Unmerge(data []byte) ([]byte, error) {
 	for {
-		root, err := parseJSON(data, a.Comments)
+		root, err := a.parse(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Settings, err)
+			return nil, err
 		}
 		st := styleOf(data, root)
 		hooksObj, found := findLore(data, root)

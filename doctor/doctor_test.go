@@ -94,7 +94,7 @@ func TestBrokenSettingsNameTheLine(t *testing.T) {
 	os.WriteFile(filepath.Join(e.Root, ".gemini", "settings.json"), []byte("{\n  \"hooks\": {,\n}"), 0o644)
 	r := Run(e)
 	f := find(r, "gemini", Action)
-	if f == nil || !strings.Contains(f.Message, ".gemini/settings.json: line 2") {
+	if f == nil || !strings.Contains(f.Message, ".gemini/settings.json:2: ") {
 		t.Errorf("broken settings: %+v", r.Findings)
 	}
 }
