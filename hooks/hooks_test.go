@@ -700,17 +700,3 @@ func TestGeminiRecordInLog(t *testing.T) {
 		t.Errorf("stderr = %q", errb.String())
 	}
 }
-
-func TestStripHookContext(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain prompt": "plain prompt",
-		"<hook_context>## Lesson reporting protocol\n&lt;!-- lore --&gt;</hook_context>\n\ncut a release": "cut a release",
-		"<hook_context>a</hook_context><hook_context>b</hook_context>\nfix it":                            "fix it",
-		"before <hook_context>x</hook_context> after":                                                     "before  after",
-		"<hook_context>never closed, release":                                                             "<hook_context>never closed, release",
-	} {
-		if got := stripHookContext(in); got != want {
-			t.Errorf("stripHookContext(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -242,31 +242,3 @@ func relPath(root, cwd, p string) string {
 	}
 	return filepath.ToSlash(rel)
 }
-
-// stripHookContext removes the <hook_context>...</hook_context> blocks in
-// which Gemini CLI prepends hook output (lore's own SessionStart text) to
-// the prompt it hands BeforeAgent: matched as the user's words, every
-// keyword of the protocol and the index would fire on every prompt. The
-// agent HTML-escapes `<` inside a block, so a block cannot hold its own
-// closing tag; an unclosed block is left as it is.
-func stripHookContext(p string) string {
-	const open, end = "<hook_context>", "</hook_context>"
-	if !strings.Contains(p, open) {
-		return p
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(p, open)
-		if i < 0 {
-			break
-		}
-		j := strings.Index(p[i:], end)
-		if j < 0 {
-			break
-		}
-		b.WriteString(p[:i])
-		p = p[i+j+len(end):]
-	}
-	b.WriteString(p)
-	return strings.TrimSpace(b.String())
-}

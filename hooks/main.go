@@ -261,7 +261,7 @@ func (h *handler) reinject(sess *session, m *manifest.Manifest) {
 }
 
 func (h *handler) userPrompt(in *input, sess *session) reply {
-	prompt := stripHookContext(in.Prompt)
+	prompt := protocol.StripHookContext(in.Prompt)
 	var recent []string
 	if sess != nil {
 		if err := sess.addPrompt(prompt); err != nil {
