@@ -367,6 +367,41 @@ func TestDefaultPaths(t *testing.T) {
 	}
 }
 
+// TestCodexRollout0169: a rollout as Codex 0.169 writes it, with a
+// session_meta line of 300 KB and the new world_state and
+// token_usage_record lines: the block is found and nothing is unknown.
+func TestCodexRollout0169(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-2026-11-20T10-00-00-019a.jsonl")
+	text := "#lesson\ntool: shell\ntrigger: cargo test\nmistake: cargo test ran every workspace member\nfix: cargo test -p core\n#/lesson"
+	recs := []any{
+		map[string]any{"timestamp": "2026-11-20T10:00:00Z", "type": "session_meta", "payload": map[string]any{
+			"id": "019a", "cwd": "/r", "cli_version": "0.169.0", "instructions": strings.Repeat("You are Codex. ", 20000)}},
+		map[string]any{"type": "world_state", "payload": map[string]any{"cwd": "/r"}},
+		map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": text}}}},
+		map[string]any{"type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": text}},
+		map[string]any{"type": "token_usage_record", "payload": map[string]any{"input_tokens": 10}},
+	}
+	var b strings.Builder
+	for _, r := range recs {
+		data, _ := json.Marshal(r)
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	writeFile(t, path, b.String())
+	res, err := Scan([]string{path}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Candidates) != 1 || res.Candidates[0].Fix != "cargo test -p core" || res.Candidates[0].Session != "019a" || res.Candidates[0].Line != 3 {
+		t.Fatalf("candidates %+v", res.Candidates)
+	}
+	if st := res.Stats; st.Unknown != 0 || st.TooLong != 0 || st.Lines != 5 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
 // geminiLines renders records as a Gemini CLI JSONL chat file.
 func geminiLines(t *testing.T, recs ...any) string {
 	t.Helper()
