@@ -94,7 +94,7 @@ func (s *session) geminiEvents(r geminiRec) {
 }
 
 // geminiText joins the text of a message's content: a string, a list of
-// parts or one part.
+// parts or one part; thought parts are left out.
 func geminiText(content any) string {
 	switch c := content.(type) {
 	case string:
@@ -105,7 +105,9 @@ func geminiText(content any) string {
 	case []any:
 		text := ""
 		for _, p := range c {
-			if mp, ok := p.(map[string]any); ok {
+			// A part marked thought (history synced by $set.messages keeps
+			// them) is the model's thinking, not its reply.
+			if mp, ok := p.(map[string]any); ok && mp["thought"] != true {
 				if t, ok := mp["text"].(string); ok {
 					text += t
 				}

@@ -485,7 +485,9 @@ func TestGeminiJSONL(t *testing.T) {
 	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(geminiLines(t, map[string]any{"$set": map[string]any{"messages": []any{
 		map[string]any{"id": "u1", "type": "user", "content": "build it"}, geminiLesson("g1", "one"), geminiLesson("g4", "four"),
-		geminiLesson("g5", "five")}}}))
+		geminiLesson("g5", "five"),
+		map[string]any{"id": "g6", "type": "gemini", "content": []any{map[string]any{"thought": true,
+			"text": "#lesson\ntool: Bash\ntrigger: t\nmistake: thought part\nfix: f\n#/lesson"}}}}}}))
 	f.Close()
 	r5, _ := scanDir(t, dir, r4.Bookmarks)
 	got = nil
