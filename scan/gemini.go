@@ -125,6 +125,9 @@ func geminiResult(display any, result json.RawMessage) string {
 	if d, ok := display.(string); ok && d != "" {
 		return clip(d, resultExcerpt)
 	}
+	if len(result) == 0 || string(result) == "null" {
+		return ""
+	}
 	var parts []struct {
 		FunctionResponse struct {
 			Response struct {
@@ -132,9 +135,6 @@ func geminiResult(display any, result json.RawMessage) string {
 				Error  string `json:"error"`
 			} `json:"response"`
 		} `json:"functionResponse"`
-	}
-	if len(result) == 0 || string(result) == "null" {
-		return ""
 	}
 	if json.Unmarshal(result, &parts) == nil {
 		for _, p := range parts {
@@ -150,7 +150,7 @@ func geminiResult(display any, result json.RawMessage) string {
 // words and its tool calls with clipped results, never a whole output.
 type geminiRec struct {
 	id   string
-	line int // the JSONL line of the record's latest version
+	line int // the JSONL line that last wrote it ($set.messages keeps the old one)
 	typ  string
 	text string
 	// calls hold each tool call's events: the call, then its result.
@@ -218,11 +218,11 @@ func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines 
 			// the whole list.
 			var next []geminiRec
 			for _, m := range *g.Set.Messages {
-				r := geminiRecord(m, lr.line)
+				line := lr.line
 				if i, found := index[m.ID]; found {
-					r = geminiRecord(m, recs[i].line)
+					line = recs[i].line
 				}
-				next = append(next, r)
+				next = append(next, geminiRecord(m, line))
 			}
 			changed = firstChange(recs, next)
 			recs, index = next, reindex(next)
