@@ -58,10 +58,11 @@ var Agents = []*Agent{
 	},
 	{
 		Name: "codex", Title: "Codex CLI", Settings: ".codex/hooks.json",
-		// PostToolUse carries the lessons for releases that ignore context
-		// at PreToolUse; PreCompact, PostCompact, PermissionRequest and
-		// Interrupt add nothing SessionStart(compact) and PreToolUse do not.
-		events:     []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"},
+		// Codex 0.169 takes context at PreToolUse, so PostToolUse would
+		// only cost a process per call; PreCompact, PostCompact,
+		// PermissionRequest and Interrupt add nothing that
+		// SessionStart(compact) and PreToolUse do not.
+		events:     []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"},
 		Timeout:    10,
 		UserShell:  true, // codex-rs hooks: $SHELL -lc <command>
 		NoCommands: "Codex CLI reads custom prompts only from ~/.codex/prompts, not from the project: run lore scan and lore review yourself",

@@ -165,7 +165,7 @@ func mustMerge(t *testing.T, agent string, closed bool) []byte {
 
 func TestAgentFormats(t *testing.T) {
 	codex := string(mustMerge(t, "codex", false))
-	if !strings.Contains(codex, "\"PostToolUse\": [") || strings.Contains(codex, "\"name\"") {
+	if !strings.Contains(codex, "\"SubagentStop\": [") || strings.Contains(codex, "\"PostToolUse\"") || strings.Contains(codex, "\"name\"") {
 		t.Errorf("codex hooks.json:\n%s", codex)
 	}
 	gemini := string(mustMerge(t, "gemini", false))

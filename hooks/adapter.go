@@ -12,34 +12,38 @@ const (
 	PreToolUse       Event = "PreToolUse"
 	PostToolUse      Event = "PostToolUse"
 	SubagentStart    Event = "SubagentStart"
+	SubagentStop     Event = "SubagentStop"
 	PreCompact       Event = "PreCompact"
+	PostCompact      Event = "PostCompact"
 	Stop             Event = "Stop"
 	SessionEnd       Event = "SessionEnd"
+	// Quiet is an event lore answers with `{}` and nothing else: the
+	// client sends it, lore has nothing to add (Codex's PermissionRequest,
+	// after PreToolUse already decided, and Interrupt).
+	Quiet Event = "Quiet"
 )
 
 // Agent is one agent's hook contract as a table: its event names, its tool
 // names and what its events accept on stdout.
 //
-// Verified contracts (see the package report for sources):
-//   - Claude Code (code.claude.com/docs/en/hooks): every event gets
-//     session_id, transcript_path, cwd, hook_event_name on stdin; output is
+// Verified contracts (DESIGN section 7; measured in the real clients, see
+// CLIENTS.md):
+//   - Claude Code 2.1.x: every event gets session_id, transcript_path, cwd,
+//     hook_event_name on stdin, a sub-agent's calls add agent_id; output is
 //     {"hookSpecificOutput":{"hookEventName","additionalContext"}} for
 //     SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, SubagentStart;
-//     PreToolUse adds permissionDecision allow|deny|ask|defer and
-//     permissionDecisionReason (deny: the reason is shown to Claude). Context
-//     over 10,000 characters is saved to a file and replaced by a 2 KB
-//     preview (anthropics/claude-code#44086, #91614), so lore stays under it.
-//   - Codex (openai/codex codex-rs/hooks): Claude-shaped JSON; tool_name is
-//     "Bash" (tool_input {"command"}) or "apply_patch" (tool_input
-//     {"command": the patch}); PreToolUse honours permissionDecision deny.
-//     Releases before openai/codex#20692 ignore additionalContext at
-//     PreToolUse, so lore only denies there and injects at PostToolUse.
-//   - Gemini CLI (google-gemini/gemini-cli docs/hooks/reference.md): events
-//     BeforeTool, AfterTool, BeforeAgent, SessionStart (source
-//     startup|resume|clear), SessionEnd, PreCompress; BeforeTool blocks with
-//     top-level {"decision":"deny","reason"} and has no additionalContext;
-//     AfterTool, BeforeAgent and SessionStart take
-//     hookSpecificOutput.additionalContext.
+//     PreToolUse adds permissionDecision deny and permissionDecisionReason.
+//     Context over 10,000 characters is replaced by a 2 KB preview
+//     (anthropics/claude-code#44086), so lore stays under it.
+//   - Codex 0.169: Claude-shaped JSON; tool_name is "Bash" (tool_input
+//     {"command"}) or "apply_patch" (tool_input {"command": the patch});
+//     additionalContext is taken at PreToolUse (0.124 rejected it);
+//     sub-agents keep the parent's session_id and add agent_id. Outputs
+//     other than `{}`, additionalContext and deny mark the hook Failed.
+//   - Gemini CLI 0.61: BeforeTool blocks with top-level
+//     {"decision":"deny","reason"} and ignores additionalContext; AfterTool,
+//     BeforeAgent and SessionStart take hookSpecificOutput.additionalContext,
+//     shown HTML-escaped inside <hook_context>.
 type Agent struct {
 	Name string
 	// Events maps the agent's event names (and lore's, for convenience) to
@@ -54,6 +58,10 @@ type Agent struct {
 	// TopLevelDeny: the deny is {"decision":"deny","reason"} (Gemini) rather
 	// than hookSpecificOutput.permissionDecision (Claude, Codex).
 	TopLevelDeny bool
+	// EscapesHTML: the agent shows the model `&lt;!-- lore ... --&gt;`
+	// (Gemini). The record (DESIGN section 15) then goes to the hook log,
+	// not into the model's text, where it would be visible noise.
+	EscapesHTML bool
 }
 
 // EventName maps one agent event name to lore's event.
@@ -73,8 +81,9 @@ var Agents = []*Agent{
 		Events: []EventName{
 			{"SessionStart", SessionStart}, {"UserPromptSubmit", UserPromptSubmit},
 			{"PreToolUse", PreToolUse}, {"PostToolUse", PostToolUse},
-			{"SubagentStart", SubagentStart}, {"PreCompact", PreCompact},
-			{"Stop", Stop}, {"SessionEnd", SessionEnd},
+			{"SubagentStart", SubagentStart}, {"SubagentStop", SubagentStop},
+			{"PreCompact", PreCompact}, {"PostCompact", PostCompact},
+			{"Stop", Stop}, {"SessionEnd", SessionEnd}, {"PermissionRequest", Quiet},
 		},
 		Tools:            []ToolName{{"MultiEdit", "Edit"}},
 		InjectBeforeTool: true,
@@ -84,14 +93,17 @@ var Agents = []*Agent{
 		Events: []EventName{
 			{"SessionStart", SessionStart}, {"UserPromptSubmit", UserPromptSubmit},
 			{"PreToolUse", PreToolUse}, {"PostToolUse", PostToolUse},
-			{"SubagentStart", SubagentStart}, {"PreCompact", PreCompact},
+			{"SubagentStart", SubagentStart}, {"SubagentStop", SubagentStop},
+			{"PreCompact", PreCompact}, {"PostCompact", PostCompact},
 			{"Stop", Stop}, {"SessionEnd", SessionEnd},
+			{"PermissionRequest", Quiet}, {"Interrupt", Quiet},
 		},
 		Tools: []ToolName{
 			{"shell", "Bash"}, {"local_shell", "Bash"}, {"shell_command", "Bash"},
 			{"exec_command", "Bash"}, {"container.exec", "Bash"},
 			{"apply_patch", "Edit"},
 		},
+		InjectBeforeTool: true,
 	},
 	{
 		Name: "gemini",
@@ -105,9 +117,11 @@ var Agents = []*Agent{
 		Tools: []ToolName{
 			{"run_shell_command", "Bash"}, {"read_file", "Read"}, {"read_many_files", "Read"},
 			{"write_file", "Write"}, {"replace", "Edit"}, {"glob", "Glob"},
+			{"list_directory", "Glob"}, {"grep_search", "Grep"},
 			{"search_file_content", "Grep"}, {"web_fetch", "WebFetch"},
 		},
 		TopLevelDeny: true,
+		EscapesHTML:  true,
 	},
 }
 

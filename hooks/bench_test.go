@@ -149,7 +149,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 					// first and made its folders (untimed), nothing is claimed yet.
 					s := fmt.Sprintf("bench-%d-%d-%d", time.Now().UnixNano(), i, r)
 					sessions = append(sessions, s)
-					if err := openSession(s).ensure(); err != nil {
+					if err := openSession(s, "").ensure(); err != nil {
 						b.Fatal(err)
 					}
 					in := input(s)
@@ -159,7 +159,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 			}
 			b.StopTimer()
 			for _, s := range sessions {
-				openSession(s).wipe()
+				openSession(s, "").wipe()
 			}
 			h, t := median(hookT), median(trivT)
 			ratio := float64(h) / float64(t)

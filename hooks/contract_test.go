@@ -14,8 +14,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/co
 
 // TestContracts replays recorded stdin per agent and event (file names
 // <agent>-<event>[-case].json, "$ROOT" standing for the work tree) in name
-// order against the test store, one session per agent, and compares
-// stdout with <name>.golden.
+// order against the test store, one session per agent (and its
+// sub-agents), and compares stdout with <name>.golden. The recordings
+// follow the clients' measured contracts (CLIENTS.md).
 func TestContracts(t *testing.T) {
 	root := repo(t, testItems)
 	files, _ := filepath.Glob("testdata/contracts/*.json")
@@ -23,9 +24,10 @@ func TestContracts(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no recorded contracts")
 	}
-	for _, id := range []string{"c-1", "x-1", "g-1"} {
-		openSession(id).wipe()
-		t.Cleanup(func() { openSession(id).wipe() })
+	// The main threads and the sub-agents the recordings name.
+	for _, c := range [][2]string{{"c-1", ""}, {"c-1", "a4f2c1e"}, {"x-1", ""}, {"x-1", "019a7c2e-sub1"}, {"g-1", ""}} {
+		openSession(c[0], c[1]).wipe()
+		t.Cleanup(func() { openSession(c[0], c[1]).wipe() })
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")

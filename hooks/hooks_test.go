@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
@@ -20,7 +21,8 @@ import (
 
 // Items of the test store: a pytest lesson (high), a force-push pitfall
 // that denies (critical), a conftest path lesson (medium), a prompt-only
-// release lesson (high) and a low-priority grep lesson.
+// release lesson (high) and a generated-docs lesson for reads, searches
+// and listings (medium).
 var testItems = map[string]string{
 	".lore/lessons/pytest.md": `---
 id: 01JPYTEST0000000000000000A
@@ -95,6 +97,23 @@ The release forgot internal/version.go.
 ## Fix
 Bump VERSION and internal/version.go together.
 `,
+	".lore/lessons/generated-docs.md": `---
+id: 01JGENDXCS00000000000000ZE
+kind: lesson
+title: docs/generated is rebuilt by make docs
+status: active
+priority: medium
+triggers:
+  tools: [Read, Grep, Glob]
+  paths: ['docs/generated/**']
+---
+
+## Mistake
+Edits under docs/generated were lost at the next make docs.
+
+## Fix
+Edit the templates in docs/src and run make docs.
+`,
 }
 
 // repo writes the test store into a fresh work tree and builds its manifest.
@@ -147,7 +166,7 @@ var sessionN int
 func newSession(t testing.TB) string {
 	sessionN++
 	id := fmt.Sprintf("test-%s-%d-%d", t.Name(), os.Getpid(), sessionN)
-	t.Cleanup(func() { openSession(id).wipe() })
+	t.Cleanup(func() { openSession(id, "").wipe() })
 	return id
 }
 
@@ -276,13 +295,13 @@ func TestUserPromptStoresAndInjects(t *testing.T) {
 	if !strings.Contains(ctx, "Bump the version") {
 		t.Fatalf("prompt lesson missing: %q", ctx)
 	}
-	if _, _ = trailing(t, ctx); len(openSession(s).prompts()) != 1 {
+	if _, _ = trailing(t, ctx); len(openSession(s, "").prompts()) != 1 {
 		t.Errorf("prompt not stored")
 	}
 	for i := 0; i < 7; i++ {
 		hook(t, "claude", "UserPromptSubmit", map[string]any{"session_id": s, "cwd": root, "prompt": fmt.Sprint("p", i)})
 	}
-	if ps := openSession(s).prompts(); len(ps) != 5 || ps[4] != "p6" {
+	if ps := openSession(s, "").prompts(); len(ps) != 5 || ps[4] != "p6" {
 		t.Errorf("prompts = %q, want the last five", ps)
 	}
 }
@@ -424,15 +443,17 @@ func TestParallelClaims(t *testing.T) {
 	}
 }
 
-func TestCodexDeniesBeforeAndInjectsAfter(t *testing.T) {
+// TestCodexInjectsBeforeTheCall: Codex 0.169 takes additionalContext at
+// PreToolUse, so the lesson comes before the call and not again after it.
+func TestCodexInjectsBeforeTheCall(t *testing.T) {
 	root := repo(t, testItems)
 	s := newSession(t)
 	in := map[string]any{"session_id": s, "cwd": root, "tool_name": "Bash", "tool_input": map[string]any{"command": "pytest -q"}}
-	if out := hook(t, "codex", "PreToolUse", in); out != "{}\n" {
-		t.Errorf("codex PreToolUse injected: %s", out)
+	if ctx := context(t, hook(t, "codex", "PreToolUse", in)); !strings.Contains(ctx, "pytest hangs") {
+		t.Errorf("codex PreToolUse: %q", ctx)
 	}
-	if ctx := context(t, hook(t, "codex", "PostToolUse", in)); !strings.Contains(ctx, "pytest hangs") {
-		t.Errorf("codex PostToolUse: %q", ctx)
+	if out := hook(t, "codex", "PostToolUse", in); out != "{}\n" {
+		t.Errorf("codex PostToolUse repeated the lesson: %s", out)
 	}
 	in["tool_input"] = map[string]any{"command": "git push --force"}
 	if out := hook(t, "codex", "PreToolUse", in); !strings.Contains(out, `"permissionDecision":"deny"`) {
@@ -440,8 +461,153 @@ func TestCodexDeniesBeforeAndInjectsAfter(t *testing.T) {
 	}
 	patch := "*** Begin Patch\n*** Update File: tests/conftest.py\n@@\n-a\n+b\n*** End Patch\n"
 	in = map[string]any{"session_id": s, "cwd": root, "tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}}
-	if ctx := context(t, hook(t, "codex", "PostToolUse", in)); !strings.Contains(ctx, "conftest fixtures") {
+	if ctx := context(t, hook(t, "codex", "PreToolUse", in)); !strings.Contains(ctx, "conftest fixtures") {
 		t.Errorf("apply_patch paths: %q", ctx)
+	}
+}
+
+// denyReason extracts the reason of a deny in either shape.
+func denyReason(t *testing.T, out string) string {
+	t.Helper()
+	var v struct {
+		Decision, Reason string
+		H                struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Decision == "deny" {
+		return v.Reason
+	}
+	if v.H.Decision == "deny" {
+		return v.H.Reason
+	}
+	return ""
+}
+
+// TestDenyNamesTheOtherLessons: a denied call runs no after-tool hook, so
+// the lessons that matched it ride in the deny reason, once per context,
+// in every agent.
+func TestDenyNamesTheOtherLessons(t *testing.T) {
+	root := repo(t, testItems)
+	for _, c := range [][2]string{{"claude", "PreToolUse"}, {"codex", "PreToolUse"}, {"gemini", "BeforeTool"}} {
+		s := newSession(t)
+		in := map[string]any{"session_id": s, "cwd": root, "tool_name": "Bash",
+			"tool_input": map[string]any{"command": "pytest -x && git push --force origin main"}}
+		if c[0] == "gemini" {
+			in["tool_name"] = "run_shell_command"
+		}
+		reason := denyReason(t, hook(t, c[0], c[1], in))
+		if !strings.Contains(reason, "Blocked by lore: Force push") || !strings.Contains(reason, "pytest hangs") {
+			t.Errorf("%s: deny reason lacks the deny or the other lesson:\n%s", c[0], reason)
+		}
+		again := denyReason(t, hook(t, c[0], c[1], in))
+		if !strings.Contains(again, "Force push") || strings.Contains(again, "pytest hangs") {
+			t.Errorf("%s: second deny = %q, want the deny without the lesson already shown", c[0], again)
+		}
+	}
+}
+
+// TestSubagentsHaveTheirOwnContext: the main thread and each sub-agent
+// (Codex: same session_id, another agent_id) each get an item once, a
+// sub-agent reads the main thread's prompts, and PostCompact in a
+// sub-agent re-arms only that sub-agent's high items.
+func TestSubagentsHaveTheirOwnContext(t *testing.T) {
+	root := repo(t, testItems)
+	for _, agent := range []string{"claude", "codex"} {
+		s := newSession(t)
+		for _, a := range []string{"sub-1", "sub-2"} {
+			t.Cleanup(func() { openSession(s, a).wipe() })
+		}
+		call := func(agentID string) string {
+			in := bash(root, s, "pytest -x")
+			if agentID != "" {
+				in["agent_id"], in["agent_type"] = agentID, "worker"
+			}
+			return hook(t, agent, "PreToolUse", in)
+		}
+		hook(t, agent, "UserPromptSubmit", map[string]any{"session_id": s, "cwd": root, "prompt": "fix the flaky tests"})
+		for _, who := range []string{"", "sub-1", "sub-2"} {
+			if !strings.Contains(call(who), "pytest hangs") {
+				t.Errorf("%s: context %q did not get the lesson", agent, who)
+			}
+			if out := call(who); out != "{}\n" {
+				t.Errorf("%s: context %q got the lesson twice: %s", agent, who, out)
+			}
+		}
+		if ps := openSession(s, "sub-1").prompts(); len(ps) != 1 || ps[0] != "fix the flaky tests" {
+			t.Errorf("%s: a sub-agent reads prompts %q, want the main thread's", agent, ps)
+		}
+		hook(t, agent, "PostCompact", map[string]any{"session_id": s, "cwd": root, "agent_id": "sub-1", "trigger": "auto"})
+		if !strings.Contains(call("sub-1"), "pytest hangs") {
+			t.Errorf("%s: PostCompact in sub-1 did not re-arm its high lesson", agent)
+		}
+		if out := call(""); out != "{}\n" {
+			t.Errorf("%s: PostCompact in sub-1 re-armed the main thread: %s", agent, out)
+		}
+	}
+}
+
+// TestResumeReinjects: on SessionStart(resume) the lesson is gone from
+// the model's context (Claude Code 2.1.197 restores no hook context), so
+// high items are re-armed as after a compaction; medium ones stay claimed.
+func TestResumeReinjects(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	edit := map[string]any{"session_id": s, "cwd": root, "tool_name": "Edit", "tool_input": map[string]any{"file_path": "conftest.py"}}
+	hook(t, "claude", "PreToolUse", bash(root, s, "pytest"))
+	hook(t, "claude", "PreToolUse", edit)
+	hook(t, "claude", "SessionStart", map[string]any{"session_id": s, "cwd": root, "source": "resume"})
+	if ctx := context(t, hook(t, "claude", "PreToolUse", bash(root, s, "pytest"))); !strings.Contains(ctx, "pytest hangs") {
+		t.Errorf("high lesson not re-injected after resume")
+	}
+	if out := hook(t, "claude", "PreToolUse", edit); out != "{}\n" {
+		t.Errorf("medium lesson re-injected after resume: %s", out)
+	}
+}
+
+// TestQuietEvents: events lore has nothing to say at answer {} without
+// logging "unknown event" (Codex marks other answers Failed).
+func TestQuietEvents(t *testing.T) {
+	root := repo(t, testItems)
+	for _, c := range [][2]string{{"codex", "PermissionRequest"}, {"codex", "Interrupt"}, {"codex", "PostCompact"},
+		{"codex", "SubagentStop"}, {"claude", "PostCompact"}, {"claude", "SubagentStop"}, {"claude", "PermissionRequest"}} {
+		var out, errb bytes.Buffer
+		in, _ := json.Marshal(map[string]any{"session_id": newSession(t), "cwd": root, "hook_event_name": c[1]})
+		Main(c[:], bytes.NewReader(in), &out, &errb)
+		if out.String() != "{}\n" || errb.Len() > 0 {
+			t.Errorf("%s %s: stdout %q, stderr %q", c[0], c[1], out.String(), errb.String())
+		}
+	}
+}
+
+// TestSubagentStopScansTheSubagentTranscript: SubagentStop starts the
+// background scan of agent_transcript_path (not the parent's transcript).
+func TestSubagentStopScansTheSubagentTranscript(t *testing.T) {
+	root := repo(t, testItems)
+	bin := t.TempDir()
+	got := filepath.Join(bin, "args")
+	// Shell built-ins only: PATH holds nothing else.
+	script := "#!/bin/sh\necho \"$@\" > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	for _, agent := range []string{"claude", "codex"} {
+		os.Remove(got)
+		hook(t, agent, "SubagentStop", map[string]any{"session_id": newSession(t), "cwd": root, "agent_id": "a1",
+			"transcript_path": "/p/parent.jsonl", "agent_transcript_path": "/p/parent/subagents/agent-a1.jsonl"})
+		var data []byte
+		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
+			time.Sleep(10 * time.Millisecond)
+			data, _ = os.ReadFile(got)
+		}
+		if want := "scan --quiet /p/parent/subagents/agent-a1.jsonl\n"; string(data) != want {
+			t.Errorf("%s: lore ran with %q, want %q", agent, data, want)
+		}
 	}
 }
 
@@ -479,5 +645,58 @@ func TestMainExitingAnswersLikeMain(t *testing.T) {
 	MainExiting([]string{"claude", "PreToolUse"}, in(), &b, io.Discard)
 	if a.String() != b.String() || !strings.Contains(a.String(), "additionalContext") {
 		t.Fatalf("Main:\n%s\nMainExiting:\n%s", a.String(), b.String())
+	}
+}
+
+// TestGeminiTools: Gemini CLI 0.61's tools in lore's vocabulary, with
+// the paths their inputs name.
+func TestGeminiTools(t *testing.T) {
+	g := AgentNamed("gemini")
+	cases := []struct {
+		tool, input string
+		want        call
+	}{
+		{"grep_search", `{"pattern":"TODO","dir_path":"docs/generated"}`, call{Tool: "Grep", Paths: []string{"docs/generated"}}},
+		{"search_file_content", `{"pattern":"TODO","path":"src"}`, call{Tool: "Grep", Paths: []string{"src"}}},
+		{"glob", `{"pattern":"**/*.md","dir_path":"docs"}`, call{Tool: "Glob", Paths: []string{"docs"}}},
+		{"list_directory", `{"dir_path":"/r/docs/generated"}`, call{Tool: "Glob", Paths: []string{"/r/docs/generated"}}},
+		{"read_many_files", `{"include":["a.md","docs/**/*.md"],"exclude":["x"]}`, call{Tool: "Read", Paths: []string{"a.md", "docs/**/*.md"}}},
+		{"read_file", `{"file_path":"/r/a.go"}`, call{Tool: "Read", Paths: []string{"/r/a.go"}}},
+		{"run_shell_command", `{"command":"make docs","description":"x"}`, call{Tool: "Bash", Command: "make docs"}},
+	}
+	for _, c := range cases {
+		got := g.toolCall(&input{ToolName: c.tool, ToolInput: []byte(c.input)})
+		if got.Tool != c.want.Tool || got.Command != c.want.Command || fmt.Sprint(got.Paths) != fmt.Sprint(c.want.Paths) {
+			t.Errorf("%s %s = %+v, want %+v", c.tool, c.input, got, c.want)
+		}
+	}
+	root := repo(t, testItems)
+	for _, tool := range []string{"grep_search", "list_directory", "glob"} {
+		in := map[string]any{"session_id": newSession(t), "cwd": root, "tool_name": tool,
+			"tool_input": map[string]any{"pattern": "*", "dir_path": filepath.Join(root, "docs", "generated", "api")}}
+		if ctx := context(t, hook(t, "gemini", "AfterTool", in)); !strings.Contains(ctx, "docs/generated is rebuilt") {
+			t.Errorf("%s under docs/generated: %q", tool, ctx)
+		}
+	}
+}
+
+// TestGeminiRecordInLog: Gemini shows the model `&lt;!-- lore ...`, so its
+// record goes to the hook log (not stderr) and not into the model's text.
+func TestGeminiRecordInLog(t *testing.T) {
+	root := repo(t, testItems)
+	in := map[string]any{"session_id": newSession(t), "cwd": root, "tool_name": "replace",
+		"tool_input": map[string]any{"file_path": filepath.Join(root, "conftest.py")}}
+	data, _ := json.Marshal(in)
+	var out, errb bytes.Buffer
+	Main([]string{"gemini", "AfterTool"}, bytes.NewReader(data), &out, &errb)
+	if ctx := context(t, out.String()); !strings.Contains(ctx, "conftest fixtures") || strings.Contains(ctx, "<!--") {
+		t.Errorf("gemini context: %q", ctx)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if !strings.Contains(string(log), `gemini AfterTool: <!-- lore {"injected":["01JCNFTEST000000000000000C"],"dropped":[]} -->`) {
+		t.Errorf("hook.log = %q", log)
+	}
+	if errb.Len() > 0 {
+		t.Errorf("stderr = %q", errb.String())
 	}
 }

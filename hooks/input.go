@@ -28,11 +28,15 @@ type input struct {
 	Prompt         string
 	ToolName       string
 	ToolInput      []byte // the raw tool_input object
+	// AgentID names a sub-agent (Claude Code, Codex); "" on the main thread.
+	AgentID string
+	// AgentTranscriptPath is a sub-agent's own transcript (SubagentStop).
+	AgentTranscriptPath string
 }
 
 // inputKeys are the top-level stdin keys, in the order of readInput's switch.
 var inputKeys = [][]string{{"session_id"}, {"transcript_path"}, {"cwd"}, {"hook_event_name"},
-	{"source"}, {"trigger"}, {"prompt"}, {"tool_name"}, {"tool_input"}}
+	{"source"}, {"trigger"}, {"prompt"}, {"tool_name"}, {"tool_input"}, {"agent_id"}, {"agent_transcript_path"}}
 
 // readInput reads the agent's JSON with jsonparser, which picks the few
 // fields lore needs without reflection: encoding/json's decoder costs a
@@ -88,6 +92,10 @@ func readInput(r io.Reader) (*input, error) {
 			in.Prompt = s
 		case 7:
 			in.ToolName = s
+		case 9:
+			in.AgentID = s
+		case 10:
+			in.AgentTranscriptPath = s
 		}
 	}, inputKeys...)
 	if bad != nil {
@@ -105,7 +113,8 @@ type call struct {
 
 // toolCall normalizes the agent's tool name and input (DESIGN section 8:
 // shell tools give a command; file tools a path; Glob and Grep their
-// `path`; apply_patch the paths of its file headers).
+// `path` or `dir_path`; apply_patch the paths of its file headers;
+// read_many_files its `include` list).
 func (a *Agent) toolCall(in *input) call {
 	c := call{Tool: a.Tool(in.ToolName)}
 	ti := in.ToolInput
@@ -131,13 +140,38 @@ func (a *Agent) toolCall(in *input) call {
 		c.Command = command
 		return c
 	}
-	for _, key := range []string{"file_path", "absolute_path", "notebook_path", "path"} {
+	// Gemini's search and listing tools name their folder dir_path;
+	// read_many_files names its files in include (older: paths), an array.
+	for _, key := range []string{"file_path", "absolute_path", "notebook_path", "path", "dir_path"} {
 		if p := stringAt(ti, key); p != "" {
 			c.Paths = []string{p}
-			break
+			return c
+		}
+	}
+	for _, key := range []string{"include", "paths"} {
+		if ps := stringsAt(ti, key); len(ps) > 0 {
+			c.Paths = ps
+			return c
 		}
 	}
 	return c
+}
+
+// stringsAt returns the strings of the array at key in obj.
+func stringsAt(obj []byte, key string) []string {
+	if len(obj) == 0 {
+		return nil
+	}
+	var out []string
+	jsonparser.ArrayEach(obj, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+		if t != jsonparser.String {
+			return
+		}
+		if s, err := jsonparser.ParseString(v); err == nil && s != "" {
+			out = append(out, s)
+		}
+	}, key)
+	return out
 }
 
 // stringAt returns the string value of key in the object obj, or "".

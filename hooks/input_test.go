@@ -14,20 +14,22 @@ import (
 // readInput, which uses jsonparser to keep reflection off the hook path.
 func stdlibInput(data []byte) (*input, error) {
 	var v struct {
-		SessionID      string          `json:"session_id"`
-		TranscriptPath string          `json:"transcript_path"`
-		Cwd            string          `json:"cwd"`
-		HookEventName  string          `json:"hook_event_name"`
-		Source         string          `json:"source"`
-		Trigger        string          `json:"trigger"`
-		Prompt         string          `json:"prompt"`
-		ToolName       string          `json:"tool_name"`
-		ToolInput      json.RawMessage `json:"tool_input"`
+		SessionID       string          `json:"session_id"`
+		TranscriptPath  string          `json:"transcript_path"`
+		Cwd             string          `json:"cwd"`
+		HookEventName   string          `json:"hook_event_name"`
+		Source          string          `json:"source"`
+		Trigger         string          `json:"trigger"`
+		Prompt          string          `json:"prompt"`
+		ToolName        string          `json:"tool_name"`
+		ToolInput       json.RawMessage `json:"tool_input"`
+		AgentID         string          `json:"agent_id"`
+		AgentTranscript string          `json:"agent_transcript_path"`
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err
 	}
-	in := &input{v.SessionID, v.TranscriptPath, v.Cwd, v.HookEventName, v.Source, v.Trigger, v.Prompt, v.ToolName, nil}
+	in := &input{v.SessionID, v.TranscriptPath, v.Cwd, v.HookEventName, v.Source, v.Trigger, v.Prompt, v.ToolName, nil, v.AgentID, v.AgentTranscript}
 	if t := bytes.TrimSpace(v.ToolInput); len(t) > 0 && t[0] == '{' {
 		in.ToolInput = t
 	}
@@ -59,7 +61,8 @@ func sameInput(t *testing.T, data []byte) {
 	}
 	if got.SessionID != want.SessionID || got.TranscriptPath != want.TranscriptPath || got.Cwd != want.Cwd ||
 		got.HookEventName != want.HookEventName || got.Source != want.Source || got.Trigger != want.Trigger ||
-		got.Prompt != want.Prompt || got.ToolName != want.ToolName || !bytes.Equal(bytes.TrimSpace(got.ToolInput), want.ToolInput) {
+		got.Prompt != want.Prompt || got.ToolName != want.ToolName ||
+		got.AgentID != want.AgentID || got.AgentTranscriptPath != want.AgentTranscriptPath || !bytes.Equal(bytes.TrimSpace(got.ToolInput), want.ToolInput) {
 		t.Fatalf("readInput(%q)\n got  %+v\n want %+v", data, got, want)
 	}
 	var ti struct {
@@ -81,6 +84,7 @@ var inputSamples = []string{
 	`{"session_id":"s","cwd":"/r","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd app && pytest -x"}}`,
 	`{"session_id":"s\u00e9\ud83d\ude00","prompt":"line\nnext \"quoted\" \\ back","tool_name":"Edit","tool_input":{"file_path":"/r/a b/\u00fc.py","old_string":"x"}}`,
 	`{"tool_name":"shell","tool_input":{"command":["bash","-lc","git push --force"]}}`,
+	`{"session_id":"s","agent_id":"a1","agent_type":"Explore","agent_transcript_path":"/t/subagents/agent-a1.jsonl"}`,
 	` { "tool_input" : { "nested" : {"command":"no"} , "command" : "yes" } , "tool_name" : "Bash" } `,
 	`{"tool_name":"Bash","tool_input":"not an object"}`,
 	`{"session_id":null,"tool_name":7,"tool_input":null}`,

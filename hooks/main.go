@@ -134,7 +134,7 @@ func (h *handler) run(args []string) string {
 	h.mu.Unlock()
 	var sess *session
 	if in.SessionID != "" {
-		s := openSession(in.SessionID)
+		s := openSession(in.SessionID, in.AgentID)
 		sess = &s
 	}
 	var r reply
@@ -146,13 +146,34 @@ func (h *handler) run(args []string) string {
 	case PreToolUse, PostToolUse:
 		r = h.toolUse(ev, in, cwd, sess)
 	case SubagentStart:
-		r = reply{context: protocol.Text + "\n" + record(nil, nil)}
+		// The sub-agent's own context: its folder now, so its tool calls
+		// pay no mkdir.
+		if sess != nil {
+			if err := sess.ensure(); err != nil {
+				h.logf("%v", err)
+			}
+		}
+		r = reply{context: protocol.Text, record: record(nil, nil)}
+	case SubagentStop:
+		// The sub-agent's own transcript (its #lesson blocks); transcript_path
+		// is the parent's, which Stop scans.
+		h.scanInBackground(in.AgentTranscriptPath, cwd)
 	case Stop, SessionEnd:
 		h.scanInBackground(in.TranscriptPath, cwd)
-	case PreCompact:
-		// Nothing heavy: SessionStart(compact) does the re-injection work.
+	case PostCompact:
+		// The compacted context (a sub-agent's own, by agent_id) forgot what
+		// it was shown: as SessionStart(compact) does for the main thread.
+		if sess != nil {
+			h.reinject(sess, nil)
+		}
+	case PreCompact, Quiet:
+		// Nothing heavy: SessionStart(compact) and PostCompact re-inject.
 	}
 	r.event = h.event
+	if r.record != "" && h.agent.EscapesHTML {
+		h.logRecord(r.record)
+		r.record = ""
+	}
 	return h.agent.render(r)
 }
 
@@ -195,16 +216,12 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 			if err := sess.wipe(); err != nil {
 				h.logf("%v", err)
 			}
-		case "compact":
+		case "compact", "resume":
+			// Resumed, the model has the transcript's text but not always
+			// the hook context (Claude Code 2.1.197 restores none): high
+			// and critical items come back, as after a compaction.
 			if m != nil {
-				min := m.Settings().ReinjectPriority
-				err := sess.unclaim(func(id string) bool {
-					p, ok := m.Priority(id)
-					return ok && p >= min
-				})
-				if err != nil {
-					h.logf("%v", err)
-				}
+				h.reinject(sess, m)
 			}
 		}
 		if err := sess.ensure(); err != nil {
@@ -220,26 +237,47 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 			text += "\n" + block + "\n"
 		}
 	}
-	return reply{context: capText(sanitize(text), maxContext-200) + "\n" + record(nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil)}
+}
+
+// reinject un-claims the context's items with priority >=
+// reinjectPriority, so the next matching call prints them again. A nil m
+// is opened here.
+func (h *handler) reinject(sess *session, m *manifest.Manifest) {
+	if m == nil {
+		if m = h.open(); m == nil {
+			return
+		}
+		defer h.release(m)
+	}
+	min := m.Settings().ReinjectPriority
+	err := sess.unclaim(func(id string) bool {
+		p, ok := m.Priority(id)
+		return ok && p >= min
+	})
+	if err != nil {
+		h.logf("%v", err)
+	}
 }
 
 func (h *handler) userPrompt(in *input, sess *session) reply {
+	prompt := protocol.StripHookContext(in.Prompt)
 	var recent []string
 	if sess != nil {
-		if err := sess.addPrompt(in.Prompt); err != nil {
+		if err := sess.addPrompt(prompt); err != nil {
 			h.logf("%v", err)
 		}
 		recent = sess.prompts()
 	}
 	if len(recent) == 0 {
-		recent = []string{in.Prompt}
+		recent = []string{prompt}
 	}
 	m := h.open()
 	if m == nil {
 		return reply{}
 	}
 	defer h.release(m)
-	d, err := match.DecidePrompt(m, in.Prompt, recent, seenFunc(sess))
+	d, err := match.DecidePrompt(m, prompt, recent, seenFunc(sess))
 	if err != nil {
 		h.logf("%v", err)
 		return reply{}
@@ -247,13 +285,13 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 	return h.inject("prompt", d, sess, false)
 }
 
-// toolUse runs the pipeline of DESIGN section 8 for one tool call. Agents
-// that ignore context before a tool (Codex, Gemini) get only denies before
-// it and the lessons after it.
+// toolUse runs the pipeline of DESIGN section 8 for one tool call. An
+// agent that ignores context before a tool (Gemini) gets only denies
+// before it and the lessons after it.
 func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply {
 	before := ev == PreToolUse
 	if !before && h.agent.InjectBeforeTool {
-		return reply{} // Claude Code already had the lessons before the call
+		return reply{} // the lessons came before the call
 	}
 	tc := h.agent.toolCall(in)
 	if tc.Tool == "" {
@@ -303,13 +341,20 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 
 // inject claims and renders the decision. before: this is the hook before
 // the tool runs, where denies apply; lessons are printed only where the
-// agent reads them.
+// agent reads them. A denied call runs no after-tool hook, so the deny
+// reason also carries the other lessons that matched it (every agent).
 func (h *handler) inject(what string, d match.Decision, sess *session, before bool) reply {
-	lessons := !before || h.agent.InjectBeforeTool
-	var deny, injected, claimed, body []string
 	if time.Now().After(h.deadline) {
 		return reply{}
 	}
+	denied := false
+	if before {
+		for _, r := range d.Injected {
+			denied = denied || r.Deny
+		}
+	}
+	lessons := !before || h.agent.InjectBeforeTool || denied
+	var deny, injected, claimed, body []string
 	for _, r := range d.Injected {
 		if r.Deny {
 			if before {
@@ -347,15 +392,18 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 	for _, r := range d.Dropped {
 		dropped = append(dropped, r.ID)
 	}
-	rec := record(injected, dropped)
-	var r reply
+	r := reply{record: record(injected, dropped)}
+	room := maxContext - len(r.record) - 1
 	if len(deny) > 0 {
-		r.denyReason = capText(sanitize(strings.Join(deny, "\n\n")), maxContext/2) + "\n" + rec
+		text := strings.Join(deny, "\n\n")
+		if len(body) > 0 {
+			text += "\n\nlore: also for this " + what + ":\n\n" + strings.Join(body, "\n\n")
+		}
+		r.denyReason = capText(sanitize(text), room)
+		return r
 	}
-	if len(body) > 0 {
-		text := "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(body, "\n\n")
-		r.context = capText(sanitize(text), maxContext-len(rec)-1) + "\n" + rec
-	}
+	text := "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(body, "\n\n")
+	r.context = capText(sanitize(text), room)
 	return r
 }
 
@@ -449,17 +497,27 @@ func findRoot(dir string) string {
 
 // logf reports a problem on stderr and in .lore/cache/hook.log.
 func (h *handler) logf(format string, args ...any) {
+	h.log(fmt.Sprintf(format, args...), true)
+}
+
+// logRecord keeps an injection's record (DESIGN section 15) in the hook
+// log for an agent whose model would see it escaped (Gemini CLI): there
+// tools read what lore told the model. Not on stderr: nothing failed.
+func (h *handler) logRecord(rec string) { h.log(rec, false) }
+
+func (h *handler) log(msg string, stderr bool) {
 	// The watchdog may log while the call runs: mu orders it with run's
 	// writes of agent, event and root.
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	msg := fmt.Sprintf(format, args...)
 	agent, event := "-", h.event
 	if h.agent != nil {
 		agent = h.agent.Name
 	}
 	line := fmt.Sprintf("%s lore-hook %s %s: %s\n", time.Now().UTC().Format(time.RFC3339), agent, event, msg)
-	fmt.Fprint(h.stderr, line)
+	if stderr {
+		fmt.Fprint(h.stderr, line)
+	}
 	if h.root == "" {
 		return
 	}

@@ -147,12 +147,20 @@ type reply struct {
 	event      string // the agent's own event name, for hookEventName
 	context    string // additionalContext ("" for none)
 	denyReason string // non-empty: block the tool call with this reason
+	record     string // ends the deny reason, else the context ("" for none)
 }
 
 // render writes the agent's JSON. Empty replies are `{}`.
 func (a *Agent) render(r reply) string {
 	if r.context == "" && r.denyReason == "" {
 		return "{}\n"
+	}
+	if r.record != "" {
+		if r.denyReason != "" {
+			r.denyReason += "\n" + r.record
+		} else {
+			r.context += "\n" + r.record
+		}
 	}
 	var b strings.Builder
 	b.WriteByte('{')

@@ -17,19 +17,33 @@ import (
 // recentPrompts is how many prompts the session keeps for topic matching.
 const recentPrompts = 5
 
-// session is one agent session's dedup state under the user's temp dir:
+// session is one context's dedup state under the user's temp dir. The main
+// thread and each sub-agent have their own context (and Codex sub-agents
+// share the parent's session_id), so the key is (session_id, agent_id):
 //
-//	lore-<uid>/<sha256(session_id)[:16]>/
+//	lore-<uid>/<sha256(session_id)[:16]>/              the main thread
+//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>/ a sub-agent
 //	  seen          ids injected so far, one a line (fast reads; may lag claims)
 //	  claims/<id>   created with O_EXCL before an item is printed: the one
-//	                truth when parallel sub-agents race for the same item
+//	                truth when parallel calls race for the same item
 //	  prompts       the last five user prompts, one JSON string a line
-type session struct{ dir string }
+//
+// Only the main thread receives the user's prompts; a sub-agent works on
+// the same request, so it reads the main thread's prompts (main).
+type session struct{ dir, main string }
 
-func openSession(id string) session {
-	sum := sum256([]byte(id))
+func openSession(id, agent string) session {
 	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
-	return session{dir: filepath.Join(base, hex.EncodeToString(sum[:])[:16])}
+	main := filepath.Join(base, contextKey(id))
+	if agent == "" {
+		return session{dir: main, main: main}
+	}
+	return session{dir: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
+}
+
+func contextKey(s string) string {
+	sum := sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:16]
 }
 
 func (s session) claimsDir() string { return filepath.Join(s.dir, "claims") }
@@ -110,8 +124,8 @@ func (s session) wipe() error {
 	return nil
 }
 
-// unclaim lets the ids be injected again (after compaction the agent no
-// longer remembers them): the claims go first, then the seen file is
+// unclaim lets the ids be injected again (after compaction or a resume the
+// agent no longer remembers them): the claims go first, then the seen file is
 // rewritten without them.
 func (s session) unclaim(drop func(id string) bool) error {
 	entries, err := os.ReadDir(s.claimsDir())
@@ -135,12 +149,12 @@ func (s session) unclaim(drop func(id string) bool) error {
 	if len(keep) > 0 {
 		data = strings.Join(keep, "\n") + "\n"
 	}
-	return s.writeAtomic("seen", []byte(data))
+	return writeAtomic(s.dir, "seen", []byte(data))
 }
 
-// prompts returns the stored prompts, oldest first.
+// prompts returns the main thread's stored prompts, oldest first.
 func (s session) prompts() []string {
-	data, err := os.ReadFile(filepath.Join(s.dir, "prompts"))
+	data, err := os.ReadFile(filepath.Join(s.main, "prompts"))
 	if err != nil {
 		return nil
 	}
@@ -153,7 +167,8 @@ func (s session) prompts() []string {
 	return out
 }
 
-// addPrompt stores p as the latest prompt and keeps the last five.
+// addPrompt stores p as the main thread's latest prompt and keeps the
+// last five.
 func (s session) addPrompt(p string) error {
 	ps := append(s.prompts(), p)
 	if len(ps) > recentPrompts {
@@ -164,15 +179,15 @@ func (s session) addPrompt(p string) error {
 		buf.WriteString(jsonString(q))
 		buf.WriteByte('\n')
 	}
-	return s.writeAtomic("prompts", buf.Bytes())
+	return writeAtomic(s.main, "prompts", buf.Bytes())
 }
 
-// writeAtomic replaces a state file: temp file, rename.
-func (s session) writeAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+// writeAtomic replaces a state file in dir: temp file, rename.
+func writeAtomic(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
-	f, err := os.CreateTemp(s.dir, name+".tmp*")
+	f, err := os.CreateTemp(dir, name+".tmp*")
 	if err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
@@ -181,7 +196,7 @@ func (s session) writeAtomic(name string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(s.dir, name))
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
 		os.Remove(f.Name())

@@ -1,8 +1,10 @@
 // Package protocol is the #lesson self-report protocol: the instruction the
 // agent hook injects at SessionStart and SubagentStart, and the block format
-// the transcript scanner extracts exactly. It is text only, with no imports,
-// so the lean hook binary can link it for free.
+// the transcript scanner extracts exactly. It is text only, importing
+// nothing but strings, so the lean hook binary can link it for free.
 package protocol
+
+import "strings"
 
 // Text is what an agent is told. Its example is never extracted as a lesson:
 // the scanner ignores injected text, and a block equal to the example even
@@ -31,3 +33,32 @@ tags: lang:python, tool:pytest, severity:hang
 Write one when a tool call failed and a different approach worked, when the user corrects you, or
 when you find a root cause after debugging. Do not force one where nothing was learned.
 `
+
+// StripHookContext removes the <hook_context>...</hook_context> blocks in
+// which Gemini CLI hands hook output (lore's own SessionStart text among
+// it) to the model inside the user's turn, and to BeforeAgent as part of
+// the prompt: they are not the user's words, and matched as such every
+// keyword of the protocol and the index would fire on every prompt. The
+// agent HTML-escapes `<` inside a block, so a block cannot hold its own
+// closing tag; an unclosed block is left as it is.
+func StripHookContext(t string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	if !strings.Contains(t, open) {
+		return t
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(t, open)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(t[i:], end)
+		if j < 0 {
+			break
+		}
+		b.WriteString(t[:i])
+		t = t[i+j+len(end):]
+	}
+	b.WriteString(t)
+	return strings.TrimSpace(b.String())
+}

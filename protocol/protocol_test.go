@@ -20,3 +20,17 @@ func TestTextHasTemplateAndExample(t *testing.T) {
 		}
 	}
 }
+
+func TestStripHookContext(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain prompt": "plain prompt",
+		"<hook_context>## Lesson reporting protocol\n&lt;!-- lore --&gt;</hook_context>\n\ncut a release": "cut a release",
+		"<hook_context>a</hook_context><hook_context>b</hook_context>\nfix it":                            "fix it",
+		"before <hook_context>x</hook_context> after":                                                     "before  after",
+		"<hook_context>never closed, release":                                                             "<hook_context>never closed, release",
+	} {
+		if got := StripHookContext(in); got != want {
+			t.Errorf("StripHookContext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

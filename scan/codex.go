@@ -8,7 +8,8 @@ import (
 
 // codexLine reads one line of a Codex rollout file. Only response items
 // count: event_msg agent_message lines repeat the assistant's text and are
-// skipped, as are reasoning, turn context and compaction records.
+// skipped, as are reasoning, turn context, compaction, world state and
+// token usage records.
 func (s *session) codexLine(line []byte, n int) {
 	var rec struct {
 		Type    string          `json:"type"`
@@ -28,8 +29,8 @@ func (s *session) codexLine(line []byte, n int) {
 		}
 		return
 	case "response_item":
-	case "event_msg", "turn_context", "compacted":
-		return
+	case "event_msg", "turn_context", "compacted", "world_state", "token_usage_record":
+		return // bookkeeping (0.169 added the last two), not evidence
 	default:
 		s.stats.Unknown++
 		return

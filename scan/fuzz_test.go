@@ -1,22 +1,25 @@
 package scan
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// FuzzLine feeds arbitrary bytes to the Claude and Codex line readers and
-// the skimmer: nothing may panic, and every event text is valid UTF-8.
+// FuzzLine feeds arbitrary bytes to the Claude, Codex and Gemini line
+// readers and the skimmer: nothing may panic, and every event text is valid UTF-8.
 func FuzzLine(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\nfix: x\n#/lesson"}]}}`))
 	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","is_error":true,"content":"timed out \u00e9\ud83d\ude00"}]}}`))
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"ls\"]}","call_id":"c"}}`))
+	f.Add([]byte(`{"$set":{"messages":[{"id":"g","type":"gemini","content":[{"text":"x"}],"toolCalls":[{"id":"c","status":"error","result":[{"functionResponse":{"response":{"output":"e"}}}]}]}]}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var st Stats
 		s := &session{names: map[string]string{}, stats: &st}
 		s.claudeLine(line, 1)
 		s.codexLine(line, 2)
+		s.geminiJSONL(bytes.NewReader(line), 0, 0)
 		for _, e := range s.events {
 			if !utf8.ValidString(e.Text) {
 				t.Fatalf("invalid UTF-8 in event %q", e.Text)

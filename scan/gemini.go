@@ -1,8 +1,11 @@
 package scan
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/lore-agents/lore/protocol"
 )
 
 // geminiFile reads a Gemini CLI chat file (one JSON document with a
@@ -71,41 +74,224 @@ type geminiMessage struct {
 }
 
 func (s *session) geminiMessage(m geminiMessage, n int) {
-	text := ""
-	switch c := m.Content.(type) {
+	s.geminiEvents(geminiRecord(geminiLine{geminiMessage: m}, n))
+}
+
+// geminiEvents turns one message into events: the user's words (without
+// the hook context Gemini CLI wraps around them), the model's words and
+// tool calls. Info, error and warning messages are the CLI's own.
+func (s *session) geminiEvents(r geminiRec) {
+	switch r.typ {
+	case "user":
+		s.text(true, protocol.StripHookContext(r.text), r.line)
+	case "gemini", "model", "assistant":
+		s.text(false, r.text, r.line)
+		s.events = append(s.events, r.calls...)
+	case "info", "error", "warning":
+	default:
+		s.stats.Unknown++
+	}
+}
+
+// geminiText joins the text of a message's content: a string, a list of
+// parts or one part; thought parts are left out.
+func geminiText(content any) string {
+	switch c := content.(type) {
 	case string:
-		text = c
-	case []any: // newer files: [{"text": ...}]
+		return c
+	case map[string]any:
+		t, _ := c["text"].(string)
+		return t
+	case []any:
+		text := ""
 		for _, p := range c {
-			if mp, ok := p.(map[string]any); ok {
+			// A part marked thought (history synced by $set.messages keeps
+			// them) is the model's thinking, not its reply.
+			if mp, ok := p.(map[string]any); ok && mp["thought"] != true {
 				if t, ok := mp["text"].(string); ok {
 					text += t
 				}
 			}
 		}
+		return text
 	}
-	switch m.Type {
-	case "user":
-		s.text(true, text, n)
-	case "gemini", "model", "assistant":
-		s.text(false, text, n)
-		for _, tc := range m.ToolCalls {
-			tool := NormalizeTool(tc.Name)
-			s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: tc.ID, Text: callTarget(tc.Args)})
-			out := ""
-			if d, ok := tc.ResultDisplay.(string); ok {
-				out = d
-			} else if len(tc.Result) > 0 {
-				out = string(tc.Result)
+	return ""
+}
+
+// geminiResult is the start of a tool call's result: the display text,
+// else the functionResponse output (or error) of its parts, else the raw
+// JSON.
+func geminiResult(display any, result json.RawMessage) string {
+	if d, ok := display.(string); ok && d != "" {
+		return clip(d, resultExcerpt)
+	}
+	if len(result) == 0 || string(result) == "null" {
+		return ""
+	}
+	var parts []struct {
+		FunctionResponse struct {
+			Response struct {
+				Output string `json:"output"`
+				Error  string `json:"error"`
+			} `json:"response"`
+		} `json:"functionResponse"`
+	}
+	if json.Unmarshal(result, &parts) == nil {
+		for _, p := range parts {
+			if r := p.FunctionResponse.Response; r.Output != "" || r.Error != "" {
+				return clip(r.Error+r.Output, resultExcerpt)
 			}
-			out = clip(out, resultExcerpt)
-			if tc.Status == "" && out == "" {
+		}
+	}
+	return clip(string(result), resultExcerpt)
+}
+
+// geminiRec is what scan keeps of one Gemini CLI message record: its
+// words and its tool calls with clipped results, never a whole output.
+type geminiRec struct {
+	id   string
+	line int // the JSONL line that last wrote it ($set.messages keeps the old one)
+	typ  string
+	text string
+	// calls hold each tool call's events: the call, then its result.
+	calls []Event
+	// pending: a tool call has not finished (the record will be rewritten).
+	pending bool
+}
+
+// geminiLine is one line of a Gemini CLI chat file (0.61 and later:
+// session-*.jsonl). Exactly one shape applies: the metadata line
+// (sessionId, projectHash), a message record (id), a metadata update
+// ($set, whose messages replace the whole list) or a rewind ($rewindTo).
+type geminiLine struct {
+	geminiMessage
+	ID        string  `json:"id"`
+	SessionID string  `json:"sessionId"`
+	RewindTo  *string `json:"$rewindTo"`
+	Set       *struct {
+		Messages *[]geminiLine `json:"messages"`
+	} `json:"$set"`
+}
+
+// geminiJSONL reads a Gemini CLI JSONL chat file. A message record is
+// appended again whole each time it changes (tool calls added, tokens
+// counted), so the file is replayed into the final list of messages
+// (upserts by id, $set.messages, $rewindTo) and the messages from skip on
+// become events. It returns how many leading messages are settled (done,
+// and followed by another): the next scan starts there, so a message still
+// growing is read again whole, and what it yields twice merges by hash.
+// prevLines is how many lines the previous scan read: a rewind or a list
+// replaced after them moves the start back to the first changed message.
+func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines int) {
+	var recs []geminiRec
+	index := map[string]int{}
+	lr := newLineReader(f, 0, 0, s.stats)
+	defer lr.release()
+	for {
+		l, ok := lr.next()
+		if !ok {
+			break
+		}
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		var g geminiLine
+		if l[0] != '{' || json.Unmarshal(l, &g) != nil {
+			s.stats.BadJSON++
+			continue
+		}
+		changed := -1 // the first message this line changed, if it replaced any
+		switch {
+		case g.RewindTo != nil:
+			i, found := index[*g.RewindTo]
+			if !found {
+				i = 0 // as Gemini CLI does: an unknown id clears the list
+			}
+			recs, changed = recs[:i], i
+			index = reindex(recs)
+		case g.Set != nil:
+			if g.Set.Messages == nil {
+				continue // lastUpdated, summary, directories
+			}
+			// A message already read keeps its line: this one line holds
+			// the whole list.
+			var next []geminiRec
+			for _, m := range *g.Set.Messages {
+				line := lr.line
+				if i, found := index[m.ID]; found {
+					line = recs[i].line
+				}
+				next = append(next, geminiRecord(m, line))
+			}
+			changed = firstChange(recs, next)
+			recs, index = next, reindex(next)
+		case g.ID != "":
+			r := geminiRecord(g, lr.line)
+			if i, found := index[g.ID]; found {
+				recs[i] = r
+			} else {
+				index[g.ID] = len(recs)
+				recs = append(recs, r)
+			}
+		case g.SessionID != "":
+			if s.id == "" {
+				s.id = g.SessionID
+			}
+		default:
+			s.stats.Unknown++
+		}
+		if changed >= 0 && lr.line > prevLines {
+			skip = min(skip, changed)
+		}
+	}
+	skip = min(skip, len(recs))
+	for _, r := range recs[skip:] {
+		s.geminiEvents(r)
+	}
+	for settled < len(recs)-1 && !recs[settled].pending {
+		settled++
+	}
+	return settled, lr.line
+}
+
+func geminiRecord(g geminiLine, line int) geminiRec {
+	r := geminiRec{id: g.ID, line: line, typ: g.Type, text: geminiText(g.Content)}
+	for _, tc := range g.ToolCalls {
+		tool := NormalizeTool(tc.Name)
+		r.calls = append(r.calls, Event{Line: line, Kind: ToolCall, Tool: tool, ID: tc.ID, Text: callTarget(tc.Args)})
+		out := geminiResult(tc.ResultDisplay, tc.Result)
+		switch tc.Status {
+		case "success", "error", "cancelled":
+		case "": // older chat files: no status, maybe an output
+			if out == "" {
 				continue
 			}
-			s.add(Event{Line: n, Kind: ToolResult, Tool: tool, ID: tc.ID,
-				Error: tc.Status == "error" || tc.Status == "cancelled", Text: out, Timeout: timeoutText(out) || tc.Status == "cancelled"})
+		default: // validating, scheduled, awaiting_approval, executing
+			r.pending = true
+			continue
 		}
-	default:
-		s.stats.Unknown++
+		r.calls = append(r.calls, Event{Line: line, Kind: ToolResult, Tool: tool, ID: tc.ID,
+			Error: tc.Status == "error" || tc.Status == "cancelled", Text: out, Timeout: timeoutText(out) || tc.Status == "cancelled"})
 	}
+	return r
+}
+
+func reindex(recs []geminiRec) map[string]int {
+	m := make(map[string]int, len(recs))
+	for i, r := range recs {
+		m[r.id] = i
+	}
+	return m
+}
+
+// firstChange is the first position where the two lists name different
+// messages (or len(a) when b only extends a).
+func firstChange(a, b []geminiRec) int {
+	for i := range a {
+		if i >= len(b) || a[i].id != b[i].id {
+			return i
+		}
+	}
+	return len(a)
 }

@@ -54,7 +54,8 @@ func loadLabelled(t *testing.T) (map[string][]label, []Candidate) {
 // extracted with every field exact, and no decoy (the injected protocol,
 // its template and example, blocks in user text, thinking, tool results,
 // compaction summaries and compaction agents, prose mentions, unclosed
-// blocks, Codex's duplicate agent_message, Gemini info messages) is.
+// blocks, Codex's duplicate agent_message, Gemini info messages, thoughts
+// and rewound messages) is.
 func TestLabelledTier1(t *testing.T) {
 	labels, cands := loadLabelled(t)
 	want := labels["tier1"]
@@ -65,7 +66,7 @@ func TestLabelledTier1(t *testing.T) {
 		}
 	}
 	for _, c := range got {
-		for _, bad := range []string{"from a file", "thought only", "user pasted", "summarised", "never closed", "summary repeats", "info message", "<tool_name>", "rich output waits for a TTY"} {
+		for _, bad := range []string{"from a file", "thought only", "user pasted", "summarised", "never closed", "summary repeats", "info message", "rewound away", "<tool_name>", "rich output waits for a TTY"} {
 			if strings.Contains(c.Mistake, bad) || strings.Contains(c.Fix, bad) || strings.Contains(c.Trigger, bad) {
 				t.Errorf("decoy extracted: %s:%d %q", c.File, c.Line, c.Mistake)
 			}

@@ -273,17 +273,26 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 	defer f.Close()
 	st.Files = 1
 	mark := Bookmark{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
+	// Detected every time (4 KB): a bookmark written when lore read a
+	// Gemini CLI JSONL file as Claude Code's counts bytes, not messages.
+	agent := detect(f, path)
+	had = had && prev.Agent == agent
 	s := &session{names: map[string]string{}, stats: &st}
 	if had {
 		s.id = prev.Session
 	}
-	agent := prev.Agent
-	if !had || agent == "" {
-		agent = detect(f, path)
-	}
 	mark.Agent = agent
 
-	if agent == AgentGemini {
+	if agent == AgentGemini && !strings.HasSuffix(path, ".json") {
+		skip, prevLines := 0, 0
+		if had && prev.Offset > 0 && fi.Size() >= prev.Size {
+			skip, prevLines = int(prev.Offset), prev.Line
+		}
+		s.resumed = skip > 0
+		settled, lines := s.geminiJSONL(f, skip, prevLines)
+		mark.Offset, mark.Line = int64(settled), lines
+		st.Bytes += fi.Size()
+	} else if agent == AgentGemini {
 		skip := 0
 		if had && prev.Offset > 0 {
 			skip = int(prev.Offset)
@@ -375,8 +384,9 @@ func blockText(text string, off int) string {
 	return rest
 }
 
-// detect tells the agent from the file: Gemini chat files are one JSON
-// document; Codex rollout lines carry a payload; the rest is Claude Code.
+// detect tells the agent from the file: older Gemini CLI chat files are
+// one JSON document, newer ones JSONL opened by a line with projectHash;
+// Codex rollout lines carry a payload; the rest is Claude Code.
 func detect(f *os.File, path string) string {
 	if strings.HasSuffix(path, ".json") {
 		return AgentGemini
@@ -384,6 +394,9 @@ func detect(f *os.File, path string) string {
 	head := make([]byte, 4096)
 	n, _ := f.ReadAt(head, 0)
 	head = head[:n]
+	if first, _, _ := bytes.Cut(head, []byte("\n")); bytes.Contains(first, []byte(`"projectHash"`)) {
+		return AgentGemini
+	}
 	if bytes.Contains(head, []byte(`"type":"session_meta"`)) || bytes.Contains(head, []byte(`"payload":`)) {
 		return AgentCodex
 	}
@@ -408,7 +421,7 @@ func tailHash(f *os.File, off int64) string {
 // DefaultPaths are the agents' transcript locations for the repository at
 // root: Claude Code's project folder (~/.claude/projects/<root with / and
 // . as ->), Codex rollout files whose session ran under root, and Gemini
-// CLI's chats for root's project hash. home is the user's home folder.
+// CLI's chat folders for root. home is the user's home folder.
 func DefaultPaths(root, home string) []string {
 	var out []string
 	claude := os.Getenv("CLAUDE_CONFIG_DIR")
@@ -430,8 +443,43 @@ func DefaultPaths(root, home string) []string {
 		codex = filepath.Join(home, ".codex")
 	}
 	out = append(out, codexFiles(filepath.Join(codex, "sessions"), root)...)
+	return append(out, geminiChats(root, home)...)
+}
+
+// geminiChats are Gemini CLI's chat folders for root: the one named by
+// root's slug in ~/.gemini/projects.json ({"projects":{path: slug}}), any
+// tmp/<slug> whose .project_root file names root (the registry may lag),
+// and the older folder named by the SHA-256 of root. GEMINI_CLI_HOME
+// stands for the home folder, as in Gemini CLI.
+func geminiChats(root, home string) []string {
+	if h := os.Getenv("GEMINI_CLI_HOME"); h != "" {
+		home = h
+	}
+	tmp := filepath.Join(home, ".gemini", "tmp")
+	var slugs []string
+	var reg struct {
+		Projects map[string]string `json:"projects"`
+	}
+	if data, err := os.ReadFile(filepath.Join(home, ".gemini", "projects.json")); err == nil && json.Unmarshal(data, &reg) == nil {
+		if slug := reg.Projects[root]; slug != "" && filepath.Base(slug) == slug {
+			slugs = append(slugs, slug)
+		}
+	}
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		owner, err := os.ReadFile(filepath.Join(tmp, e.Name(), ".project_root"))
+		if err == nil && strings.TrimSpace(string(owner)) == root && !contains(slugs, e.Name()) {
+			slugs = append(slugs, e.Name())
+		}
+	}
 	sum := sha256.Sum256([]byte(root))
-	out = append(out, filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats"))
+	if hash := hex.EncodeToString(sum[:]); !contains(slugs, hash) {
+		slugs = append(slugs, hash)
+	}
+	out := make([]string, len(slugs))
+	for i, slug := range slugs {
+		out[i] = filepath.Join(tmp, slug, "chats")
+	}
 	return out
 }
 
@@ -442,27 +490,40 @@ func codexFiles(dir, root string) []string {
 		if err != nil || !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") {
 			return nil
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		head := make([]byte, 64<<10)
-		n, _ := f.Read(head)
-		line := head[:n]
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line = line[:i]
-		}
-		var rec struct {
-			Payload struct {
-				Cwd string `json:"cwd"`
-			} `json:"payload"`
-		}
-		if json.Unmarshal(line, &rec) == nil && rec.Payload.Cwd != "" &&
-			(rec.Payload.Cwd == root || strings.HasPrefix(rec.Payload.Cwd, root+string(filepath.Separator))) {
+		if cwd := codexCwd(path); cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator)) {
 			out = append(out, path)
 		}
 		return nil
 	})
 	return out
+}
+
+// codexCwd reads the cwd of a rollout's first line, session_meta. That
+// line holds the base instructions (21.5 KB by default, any size with a
+// custom instructions file), so it is read whole through the scanner's
+// line reader, bounded by MaxLine; past that, "" (not this repository's,
+// as far as lore can tell).
+func codexCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var st Stats
+	lr := newLineReader(f, 0, 0, &st)
+	defer lr.release()
+	line, ok := lr.next()
+	if !ok || lr.line != 1 {
+		return ""
+	}
+	var rec struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Type != "session_meta" {
+		return ""
+	}
+	return rec.Payload.Cwd
 }

@@ -318,28 +318,184 @@ func TestSecretsRedactedInCandidates(t *testing.T) {
 }
 
 // TestDefaultPaths: Claude Code's dashed project folder, Codex rollouts
-// whose session ran in the repository (and only those), Gemini's folder
-// named by the SHA-256 of the root.
+// whose session ran in the repository (and only those, whatever the size
+// of their session_meta line), Gemini's chat folders by projects.json,
+// by .project_root marker and by the older SHA-256 name.
 func TestDefaultPaths(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("CODEX_HOME", "")
+	t.Setenv("GEMINI_CLI_HOME", "")
 	root := "/work/my.repo"
-	mine := filepath.Join(home, ".codex", "sessions", "2026", "01", "02", "rollout-a.jsonl")
-	sub := filepath.Join(home, ".codex", "sessions", "2026", "01", "02", "rollout-b.jsonl")
+	day := filepath.Join(home, ".codex", "sessions", "2026", "01", "02")
+	mine := filepath.Join(day, "rollout-a.jsonl")
+	sub := filepath.Join(day, "rollout-b.jsonl")
+	long := filepath.Join(day, "rollout-d.jsonl")
+	huge := filepath.Join(day, "rollout-e.jsonl")
 	other := filepath.Join(home, ".codex", "sessions", "2026", "01", "03", "rollout-c.jsonl")
 	writeFile(t, mine, `{"type":"session_meta","payload":{"id":"a","cwd":"/work/my.repo"}}`+"\n")
 	writeFile(t, sub, `{"type":"session_meta","payload":{"id":"b","cwd":"/work/my.repo/cmd"}}`+"\n")
 	writeFile(t, other, `{"type":"session_meta","payload":{"id":"c","cwd":"/work/my.repo2"}}`+"\n")
+	// session_meta carries the base instructions: 21.5 KB by default, far
+	// more with a custom instructions file, and cwd may come after them.
+	meta := func(size int) string {
+		return `{"timestamp":"2026-01-02T00:00:00Z","type":"session_meta","payload":{"id":"d","instructions":"` +
+			strings.Repeat("x", size) + `","cwd":"/work/my.repo"}}` + "\n" + `{"type":"turn_context","payload":{}}` + "\n"
+	}
+	writeFile(t, long, meta(300<<10))
+	writeFile(t, huge, meta(MaxLine+1)) // over the line cap: skipped, not fatal
+	gem := filepath.Join(home, ".gemini")
+	writeFile(t, filepath.Join(gem, "projects.json"), `{"projects":{"/work/my.repo":"my-repo","/work/other":"other"}}`)
+	writeFile(t, filepath.Join(gem, "tmp", "my-repo-1", ".project_root"), "/work/my.repo\n")
+	writeFile(t, filepath.Join(gem, "tmp", "other", ".project_root"), "/work/other")
 	got := DefaultPaths(root, home)
 	sum := sha256.Sum256([]byte(root))
 	want := []string{
 		filepath.Join(home, ".claude", "projects", "-work-my-repo"),
-		mine, sub,
-		filepath.Join(home, ".gemini", "tmp", hex.EncodeToString(sum[:]), "chats"),
+		mine, sub, long,
+		filepath.Join(gem, "tmp", "my-repo", "chats"),
+		filepath.Join(gem, "tmp", "my-repo-1", "chats"),
+		filepath.Join(gem, "tmp", hex.EncodeToString(sum[:]), "chats"),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	t.Setenv("GEMINI_CLI_HOME", filepath.Join(home, "profile"))
+	writeFile(t, filepath.Join(home, "profile", ".gemini", "projects.json"), `{"projects":{"/work/my.repo":"p"}}`)
+	if got := geminiChats(root, home); got[0] != filepath.Join(home, "profile", ".gemini", "tmp", "p", "chats") {
+		t.Errorf("GEMINI_CLI_HOME: %q", got)
+	}
+}
+
+// TestCodexRollout0169: a rollout as Codex 0.169 writes it, with a
+// session_meta line of 300 KB and the new world_state and
+// token_usage_record lines: the block is found and nothing is unknown.
+func TestCodexRollout0169(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-2026-11-20T10-00-00-019a.jsonl")
+	text := "#lesson\ntool: shell\ntrigger: cargo test\nmistake: cargo test ran every workspace member\nfix: cargo test -p core\n#/lesson"
+	recs := []any{
+		map[string]any{"timestamp": "2026-11-20T10:00:00Z", "type": "session_meta", "payload": map[string]any{
+			"id": "019a", "cwd": "/r", "cli_version": "0.169.0", "instructions": strings.Repeat("You are Codex. ", 20000)}},
+		map[string]any{"type": "world_state", "payload": map[string]any{"cwd": "/r"}},
+		map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": text}}}},
+		map[string]any{"type": "event_msg", "payload": map[string]any{"type": "agent_message", "message": text}},
+		map[string]any{"type": "token_usage_record", "payload": map[string]any{"input_tokens": 10}},
+	}
+	var b strings.Builder
+	for _, r := range recs {
+		data, _ := json.Marshal(r)
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	writeFile(t, path, b.String())
+	res, err := Scan([]string{path}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Candidates) != 1 || res.Candidates[0].Fix != "cargo test -p core" || res.Candidates[0].Session != "019a" || res.Candidates[0].Line != 3 {
+		t.Fatalf("candidates %+v", res.Candidates)
+	}
+	if st := res.Stats; st.Unknown != 0 || st.TooLong != 0 || st.Lines != 5 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// geminiLines renders records as a Gemini CLI JSONL chat file.
+func geminiLines(t *testing.T, recs ...any) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range recs {
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func geminiLesson(id, mistake string, calls ...any) map[string]any {
+	m := map[string]any{"id": id, "type": "gemini",
+		"content": []any{map[string]any{"text": "#lesson\ntool: Bash\ntrigger: t\nmistake: " + mistake + "\nfix: f\n#/lesson"}}}
+	if len(calls) > 0 {
+		m["toolCalls"] = calls
+	}
+	return m
+}
+
+// TestGeminiJSONL: a message recorded again whole counts once; a message
+// whose tool call is still running is read again next time; a rewind
+// before the bookmark still lets the messages after it count.
+func TestGeminiJSONL(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "chats", "session-2026-01-02T10-00-abcd1234.jsonl")
+	running := map[string]any{"id": "c1", "name": "run_shell_command", "args": map[string]any{"command": "make"}, "status": "executing"}
+	done := map[string]any{"id": "c1", "name": "run_shell_command", "args": map[string]any{"command": "make"}, "status": "success", "resultDisplay": "ok"}
+	data := geminiLines(t,
+		map[string]any{"sessionId": "abcd1234-full", "projectHash": "h", "startTime": "2026-01-02T10:00:00Z"},
+		map[string]any{"id": "u1", "type": "user", "content": []any{map[string]any{"text": "<hook_context>#lesson\nmistake: injected\n#/lesson</hook_context>\nbuild it"}}},
+		geminiLesson("g1", "one"),
+		map[string]any{"$set": map[string]any{"lastUpdated": "x"}},
+		geminiLesson("g1", "one"), // tokens counted: the same message again
+		geminiLesson("g2", "two", running),
+	)
+	writeFile(t, path, data)
+	r1, err := scanDir(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r1.Candidates {
+		got = append(got, fmt.Sprint(c.Mistake, "@", c.Line, "x", c.Occurrences, " ", c.Session))
+	}
+	if strings.Join(got, ",") != "one@5x1 abcd1234-full,two@6x1 abcd1234-full" {
+		t.Fatalf("first scan: %q", got)
+	}
+	if bm := r1.Bookmarks.Files[key(path)]; bm.Agent != AgentGemini || bm.Offset != 2 || bm.Line != 6 {
+		t.Fatalf("bookmark %+v: want gemini, 2 settled messages, 6 lines", bm)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(geminiLines(t, geminiLesson("g2", "two", done), geminiLesson("g3", "three")))
+	f.Close()
+	r2, _ := scanDir(t, dir, r1.Bookmarks)
+	got = nil
+	for _, c := range r2.Candidates {
+		got = append(got, c.Mistake)
+	}
+	// g2 was still running: read again (its block merges by hash later).
+	if strings.Join(got, ",") != "two,three" {
+		t.Fatalf("after appending: %q", got)
+	}
+	// Rewound to g2 (before the bookmark, 3 settled), then a new message.
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(geminiLines(t, map[string]any{"$rewindTo": "g2"}, geminiLesson("g4", "four")))
+	f.Close()
+	r3, _ := scanDir(t, dir, r2.Bookmarks)
+	if len(r3.Candidates) != 1 || r3.Candidates[0].Mistake != "four" || r3.Candidates[0].Line != 10 {
+		t.Fatalf("after a rewind: %+v", r3.Candidates)
+	}
+	r4, _ := scanDir(t, dir, r3.Bookmarks)
+	if r4.Stats.Files != 0 || len(r4.Candidates) != 0 {
+		t.Fatalf("unchanged file: %+v %+v", r4.Stats, r4.Candidates)
+	}
+	// The whole list replaced: no new candidate for messages already read.
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(geminiLines(t, map[string]any{"$set": map[string]any{"messages": []any{
+		map[string]any{"id": "u1", "type": "user", "content": "build it"}, geminiLesson("g1", "one"), geminiLesson("g4", "four"),
+		geminiLesson("g5", "five"),
+		map[string]any{"id": "g6", "type": "gemini", "content": []any{map[string]any{"thought": true,
+			"text": "#lesson\ntool: Bash\ntrigger: t\nmistake: thought part\nfix: f\n#/lesson"}}}}}}))
+	f.Close()
+	r5, _ := scanDir(t, dir, r4.Bookmarks)
+	got = nil
+	for _, c := range r5.Candidates {
+		got = append(got, fmt.Sprint(c.Mistake, "@", c.Line))
+	}
+	if strings.Join(got, ",") != "four@10,five@11" {
+		t.Fatalf("after $set.messages: %q", got)
 	}
 }
 
