@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -130,22 +129,7 @@ func (l *Log) appendLocked(recs []Record) error {
 			return err
 		}
 	}
-	path := l.s.Path(l.Rel())
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("observe: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("observe: %w", err)
-	}
-	defer f.Close()
 	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			buf.WriteByte('\n') // end a line a killed writer left open
-		}
-	}
 	for _, r := range recs {
 		line, err := json.Marshal(r)
 		if err != nil {
@@ -154,14 +138,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	// One write: O_APPEND places it whole at the end.
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("observe: append %s: %w", l.Rel(), err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("observe: sync %s: %w", l.Rel(), err)
-	}
-	return nil
+	return gitstore.Append(l.s.Path(l.Rel()), buf.Bytes())
 }
 
 // ensureUnion adds UnionLine to the work tree's .gitattributes once.

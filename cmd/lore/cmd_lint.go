@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sort"
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/lint"
@@ -86,9 +87,11 @@ func colorize(line string, sev lint.Severity) string {
 	return "\x1b[31m" + line + "\x1b[0m"
 }
 
-// fix writes lint's rewrites while holding the store lock: each file
-// atomically, a renamed file's old name removed only after the new one is
-// written. Nothing else is touched.
+// fix writes lint's rewrites while holding the store lock (which also
+// removes stray temp files): each file atomically, plain rewrites first,
+// then renamed files, each old name removed only after the new one is
+// written, so a rerun after a kill at any step finds either the old state
+// or a leftover old name that Fix recognises and removes.
 func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -103,6 +106,7 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	if err != nil {
 		return nil, err
 	}
+	sort.SliceStable(changes, func(i, j int) bool { return fixStage(changes[i]) < fixStage(changes[j]) })
 	out := []fixJSON{}
 	for _, ch := range changes {
 		if ch.From != "" {
@@ -110,11 +114,17 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 				return out, fmt.Errorf("lint --fix: %s: %w", ch.Path, fs.ErrExist)
 			}
 		}
-		if err := gitstore.WriteAtomic(s.Path(ch.Path), ch.Data); err != nil {
-			return out, err
+		if !ch.Remove {
+			if err := gitstore.WriteAtomic(s.Path(ch.Path), ch.Data); err != nil {
+				return out, err
+			}
 		}
-		if ch.From != "" {
-			if err := os.Remove(s.Path(ch.From)); err != nil {
+		rm := ch.From
+		if ch.Remove {
+			rm = ch.Path
+		}
+		if rm != "" {
+			if err := gitstore.Remove(s.Path(rm)); err != nil {
 				return out, fmt.Errorf("lint --fix: %w", err)
 			}
 		}
@@ -126,6 +136,17 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 		}
 	}
 	return out, nil
+}
+
+// fixStage orders lint's changes: rewrites in place, renames, removals.
+func fixStage(ch lint.Change) int {
+	switch {
+	case ch.Remove:
+		return 2
+	case ch.From != "":
+		return 1
+	}
+	return 0
 }
 
 // lintInput reads every regular file of the kind folders (not only .md:
@@ -153,6 +174,11 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 			st.Items = append(st.Items, lint.File{Path: rel, Data: data})
 		}
 	}
+	temps, err := s.TempFiles()
+	if err != nil {
+		return st, fmt.Errorf("lint: %w", err)
+	}
+	st.Temps = temps
 	learnings := ".lore/learnings.md"
 	if data, err := s.ReadFile(gitstore.ConfigPath); err == nil {
 		st.Config = &lint.File{Path: gitstore.ConfigPath, Data: data}

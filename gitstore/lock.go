@@ -1,0 +1,165 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLockHeld is returned by Lock when the calling goroutine already holds
+// the store lock: taking it again would wait for itself forever.
+var ErrLockHeld = errors.New("the store lock is already held by this goroutine (a nested Lock would deadlock)")
+
+// holders maps a lock file to the goroutine holding it in this process.
+var holders = struct {
+	sync.Mutex
+	by map[string]uint64
+}{by: map[string]uint64{}}
+
+// Lock takes the store's write lock (a file lock in the cache folder), then
+// removes the temp files killed writers left behind: while the lock is held
+// no other lore write is under way, so every temp file is stray. The lock is
+// a file lock per open file, so goroutines of one process wait for each
+// other like processes do; a goroutine that already holds it gets
+// ErrLockHeld instead of a deadlock.
+func (s *Store) Lock() (unlock func(), err error) {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	}
+	p := filepath.Join(s.CacheDir(), "write.lock")
+	me := goroutine()
+	holders.Lock()
+	mine := holders.by[p] == me
+	holders.Unlock()
+	if mine {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), ErrLockHeld)
+	}
+	time.Sleep(lockHold)
+	l := flock.New(p)
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), err)
+	}
+	holders.Lock()
+	holders.by[p] = me
+	holders.Unlock()
+	unlock = func() {
+		holders.Lock()
+		delete(holders.by, p)
+		holders.Unlock()
+		_ = l.Unlock()
+	}
+	time.Sleep(lockHold)
+	if err := s.sweep(); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// goroutine is the calling goroutine's id, from its stack header
+// ("goroutine 7 [running]:"); Go exposes it nowhere else.
+func goroutine() uint64 {
+	var buf [64]byte
+	b := bytes.TrimPrefix(buf[:runtime.Stack(buf[:], false)], []byte("goroutine "))
+	id, _ := strconv.ParseUint(string(b[:bytes.IndexByte(b, ' ')]), 10, 64)
+	return id
+}
+
+// writesInto lists the folders outside .lore that lore writes files into
+// (slash globs relative to the work tree) with the names it writes there.
+var writesInto = map[string]string{}
+
+// WritesInto registers a folder outside .lore (a slash glob relative to the
+// work tree) and the names (a glob) that lore writes there, so a killed
+// write's temp file in it is found and removed too. Packages call it from a
+// package-level variable; the learnings file and the consolidation report,
+// whose paths come from config.yaml, are registered by the store itself.
+func WritesInto(dir, names string) bool {
+	writesInto[dir] = names
+	return true
+}
+
+var _ = WritesInto(".", ".gitattributes")
+
+// isTemp reports whether a file name is a temp file of WriteAtomic for a
+// target whose name matches names: "." + target name + random digits.
+func isTemp(name, names string) bool {
+	stem := strings.TrimRight(name, "0123456789")
+	if len(stem) < 2 || stem == name || stem[0] != '.' {
+		return false
+	}
+	ok, _ := path.Match(names, stem[1:])
+	return ok
+}
+
+// TempFiles lists the temp files killed writes left behind (repo-relative,
+// sorted): any in the .lore tree, and those of the files lore writes
+// elsewhere. Lint reports them; the next Lock removes them.
+func (s *Store) TempFiles() ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && isTemp(d.Name(), "*") {
+			out = append(out, s.Rel(p))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	dirs := map[string]string{}
+	for d, n := range writesInto {
+		dirs[d] = n
+	}
+	if cfg, err := s.Config(); err == nil {
+		for _, rel := range []string{cfg.Learnings, cfg.Consolidate.Report} {
+			if rel != "" && !strings.HasPrefix(path.Clean(rel), "..") && !path.IsAbs(rel) {
+				dirs[path.Dir(path.Clean(rel))] = path.Base(rel)
+			}
+		}
+	}
+	for glob, names := range dirs {
+		matches, _ := filepath.Glob(s.Path(glob))
+		for _, dir := range matches {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if e.Type().IsRegular() && isTemp(e.Name(), names) && !strings.HasPrefix(s.Rel(filepath.Join(dir, e.Name())), DirName+"/") {
+					out = append(out, s.Rel(filepath.Join(dir, e.Name())))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// sweep removes the stray temp files; the caller holds the lock.
+func (s *Store) sweep() error {
+	temps, err := s.TempFiles()
+	if err != nil {
+		return err
+	}
+	for _, rel := range temps {
+		if err := Remove(s.Path(rel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
