@@ -172,16 +172,12 @@ func (r *run) removeFromStaging(done map[int]bool) error {
 	return nil
 }
 
-// finish applies the pending writes (items and documents first, the staging
-// file last, so an interruption duplicates rather than loses an entry) and
-// writes the report.
+// finish applies the pending writes (the caller holds the store lock):
+// items and documents first, the staging file last, so a run killed in
+// between leaves entries that a rerun finds already placed (placedEarlier)
+// rather than lost. Then the report.
 func (r *run) finish() error {
 	if !r.opt.DryRun && !r.opt.Agent {
-		unlock, err := r.s.Lock()
-		if err != nil {
-			return err
-		}
-		defer unlock()
 		for _, rel := range r.order {
 			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
 				return fmt.Errorf("consolidate: %w", err)
@@ -224,7 +220,10 @@ func (r *run) newItem(c *candidate) (string, error) {
 		{Key: "priority", Value: "medium"},
 		{Key: "confidence", Value: 0.8},
 		{Key: "ref", Value: ref},
-		{Key: "source", Value: map[string]string{"type": "consolidation"}},
+		{Key: "source", Value: struct {
+			Type string `yaml:"type"`
+			Hash string `yaml:"hash"`
+		}{"consolidation", c.hash}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
 	}, "## "+section+"\n"+strings.TrimSpace(stripKind(c.Body))+"\n")

@@ -81,16 +81,10 @@ func Known(s *gitstore.Store) (map[string]bool, error) {
 
 // SourceHash is the source.hash of an item written by scan, or "".
 func SourceHash(it *markdown.Item) string {
-	n := it.Node("source")
-	if n == nil {
+	if it.Source == nil {
 		return ""
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "hash" {
-			return n.Content[i+1].Value
-		}
-	}
-	return ""
+	return it.Source.Hash
 }
 
 // Rejected reads the rejected hashes from the cache.
