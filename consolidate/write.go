@@ -173,12 +173,17 @@ func (r *run) removeFromStaging(done map[int]bool) error {
 }
 
 // finish applies the pending writes (the caller holds the store lock):
-// items and documents first, the staging file last, so a run killed in
-// between leaves entries that a rerun finds already placed (placedEarlier)
-// rather than lost. Then the report.
+// items and documents first, then the report, the staging file last, so a
+// run killed in between leaves entries that a rerun finds already placed
+// (placedEarlier) rather than lost, and a report of what was placed.
 func (r *run) finish() error {
+	staging := ""
 	if !r.opt.DryRun && !r.opt.Agent {
 		for _, rel := range r.order {
+			if rel == r.cfg.Learnings {
+				staging = rel
+				continue
+			}
 			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
 				return fmt.Errorf("consolidate: %w", err)
 			}
@@ -192,6 +197,11 @@ func (r *run) finish() error {
 	r.res.Report = r.cfg.Consolidate.Report
 	if err := gitstore.WriteAtomic(r.s.Path(r.res.Report), []byte(r.res.Markdown())); err != nil {
 		return fmt.Errorf("consolidate: report: %w", err)
+	}
+	if staging != "" {
+		if err := gitstore.WriteAtomic(r.s.Path(staging), r.overlay[staging]); err != nil {
+			return fmt.Errorf("consolidate: %w", err)
+		}
 	}
 	return nil
 }

@@ -130,7 +130,7 @@ func (s *Store) TempFiles() ([]string, error) {
 	}
 	if cfg, err := s.Config(); err == nil {
 		for _, rel := range []string{cfg.Learnings, cfg.Consolidate.Report} {
-			if rel != "" && !strings.HasPrefix(path.Clean(rel), "..") && !path.IsAbs(rel) {
+			if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
 				dirs[path.Dir(path.Clean(rel))] = path.Base(rel)
 			}
 		}

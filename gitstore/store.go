@@ -66,7 +66,7 @@ func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.
 
 // Rel returns a work-tree-relative, slash-separated path.
 func (s *Store) Rel(abs string) string {
-	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
+	if r, err := filepath.Rel(s.Root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(r)
 	}
 	return abs

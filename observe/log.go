@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -237,7 +238,14 @@ func (l *Log) Load() ([]*Observation, Stats, error) {
 }
 
 // Observe records sightings and returns the folded observations they touch.
-func (l *Log) Observe(recs ...Record) ([]*Observation, error) {
+func (l *Log) Observe(recs ...Record) ([]*Observation, error) { return l.observe(recs, false) }
+
+// ObserveOnce is Observe for sightings named by their evidence (a
+// transcript line): one the log already has for the same observation is not
+// counted again, so a scan run again after a crash counts nothing twice.
+func (l *Log) ObserveOnce(recs ...Record) ([]*Observation, error) { return l.observe(recs, true) }
+
+func (l *Log) observe(recs []Record, once bool) ([]*Observation, error) {
 	unlock, err := l.s.Lock()
 	if err != nil {
 		return nil, err
@@ -246,6 +254,17 @@ func (l *Log) Observe(recs ...Record) ([]*Observation, error) {
 	old, _, err := l.Read()
 	if err != nil {
 		return nil, err
+	}
+	if once {
+		seen := map[string]bool{}
+		for _, r := range old {
+			for _, e := range r.Evidence {
+				seen[r.ID+"\x00"+e] = true
+			}
+		}
+		recs = slices.DeleteFunc(slices.Clone(recs), func(r Record) bool {
+			return len(r.Evidence) > 0 && seen[r.ID+"\x00"+r.Evidence[0]]
+		})
 	}
 	all := Fold(append(old, recs...))
 	var touched []*Observation

@@ -372,9 +372,14 @@ func Reject(s *gitstore.Store, it *markdown.Item) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("review: %w", err)
 	}
-	line := fmt.Sprintf("%s %s\n", h, it.Title)
-	if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
+	// A reject killed after this write, run again, finds the hash there.
+	if rej, err := Rejected(s); err != nil {
 		return err
+	} else if !rej[h] {
+		line := fmt.Sprintf("%s %s\n", h, it.Title)
+		if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
+			return err
+		}
 	}
 	return gitstore.Remove(s.Path(it.Path))
 }
