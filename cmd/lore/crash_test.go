@@ -117,35 +117,46 @@ func TestCrashAtEveryWriteStep(t *testing.T) {
 	}
 }
 
-// crashEnv isolates lore and git from the machine (as the scripts do).
-func crashEnv(t *testing.T, dir, crashAt string) []string {
+// testEnv isolates lore and git from the machine (as the scripts do).
+func testEnv(dir string, extra ...string) []string {
 	home := filepath.Join(filepath.Dir(dir), "home")
-	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH"),
+	return append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Lore Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Lore Test", "GIT_COMMITTER_EMAIL=test@example.com", "NO_COLOR=1", "TZ=UTC",
-		"LORE_NOW=2026-03-02T12:00:00Z"}
-	if crashAt != "" {
-		env = append(env, "LORE_TEST_CRASH_AT="+crashAt)
-	}
-	return env
+		"LORE_NOW=2026-03-02T12:00:00Z"}, extra...)
 }
 
-// run runs lore (or git, or rm) in dir: the exit code and the output.
+// run runs lore (or git, or rm) in dir, stopped at write step crashAt
+// unless that is "": the exit code and the output.
 func run(t *testing.T, dir, crashAt string, args ...string) (int, string) {
 	t.Helper()
+	var extra []string
+	if crashAt != "" {
+		extra = append(extra, "LORE_TEST_CRASH_AT="+crashAt)
+	}
+	code, out := runEnv(t, dir, args, extra...)
+	if code < 0 {
+		t.Fatal(out)
+	}
+	return code, out
+}
+
+// runEnv is run with more environment; it may be called from any
+// goroutine: a command that cannot start is exit code -1.
+func runEnv(t *testing.T, dir string, args []string, extra ...string) (int, string) {
 	name := "lore"
 	if args[0] == "git" || args[0] == "rm" {
 		name, args = args[0], args[1:]
 	}
 	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, crashEnv(t, dir, crashAt)
+	cmd.Dir, cmd.Env = dir, testEnv(dir, extra...)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
 		return ee.ExitCode(), string(out)
 	case err != nil:
-		t.Fatalf("%s %v: %v", name, args, err)
+		return -1, fmt.Sprintf("%s %v: %v", name, args, err)
 	}
 	return 0, string(out)
 }
