@@ -73,14 +73,7 @@ var crashCases = []crashCase{
 // number of kill points is the number of write steps of the command (a few
 // dozen at most with these small repositories).
 func TestCrashAtEveryWriteStep(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "crash.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixtures := map[string][]byte{}
-	for _, f := range ar.Files {
-		fixtures[f.Name] = f.Data
-	}
+	fixtures := crashFixtures(t)
 	for _, c := range crashCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -115,6 +108,19 @@ func TestCrashAtEveryWriteStep(t *testing.T) {
 			t.Logf("%s: %d kill points, %d stray temp files (each reported by lint, none after the rerun)", c.name, n-1, temps)
 		})
 	}
+}
+
+// crashFixtures are the files of testdata/crash.txtar by name.
+func crashFixtures(t *testing.T) map[string][]byte {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "crash.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixtures := map[string][]byte{}
+	for _, f := range ar.Files {
+		fixtures[f.Name] = f.Data
+	}
+	return fixtures
 }
 
 // testEnv isolates lore and git from the machine (as the scripts do).

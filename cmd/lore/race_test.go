@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -27,14 +25,7 @@ const raceRounds = 3
 // signal and the sighting are recorded) and no PF-/ADR- number or id may be
 // handed out twice.
 func TestParallelWritersHoldOpen(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "crash.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixtures := map[string][]byte{}
-	for _, f := range ar.Files {
-		fixtures[f.Name] = f.Data
-	}
+	fixtures := crashFixtures(t)
 	seeded := []string{"Flaky network tests", "Lint before commit"}
 	c := crashCase{
 		files: map[string]string{".lore/config.yaml": "consolidate.yaml", "t/session.jsonl": "session.jsonl"},
