@@ -401,14 +401,20 @@ func (r *run) stored() []*markdown.Item {
 
 // placedEarlier is where a consolidation killed before it rewrote
 // learnings.md already put the entry: the draft carrying its hash, or its
-// section, verbatim, in its topic document ("" when nowhere).
+// section, verbatim, in its topic document or one of the document's parts
+// ("" when nowhere).
 func (r *run) placedEarlier(c *candidate) (string, error) {
 	if c.target != "" {
-		data, err := r.read(c.target)
-		if err != nil || !strings.Contains(string(data), entrySection(c)) {
-			return "", err
+		for _, p := range r.parts(c.target) {
+			data, err := r.read(p)
+			if err != nil {
+				return "", err
+			}
+			if strings.Contains(string(data), entrySection(c)) {
+				return p, nil
+			}
 		}
-		return c.target, nil
+		return "", nil
 	}
 	for _, it := range r.stored() {
 		if it.Source != nil && it.Source.Hash == c.hash {

@@ -9,7 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +93,10 @@ func WritesInto(dir, names string) bool {
 
 var _ = WritesInto(".", ".gitattributes")
 
+// consolidationTask is where lore consolidate --agent writes its task (a
+// fixed path, so the consolidate package need not be known here).
+const consolidationTask = "tmp/consolidation-task.md"
+
 // isTemp reports whether a file name is a temp file of WriteAtomic for a
 // target whose name matches names: "." + target name + random digits.
 func isTemp(name, names string) bool {
@@ -124,14 +128,19 @@ func (s *Store) TempFiles() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
 	}
-	dirs := map[string]string{}
+	dirs := map[string][]string{}
 	for d, n := range writesInto {
-		dirs[d] = n
+		dirs[d] = append(dirs[d], n)
 	}
 	if cfg, err := s.Config(); err == nil {
-		for _, rel := range []string{cfg.Learnings, cfg.Consolidate.Report} {
+		files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
+		for _, rt := range cfg.Consolidate.Routes {
+			// a topic document and the parts it is split into: <stem>-N.md
+			files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
+		}
+		for _, rel := range files {
 			if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
-				dirs[path.Dir(path.Clean(rel))] = path.Base(rel)
+				dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
 			}
 		}
 	}
@@ -140,13 +149,15 @@ func (s *Store) TempFiles() ([]string, error) {
 		for _, dir := range matches {
 			entries, _ := os.ReadDir(dir)
 			for _, e := range entries {
-				if e.Type().IsRegular() && isTemp(e.Name(), names) && !strings.HasPrefix(s.Rel(filepath.Join(dir, e.Name())), DirName+"/") {
-					out = append(out, s.Rel(filepath.Join(dir, e.Name())))
+				rel := s.Rel(filepath.Join(dir, e.Name()))
+				if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
+					out = append(out, rel)
 				}
 			}
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
+	out = slices.Compact(out)
 	return out, nil
 }
 

@@ -44,6 +44,10 @@ var crashCases = []crashCase{
 		{"add", "learning", "Network tests on CI", "--as", "pitfall", "--body", "Network tests flake on CI runners; mark them with the network tag and retry."},
 		{"add", "learning", "Lint before commit", "--body", "Run make lint before each commit."}},
 		run: []string{"consolidate", "--today", "2026-03-01"}},
+	{name: "consolidate-split", files: map[string]string{".lore/config.yaml": "split.yaml", "docs/deploy.md": "deploy.md"}, setup: [][]string{{"init"},
+		{"add", "learning", "Deploy on Fridays", "--body", "Deploy only before noon on Fridays, with the on-call engineer told."},
+		{"add", "learning", "Deploy cache warmup", "--body", "Warm the CDN cache right after each deploy finishes."}},
+		run: []string{"consolidate", "--today", "2026-03-01"}},
 	{name: "render", setup: [][]string{{"init"},
 		{"observe", "pitfall", "npm ci wipes node_modules", "--at", "2026-03-01", "--details", "Use npm install in a dev shell."},
 		{"observe", "pitfall", "npm ci wipes node_modules", "--at", "2026-03-02"},
@@ -217,9 +221,11 @@ var volatile = []struct {
 	{regexp.MustCompile(`,"healed":true`), ""},
 }
 
-// derived are cache files that hold hashes of volatile bytes; they are
-// rebuilt, never merged, and compared by presence only.
-var derived = regexp.MustCompile(`^\.lore/cache/(manifest(\.stamp)?|history-.*|.*\.lock)$`)
+// derived are cache files that hold hashes of volatile bytes, and the
+// consolidation report, which says what its own run did (a rerun reports
+// the entries it found placed, not the split that placed them): compared by
+// presence only.
+var derived = regexp.MustCompile(`^\.lore/cache/(manifest(\.stamp)?|history-.*|.*\.lock)$|^tmp/consolidation-report\.md$`)
 
 func snapshot(t *testing.T, dir string) tree {
 	t.Helper()
