@@ -98,10 +98,11 @@ var _ = WritesInto(".", ".gitattributes")
 const consolidationTask = "tmp/consolidation-task.md"
 
 // isTemp reports whether a file name is a temp file of WriteAtomic for a
-// target whose name matches names: "." + target name + random digits.
+// target whose name matches names: "." + target name + a random int64 (six
+// digits at least, so a user's ".v2" is never taken for one).
 func isTemp(name, names string) bool {
 	stem := strings.TrimRight(name, "0123456789")
-	if len(stem) < 2 || stem == name || stem[0] != '.' {
+	if len(stem) < 2 || len(name)-len(stem) < 6 || stem[0] != '.' {
 		return false
 	}
 	ok, _ := path.Match(names, stem[1:])

@@ -50,19 +50,20 @@ func TestNestedLockIsAnError(t *testing.T) {
 // The lock removes exactly the temp files of killed writes: any in the
 // .lore tree, those of the files lore writes elsewhere (.gitattributes, the
 // configured learnings file); a user's dot-file that ends in digits outside
-// them stays.
+// them, or in a few digits only, stays.
 func TestLockSweepsStrayTempFiles(t *testing.T) {
 	s := openTemp(t)
 	files := map[string]string{
 		".lore/config.yaml":                      "learnings: docs/learnings.md\n",
 		".lore/lessons/.pytest.md8421937":        "half of a les",
-		".lore/..gitignore42":                    "cach",
-		".lore/cache/.manifest77":                "",
+		".lore/..gitignore4242424":               "cach",
+		".lore/cache/.manifest7777777":           "",
+		".lore/lessons/.v2":                      "a user's file",
 		"..gitattributes5550123":                 "/.lore/events.jsonl merge=un",
-		"docs/.learnings.md31337":                "## half",
+		"docs/.learnings.md3133777":              "## half",
 		".lore/lessons/.keep":                    "",
 		".env2":                                  "a user's file",
-		"docs/.notes.md12":                       "not a file lore writes",
+		"docs/.notes.md1234567":                  "not a file lore writes",
 		".lore/lessons/pytest-hangs-2.md":        "an item",
 		".lore/pitfalls/PF-0001-npm-ci-wipes.md": "an item",
 	}
@@ -74,7 +75,7 @@ func TestLockSweepsStrayTempFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"..gitattributes5550123", ".lore/..gitignore42", ".lore/cache/.manifest77", ".lore/lessons/.pytest.md8421937", "docs/.learnings.md31337"}
+	want := []string{"..gitattributes5550123", ".lore/..gitignore4242424", ".lore/cache/.manifest7777777", ".lore/lessons/.pytest.md8421937", "docs/.learnings.md3133777"}
 	got, err := s.TempFiles()
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("TempFiles = %q, %v\nwant %q", got, err, want)
