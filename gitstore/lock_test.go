@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/go-git/go-git/v5"
@@ -97,5 +98,35 @@ func TestLockSweepsStrayTempFiles(t *testing.T) {
 	}
 	if got, _ := s.TempFiles(); len(got) != 0 {
 		t.Fatalf("after the lock: %q", got)
+	}
+}
+
+// BenchmarkLock: taking and releasing the store lock, with the sweep for
+// temp files, in a store of 300 items.
+func BenchmarkLock(b *testing.B) {
+	root := b.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 300; i++ {
+		p := s.Path(filepath.Join(".lore", []string{"lessons", "pitfalls", "decisions"}[i%3], "item"+strconv.Itoa(i)+".md"))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		unlock, err := s.Lock()
+		if err != nil {
+			b.Fatal(err)
+		}
+		unlock()
 	}
 }
