@@ -29,8 +29,9 @@ var holders = struct {
 }{by: map[string]uint64{}}
 
 // Lock takes the store's write lock (a file lock in the cache folder), then
-// removes the temp files killed writers left behind: while the lock is held
-// no other lore write is under way, so every temp file is stray. The lock is
+// removes the temp files killed writers left behind (best effort): while the
+// lock is held no other lore write is under way, so every temp file is
+// stray. The lock is
 // a file lock per open file, so goroutines of one process wait for each
 // other like processes do; a goroutine that already holds it gets
 // ErrLockHeld instead of a deadlock.
@@ -39,10 +40,15 @@ func (s *Store) Lock() (unlock func(), err error) {
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
 	p := filepath.Join(s.CacheDir(), "write.lock")
+	key := p // one key for a repository however it was opened (a symlinked path)
+	if real, err := filepath.EvalSymlinks(s.CacheDir()); err == nil {
+		key = filepath.Join(real, "write.lock")
+	}
 	me := goroutine()
 	holders.Lock()
-	mine := holders.by[p] == me
+	holder, held := holders.by[key]
 	holders.Unlock()
+	mine := held && holder == me
 	if mine {
 		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), ErrLockHeld)
 	}
@@ -52,20 +58,16 @@ func (s *Store) Lock() (unlock func(), err error) {
 		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), err)
 	}
 	holders.Lock()
-	holders.by[p] = me
+	holders.by[key] = me
 	holders.Unlock()
-	unlock = func() {
+	time.Sleep(lockHold)
+	s.sweep()
+	return func() {
 		holders.Lock()
-		delete(holders.by, p)
+		delete(holders.by, key)
 		holders.Unlock()
 		_ = l.Unlock()
-	}
-	time.Sleep(lockHold)
-	if err := s.sweep(); err != nil {
-		unlock()
-		return nil, err
-	}
-	return unlock, nil
+	}, nil
 }
 
 // goroutine is the calling goroutine's id, from its stack header
@@ -73,7 +75,8 @@ func (s *Store) Lock() (unlock func(), err error) {
 func goroutine() uint64 {
 	var buf [64]byte
 	b := bytes.TrimPrefix(buf[:runtime.Stack(buf[:], false)], []byte("goroutine "))
-	id, _ := strconv.ParseUint(string(b[:bytes.IndexByte(b, ' ')]), 10, 64)
+	b, _, _ = bytes.Cut(b, []byte(" "))
+	id, _ := strconv.ParseUint(string(b), 10, 64)
 	return id
 }
 
@@ -162,16 +165,12 @@ func (s *Store) TempFiles() ([]string, error) {
 	return out, nil
 }
 
-// sweep removes the stray temp files; the caller holds the lock.
-func (s *Store) sweep() error {
-	temps, err := s.TempFiles()
-	if err != nil {
-		return err
-	}
+// sweep removes the stray temp files; the caller holds the lock. It is
+// best effort: a temp file it cannot remove must not stop a write, and lint
+// still names it.
+func (s *Store) sweep() {
+	temps, _ := s.TempFiles()
 	for _, rel := range temps {
-		if err := Remove(s.Path(rel)); err != nil {
-			return err
-		}
+		_ = Remove(s.Path(rel))
 	}
-	return nil
 }
