@@ -31,8 +31,9 @@ type Change struct {
 // PF-/ADR- refs are renumbered (the newer id gets the next free number, its
 // file is renamed, and references to it are updated). Only the bytes of
 // the changed keys and references change. Files that do not parse are left
-// alone. Changes come in path order, then the removals of files an
-// interrupted rename left behind.
+// alone. Changes come in the order to apply them: rewrites in place, then
+// renames (each in path order), then the removals of files an interrupted
+// rename left behind.
 func Fix(st Store) ([]Change, error) {
 	items := map[string]*markdown.Item{}
 	var order []string
@@ -79,7 +80,15 @@ func Fix(st Store) ([]Change, error) {
 		c.Data = items[p].Raw() // items are keyed by their final path
 		out = append(out, *c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	// Renames after the rewrites in place (the references to a renamed item
+	// are written before it, and its old name is removed last), so a run
+	// killed at any write leaves a state the next Fix completes.
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i].From != "") != (out[j].From != "") {
+			return out[j].From != ""
+		}
+		return out[i].Path < out[j].Path
+	})
 	return append(out, removed...), nil
 }
 

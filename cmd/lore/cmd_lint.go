@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"sort"
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/lint"
@@ -87,11 +86,9 @@ func colorize(line string, sev lint.Severity) string {
 	return "\x1b[31m" + line + "\x1b[0m"
 }
 
-// fix writes lint's rewrites while holding the store lock (which also
-// removes stray temp files): each file atomically, plain rewrites first,
-// then renamed files, each old name removed only after the new one is
-// written, so a rerun after a kill at any step finds either the old state
-// or a leftover old name that Fix recognises and removes.
+// fix writes lint's rewrites, in lint.Fix's order, while holding the store
+// lock (which also removes stray temp files): each file atomically, a
+// renamed file's old name removed only after the new one is written.
 func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -106,7 +103,6 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(changes, func(i, j int) bool { return fixStage(changes[i]) < fixStage(changes[j]) })
 	out := []fixJSON{}
 	for _, ch := range changes {
 		if ch.From != "" {
@@ -136,17 +132,6 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 		}
 	}
 	return out, nil
-}
-
-// fixStage orders lint's changes: rewrites in place, renames, removals.
-func fixStage(ch lint.Change) int {
-	switch {
-	case ch.Remove:
-		return 2
-	case ch.From != "":
-		return 1
-	}
-	return 0
 }
 
 // lintInput reads every regular file of the kind folders (not only .md:
