@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -265,15 +266,15 @@ func snapshot(t *testing.T, dir string) tree {
 	return tr
 }
 
+// copies names the copies of a case's repositories, which sit next to the
+// template and share its home folder.
+var copies atomic.Int64
+
 // runCopy copies src to a new folder and runs the command there.
 func runCopy(t *testing.T, src string, args []string, crashAt string) (int, tree) {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "repo")
+	dst := filepath.Join(filepath.Dir(src), fmt.Sprintf("copy-%d", copies.Add(1)))
 	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
-	home := filepath.Join(filepath.Dir(src), "home")
-	if out, err := exec.Command("cp", "-a", home, filepath.Join(filepath.Dir(dst), "home")).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)
 	}
 	return runIn(t, dst, args, crashAt)
