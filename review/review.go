@@ -350,7 +350,18 @@ func SetStatus(s *gitstore.Store, rel, status string, r Refinement, now time.Tim
 
 // Reject records a draft's content hash in the cache, so scans do not
 // propose it again, and removes the draft file. Only drafts can be rejected.
-func Reject(s *gitstore.Store, it *markdown.Item) error {
+func Reject(s *gitstore.Store, listed *markdown.Item) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Read again under the lock: a draft promoted since it was listed is
+	// not removed.
+	it, err := s.LoadFile(listed.Path)
+	if err != nil {
+		return err
+	}
 	if it.Status != "draft" {
 		return fmt.Errorf("review: %s is %s, not a draft: archive it instead", it.Path, it.Status)
 	}
@@ -362,11 +373,6 @@ func Reject(s *gitstore.Store, it *markdown.Item) error {
 		}
 		h = scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))
 	}
-	unlock, err := s.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	p := filepath.Join(s.CacheDir(), RejectedFile)
 	old, err := os.ReadFile(p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

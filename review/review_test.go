@@ -126,6 +126,10 @@ func TestPromoteArchiveReject(t *testing.T) {
 	if err := Reject(s, active); err == nil {
 		t.Fatal("rejecting an active item must fail")
 	}
+	// Listed as a draft, promoted since: the file decides, and it stays.
+	if err := Reject(s, drafts[0]); err == nil || !exists(s, drafts[0].Path) {
+		t.Fatalf("rejecting a draft promoted since it was listed: %v", err)
+	}
 	it, _ := s.LoadFile(w[1].Path)
 	if err := Reject(s, it); err != nil {
 		t.Fatal(err)
