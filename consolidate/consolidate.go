@@ -6,6 +6,8 @@
 package consolidate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"regexp"
@@ -43,6 +45,7 @@ type Routed struct {
 	Title   string `json:"title"`
 	Target  string `json:"target"`
 	Retried bool   `json:"retried,omitempty"` // placed after a file-limit split
+	Earlier bool   `json:"earlier,omitempty"` // found where an interrupted run had put it
 }
 
 // Split is a target document split at the file limit.
@@ -80,6 +83,7 @@ type candidate struct {
 	ages.Entry
 	text   string // title and body: what topic scores read
 	body   string // body without the kind line: what sentence checks read
+	hash   string // entryHash: the draft made from it carries it as source.hash
 	words  map[string]bool
 	target string // route target: a document path, or "" for a draft item
 	kind   string
@@ -97,6 +101,7 @@ type run struct {
 	items   []*markdown.Item
 	loaded  bool
 	refs    map[string]int
+	staged  map[string]bool // entryHash of every learnings entry
 }
 
 // Run consolidates the configured learnings file.
@@ -110,11 +115,19 @@ func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
 	if err := checkRoutes(cfg.Consolidate.Routes); err != nil {
 		return nil, err
 	}
+	// Everything from reading learnings.md to writing it back happens under
+	// the store lock: a learning added meanwhile waits, and PF-/ADR- numbers
+	// are decided against every other writer.
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	rep, err := ages.Load(s, cfg.Learnings, opt.Today)
 	if err != nil {
 		return nil, fmt.Errorf("consolidate: %w", err)
 	}
-	r := &run{s: s, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{},
+	r := &run{s: s, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
 		res: &Result{DryRun: opt.DryRun, ages: rep, cfg: cfg.Consolidate,
 			Batch: []string{}, Superseded: []Finding{}, Contradictions: []Finding{}, Redundant: []Finding{},
 			Routed: []Routed{}, FileLimit: []Finding{}, Splits: []Split{}, Removed: []string{}, Kept: []string{}}}
@@ -136,10 +149,13 @@ func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
 		return res, nil
 	}
 	res.Ran = true
+	for _, e := range rep.Entries {
+		r.staged[entryHash(e)] = true
+	}
 	cands := make([]*candidate, len(batch))
 	for i, e := range batch {
 		body := stripKind(e.Body)
-		cands[i] = &candidate{Entry: e, text: e.Title + "\n" + body, body: body, words: words(e.Title + "\n" + body), kind: e.Kind}
+		cands[i] = &candidate{Entry: e, text: e.Title + "\n" + body, body: body, words: words(e.Title + "\n" + body), kind: e.Kind, hash: entryHash(e)}
 		if cands[i].kind == "" {
 			cands[i].kind = markdown.KindLesson
 		}
@@ -149,6 +165,13 @@ func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
 	var skipped []*candidate
 	done := map[int]bool{} // by learnings line: entries leaving staging
 	for _, c := range live {
+		if rel, err := r.placedEarlier(c); err != nil {
+			return nil, err
+		} else if rel != "" {
+			res.Routed = append(res.Routed, Routed{Title: c.Title, Target: rel, Earlier: true})
+			done[c.Line] = true
+			continue
+		}
 		against, err := r.corpus(c)
 		if err != nil {
 			return nil, err
@@ -356,17 +379,55 @@ func (r *run) corpus(c *candidate) ([]section, error) {
 		}
 		return out, nil
 	}
-	if !r.loaded {
-		r.items, _ = r.s.Load() // unreadable items are lint's business
-		r.loaded = true
-	}
 	var out []section
-	for _, it := range r.items {
-		if it.Kind == c.kind {
+	for _, it := range r.stored() {
+		// A draft made from an entry still in learnings.md is an interrupted
+		// run's, not knowledge: its own entry finds it by placedEarlier.
+		if it.Kind == c.kind && (it.Source == nil || !r.staged[it.Source.Hash]) {
 			out = append(out, section{name: it.Path, text: it.Title + "\n" + string(it.Body()), body: string(it.Body())})
 		}
 	}
 	return out, nil
+}
+
+// stored is the store's items as they were before this run.
+func (r *run) stored() []*markdown.Item {
+	if !r.loaded {
+		r.items, _ = r.s.Load() // unreadable items are lint's business
+		r.loaded = true
+	}
+	return r.items
+}
+
+// placedEarlier is where a consolidation killed before it rewrote
+// learnings.md already put the entry: the draft carrying its hash, or its
+// section, verbatim, in its topic document or one of the document's parts
+// ("" when nowhere).
+func (r *run) placedEarlier(c *candidate) (string, error) {
+	if c.target != "" {
+		for _, p := range r.parts(c.target) {
+			data, err := r.read(p)
+			if err != nil {
+				return "", err
+			}
+			if strings.Contains(string(data), entrySection(c)) {
+				return p, nil
+			}
+		}
+		return "", nil
+	}
+	for _, it := range r.stored() {
+		if it.Source != nil && it.Source.Hash == c.hash {
+			return it.Path, nil
+		}
+	}
+	return "", nil
+}
+
+// entryHash names a learnings entry by its title and text.
+func entryHash(e ages.Entry) string {
+	h := sha256.Sum256([]byte(e.Title + "\n" + strings.TrimSpace(e.Body)))
+	return hex.EncodeToString(h[:8])
 }
 
 func (r *run) targetName(c *candidate) string {

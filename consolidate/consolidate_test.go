@@ -114,18 +114,19 @@ Never run the database migrations before the deploy script; run them after it.
 The deploy script needs a git tag on HEAD to name the release.
 `
 
-// fixture: six old entries, ten more active days, three recent entries.
-func fixture(t *testing.T, cfg string) (*repo, *gitstore.Store, config.Config) {
+// fixture: six old entries (and any more given), ten more active days,
+// three recent entries.
+func fixture(t *testing.T, cfg string, more ...[2]string) (*repo, *gitstore.Store, config.Config) {
 	r := newRepo(t)
 	r.write(".lore/config.yaml", cfg)
 	r.write("docs/deploy.md", deployDoc)
-	r.write(rel, preamble+entries(old...))
+	r.write(rel, preamble+entries(old...)+entries(more...))
 	r.commit("old entries")
 	for i := 0; i < 14; i++ {
 		r.write("work.txt", fmt.Sprint(i))
 		r.commit("work")
 	}
-	r.write(rel, preamble+entries(old...)+entries(recent...))
+	r.write(rel, preamble+entries(old...)+entries(more...)+entries(recent...))
 	r.commit("recent entries")
 	s, err := gitstore.Open(r.dir)
 	if err != nil {
@@ -318,5 +319,47 @@ func TestFileLimitSplitAndRetry(t *testing.T) {
 		if strings.Count(all.String(), e) != 1 {
 			t.Fatalf("%s placed %d times", e, strings.Count(all.String(), e))
 		}
+	}
+}
+
+// TestRerunAfterAKill: a consolidation killed after it wrote its first
+// draft, before it rewrote learnings.md, run again: the entry with a draft
+// is recognised by the draft's source.hash (not written twice, not dropped
+// as redundant), an entry that shares its words is checked against the
+// knowledge there was before the killed run, not against that draft, and
+// the end is the clean run's.
+func TestRerunAfterAKill(t *testing.T) {
+	r, s, cfg := fixture(t, "", [2]string{"Pytest hangs in CI too", "Bare pytest hangs in agent shells and CI without a TTY."})
+	before := r.read(rel)
+	clean, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := r.read(rel)
+	first := clean.Routed[0]
+	if first.Title != "Pytest no longer hangs" {
+		t.Fatalf("routed %+v", clean.Routed)
+	}
+	draft := r.read(first.Target)
+	// The killed run's state: learnings.md as before, only the first draft.
+	for _, ro := range clean.Routed[1:] {
+		if err := os.Remove(filepath.Join(r.dir, ro.Target)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.write(rel, before)
+	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Routed[0] != (consolidate.Routed{Title: first.Title, Target: first.Target, Earlier: true}) || r.read(first.Target) != draft {
+		t.Fatalf("the first entry: %+v", res.Routed[0])
+	}
+	if len(res.Routed) != len(clean.Routed) || !reflect.DeepEqual(res.Redundant, clean.Redundant) || r.read(rel) != after {
+		t.Fatalf("rerun %+v\nclean %+v", res, clean)
+	}
+	items, _ := s.Load()
+	if len(items) != len(clean.Routed) {
+		t.Fatalf("%d items after the rerun, want %d", len(items), len(clean.Routed))
 	}
 }

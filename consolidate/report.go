@@ -45,6 +45,9 @@ func (res *Result) Markdown() string {
 		if r.Retried {
 			retry = " (retried after the file-limit split)"
 		}
+		if r.Earlier {
+			retry = " (already there: written by an interrupted consolidation)"
+		}
 		fmt.Fprintf(&b, "- %s -> %s%s\n", r.Title, r.Target, retry)
 	}
 	findings := func(title, verb string, fs []Finding) {

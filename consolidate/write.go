@@ -31,12 +31,46 @@ func (r *run) read(rel string) ([]byte, error) {
 	return d, nil
 }
 
+// exists reports whether rel is taken. The part of a split that a killed
+// run wrote before it rewrote the document is not: the split is made again
+// and writes over it.
 func (r *run) exists(rel string) bool {
 	if _, ok := r.overlay[rel]; ok {
 		return true
 	}
 	_, err := os.Lstat(r.s.Path(rel))
-	return err == nil
+	return err == nil && !r.orphanPart(rel)
+}
+
+// orphanPart reports whether rel is a part of a split document (it says
+// "Part of [doc](doc)") that the document itself does not name.
+func (r *run) orphanPart(rel string) bool {
+	data, err := r.s.ReadFile(rel)
+	if err != nil {
+		return false
+	}
+	_, rest, ok := strings.Cut(string(data), "\n> Part of [")
+	doc, _, _ := strings.Cut(rest, "]")
+	stem := strings.TrimSuffix(doc, ".md")
+	num := strings.TrimSuffix(strings.TrimPrefix(path.Base(rel), stem+"-"), ".md")
+	if !ok || stem == "" || !strings.HasPrefix(string(data), "# "+stem+" (part ") || strings.Trim(num, "0123456789") != "" || num == "" {
+		return false
+	}
+	main, err := r.read(path.Join(path.Dir(rel), doc))
+	return err == nil && len(main) > 0 && !strings.Contains(string(main), "("+path.Base(rel)+")")
+}
+
+// parts is a topic document and the existing parts it was split into.
+func (r *run) parts(target string) []string {
+	out := []string{target}
+	stem := strings.TrimSuffix(target, ".md")
+	for n := 2; ; n++ {
+		p := fmt.Sprintf("%s-%d.md", stem, n)
+		if !r.exists(p) {
+			return out
+		}
+		out = append(out, p)
+	}
 }
 
 // write records a pending write; finish applies them in order.
@@ -172,17 +206,28 @@ func (r *run) removeFromStaging(done map[int]bool) error {
 	return nil
 }
 
-// finish applies the pending writes (items and documents first, the staging
-// file last, so an interruption duplicates rather than loses an entry) and
-// writes the report.
+// finish applies the pending writes (the caller holds the store lock):
+// new items and parts, rewritten documents, then the report, the staging
+// file last, so a
+// run killed in between leaves entries that a rerun finds already placed
+// (placedEarlier) rather than lost, and a report of what was placed.
 func (r *run) finish() error {
+	staging := ""
 	if !r.opt.DryRun && !r.opt.Agent {
-		unlock, err := r.s.Lock()
-		if err != nil {
-			return err
-		}
-		defer unlock()
+		// New files before rewrites: a document split into parts is
+		// shortened only once its parts are written.
+		var fresh, rewrites []string
 		for _, rel := range r.order {
+			switch _, err := os.Lstat(r.s.Path(rel)); {
+			case rel == r.cfg.Learnings:
+				staging = rel
+			case err != nil || r.orphanPart(rel):
+				fresh = append(fresh, rel)
+			default:
+				rewrites = append(rewrites, rel)
+			}
+		}
+		for _, rel := range append(fresh, rewrites...) {
 			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
 				return fmt.Errorf("consolidate: %w", err)
 			}
@@ -196,6 +241,11 @@ func (r *run) finish() error {
 	r.res.Report = r.cfg.Consolidate.Report
 	if err := gitstore.WriteAtomic(r.s.Path(r.res.Report), []byte(r.res.Markdown())); err != nil {
 		return fmt.Errorf("consolidate: report: %w", err)
+	}
+	if staging != "" {
+		if err := gitstore.WriteAtomic(r.s.Path(staging), r.overlay[staging]); err != nil {
+			return fmt.Errorf("consolidate: %w", err)
+		}
 	}
 	return nil
 }
@@ -224,7 +274,10 @@ func (r *run) newItem(c *candidate) (string, error) {
 		{Key: "priority", Value: "medium"},
 		{Key: "confidence", Value: 0.8},
 		{Key: "ref", Value: ref},
-		{Key: "source", Value: map[string]string{"type": "consolidation"}},
+		{Key: "source", Value: struct {
+			Type string `yaml:"type"`
+			Hash string `yaml:"hash"`
+		}{"consolidation", c.hash}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
 	}, "## "+section+"\n"+strings.TrimSpace(stripKind(c.Body))+"\n")

@@ -15,8 +15,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
 
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/markdown"
@@ -68,7 +66,7 @@ func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.
 
 // Rel returns a work-tree-relative, slash-separated path.
 func (s *Store) Rel(abs string) string {
-	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
+	if r, err := filepath.Rel(s.Root, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(r)
 	}
 	return abs
@@ -167,33 +165,6 @@ func (s *Store) WriteFile(rel string, data []byte) error {
 	return WriteAtomic(s.Path(rel), data)
 }
 
-// WriteAtomic writes path with restic's order: temp file, fsync, rename,
-// fsync the folder. It does not lock; callers that share the file lock first.
-func WriteAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	perm := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	// WithTempDir: renameio would otherwise put the temp file in $TMPDIR
-	// when that is on the same file system, which may be inside a work tree.
-	if err := renameio.WriteFile(path, data, perm, renameio.WithTempDir(dir)); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
-	}
-	return nil
-}
-
 // CreateExclusive writes a new file atomically and fails with fs.ErrExist if
 // it already exists; used where two writers may pick the same name.
 func (s *Store) CreateExclusive(rel string, data []byte) error {
@@ -206,18 +177,6 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 		return fmt.Errorf("gitstore: %s: %w", rel, fs.ErrExist)
 	}
 	return WriteAtomic(s.Path(rel), data)
-}
-
-// Lock takes the store's write lock (a file lock in the cache folder).
-func (s *Store) Lock() (unlock func(), err error) {
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: lock: %w", err)
-	}
-	l := flock.New(filepath.Join(s.CacheDir(), "write.lock"))
-	if err := l.Lock(); err != nil {
-		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(l.Path()), err)
-	}
-	return func() { _ = l.Unlock() }, nil
 }
 
 // HighestRef is the highest PF-/ADR- number in use for kind, by file name

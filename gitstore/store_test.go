@@ -76,14 +76,8 @@ func TestOpenLinkedWorktree(t *testing.T) {
 // Parallel writers under the store lock: every file lands whole, and no
 // temp file is left in the folder.
 func TestParallelWritesAllLand(t *testing.T) {
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openTemp(t)
+	root := s.Root
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for i := 0; i < 32; i++ {
@@ -120,14 +114,7 @@ func TestParallelWritesAllLand(t *testing.T) {
 // HighestRef counts a number by file name and by ref key: a pitfall whose
 // file was renamed by hand still holds its number.
 func TestHighestRef(t *testing.T) {
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openTemp(t)
 	if next, err := s.NextRef("pitfall"); err != nil || next != "PF-0001" {
 		t.Fatalf("empty store: NextRef = %q, %v", next, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -154,6 +155,7 @@ type Result struct {
 	Removed int        // entries of the key removed by --force
 	Skipped []Skip
 	When    string // Already: when the key was recorded
+	EmitErr error  // the signals could not be written
 }
 
 // ErrNothing is returned when the notes state no learning: nothing is
@@ -169,9 +171,11 @@ type Source struct {
 // Capture records key's learnings from srcs into the store's learnings
 // file, under the store lock. Write order makes a re-run safe after a kill
 // at any point: learnings.md first (atomic, every entry marked with the
-// key), then the event (atomic). A run that finds marked entries but no
-// event only writes the event.
-func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force bool, now time.Time) (*Result, error) {
+// key), then emit (the signals of the learnings written, or nil), then the
+// event (atomic). A run that finds marked entries but no event emits again
+// and writes the event. An emit error is returned in the Result: signals
+// are short-lived guidance, the learnings are recorded all the same.
+func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force bool, now time.Time, emit func([]Learning) error) (*Result, error) {
 	if err := ValidKey(key); err != nil {
 		return nil, err
 	}
@@ -209,23 +213,25 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 				res.Added = append(res.Added, e.Title)
 			}
 			res.Status = Healed
+			// What the killed run wrote: the same notes checked against the
+			// file without its entries.
+			if res.Kept, err = extractNew(learningsPath, without(data, mine), srcs); err != nil {
+				return nil, err
+			}
+			if emit != nil {
+				res.EmitErr = emit(res.Kept)
+			}
 			return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: res.Added, Healed: true})
 		}
 	}
-	// --force: take the key's entries out (last first, so offsets hold).
-	sort.Slice(mine, func(a, b int) bool { return mine[a].Start > mine[b].Start })
-	for _, e := range mine {
-		data = append(data[:e.Start:e.Start], data[e.End:]...)
-	}
+	// --force: take the key's entries out.
+	data = without(data, mine)
 	res.Removed = len(mine)
 	rest, err := markdown.ParseLearnings(learningsPath, data)
 	if err != nil {
 		return nil, err
 	}
-	var found []Learning
-	for _, src := range srcs {
-		found = append(found, Extract(src.Path, src.Data)...)
-	}
+	found := extract(srcs)
 	kept, skipped, err := Validate(found, rest)
 	if err != nil {
 		return nil, err
@@ -249,7 +255,40 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	if force {
 		res.Status = Recaptured
 	}
+	if emit != nil && len(kept) > 0 {
+		res.EmitErr = emit(kept)
+	}
 	return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: nonNil(res.Added), Force: force})
+}
+
+// without removes entries from a learnings file (last first, so the
+// offsets hold).
+func without(data []byte, entries []markdown.Entry) []byte {
+	entries = slices.Clone(entries)
+	sort.Slice(entries, func(a, b int) bool { return entries[a].Start > entries[b].Start })
+	data = slices.Clone(data)
+	for _, e := range entries {
+		data = append(data[:e.Start:e.Start], data[e.End:]...)
+	}
+	return data
+}
+
+func extract(srcs []Source) []Learning {
+	var found []Learning
+	for _, src := range srcs {
+		found = append(found, Extract(src.Path, src.Data)...)
+	}
+	return found
+}
+
+// extractNew is the learnings of srcs that a learnings file does not have.
+func extractNew(learningsPath string, data []byte, srcs []Source) ([]Learning, error) {
+	rest, err := markdown.ParseLearnings(learningsPath, data)
+	if err != nil {
+		return nil, err
+	}
+	kept, _, err := Validate(extract(srcs), rest)
+	return kept, err
 }
 
 func nonNil(s []string) []string {
@@ -307,10 +346,11 @@ func appendEvent(s *gitstore.Store, e Event) error {
 	if err != nil {
 		return fmt.Errorf("learn: %w", err)
 	}
-	if err := gitstore.WriteAtomic(path, append(append(data, line...), '\n')); err != nil {
+	// The merge rule first: the event is the last write of a capture.
+	if err := ensureUnion(s); err != nil {
 		return err
 	}
-	return ensureUnion(s)
+	return gitstore.WriteAtomic(path, append(append(data, line...), '\n'))
 }
 
 // UnionLine makes git merge two branches' event logs by keeping both

@@ -116,12 +116,12 @@ const lpath = ".lore/learnings.md"
 func TestCaptureOncePerKey(t *testing.T) {
 	s := newStore(t)
 	src := []Source{{"p.md", []byte("## Learnings\n- alpha beta gamma\n- delta epsilon zeta\n")}}
-	res, err := Capture(s, lpath, "phase-1", src, false, now)
+	res, err := Capture(s, lpath, "phase-1", src, false, now, nil)
 	if err != nil || res.Status != Captured || len(res.Added) != 2 {
 		t.Fatalf("first: %+v, %v", res, err)
 	}
 	first := read(t, s, lpath)
-	res, err = Capture(s, lpath, "phase-1", src, false, now)
+	res, err = Capture(s, lpath, "phase-1", src, false, now, nil)
 	if err != nil || res.Status != Already || res.When != "2026-03-01T12:00:00Z" {
 		t.Fatalf("second: %+v, %v", res, err)
 	}
@@ -129,7 +129,7 @@ func TestCaptureOncePerKey(t *testing.T) {
 		t.Error("second run changed learnings.md")
 	}
 	src2 := []Source{{"p.md", []byte("## Learnings\n- eta theta iota\n")}}
-	res, err = Capture(s, lpath, "phase-1", src2, true, now)
+	res, err = Capture(s, lpath, "phase-1", src2, true, now, nil)
 	if err != nil || res.Status != Recaptured || res.Removed != 2 || len(res.Added) != 1 {
 		t.Fatalf("force: %+v, %v", res, err)
 	}
@@ -141,7 +141,7 @@ func TestCaptureOncePerKey(t *testing.T) {
 	if len(evs) != 2 || !evs[1].Force {
 		t.Errorf("events %+v", evs)
 	}
-	if _, err := Capture(s, lpath, "phase-2", []Source{{"e.md", []byte("nothing\n")}}, false, now); err != ErrNothing {
+	if _, err := Capture(s, lpath, "phase-2", []Source{{"e.md", []byte("nothing\n")}}, false, now, nil); err != ErrNothing {
 		t.Errorf("empty notes: %v", err)
 	}
 }
@@ -154,18 +154,18 @@ func TestCaptureKilled(t *testing.T) {
 	for _, force := range []bool{false, true} {
 		s := newStore(t)
 		if force {
-			if _, err := Capture(s, lpath, "k", []Source{{"o.md", []byte("Lesson: an older lesson here\n")}}, false, now); err != nil {
+			if _, err := Capture(s, lpath, "k", []Source{{"o.md", []byte("Lesson: an older lesson here\n")}}, false, now, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 		oldEvents := read(t, s, EventsPath)
-		if _, err := Capture(s, lpath, "k", src, force, now); err != nil {
+		if _, err := Capture(s, lpath, "k", src, force, now, nil); err != nil {
 			t.Fatal(err)
 		}
 		done := read(t, s, lpath)
 		// Killed after learnings.md, before the event: roll the log back.
 		write(t, s, EventsPath, oldEvents)
-		res, err := Capture(s, lpath, "k", src, false, now)
+		res, err := Capture(s, lpath, "k", src, false, now, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func TestCaptureKilled(t *testing.T) {
 		}
 		if force {
 			// Re-running the --force itself replaces the entries again: no duplicates.
-			if _, err := Capture(s, lpath, "k", src, true, now); err != nil {
+			if _, err := Capture(s, lpath, "k", src, true, now, nil); err != nil {
 				t.Fatal(err)
 			}
 			if read(t, s, lpath) != done {
@@ -191,7 +191,7 @@ func TestCaptureKilled(t *testing.T) {
 		if n := strings.Count(read(t, s, lpath), "alpha beta gamma"); n != 1 {
 			t.Errorf("force=%v: %d copies", force, n)
 		}
-		res, _ = Capture(s, lpath, "k", src, false, now)
+		res, _ = Capture(s, lpath, "k", src, false, now, nil)
 		if res.Status != Already {
 			t.Errorf("force=%v: third run %v", force, res.Status)
 		}

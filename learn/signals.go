@@ -26,7 +26,8 @@ func Signals(key string, kept []Learning, now time.Time) []signal.Signal {
 	}
 	mk := func(typ, text string, strength float64, hl time.Duration) signal.Signal {
 		return signal.Normalize(signal.Signal{
-			ID: fmt.Sprintf("learn-%s-%s-%d", key, strings.ToLower(typ), now.UnixNano()), Type: typ,
+			// One id per key and type: a capture run again replaces its signal.
+			ID: fmt.Sprintf("learn-%s-%s", key, strings.ToLower(typ)), Type: typ,
 			Text: capText(text, signal.MaxText), Strength: strength, HalfLife: hl, Created: now, Source: "learn:" + key,
 		})
 	}

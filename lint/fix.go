@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,12 +16,14 @@ import (
 )
 
 // Change is one file lint --fix writes: Data to Path, and when the file is
-// renamed, From is the old path to remove once Path is written.
+// renamed, From is the old path to remove once Path is written. A Change
+// with Remove set only removes Path.
 type Change struct {
-	Path string
-	From string
-	Data []byte
-	What []string // what changed, for the report
+	Path   string
+	From   string
+	Data   []byte
+	Remove bool
+	What   []string // what changed, for the report
 }
 
 // Fix computes the automatic rewrites over the store: a trailing negative
@@ -28,7 +31,9 @@ type Change struct {
 // PF-/ADR- refs are renumbered (the newer id gets the next free number, its
 // file is renamed, and references to it are updated). Only the bytes of
 // the changed keys and references change. Files that do not parse are left
-// alone. Changes come in path order.
+// alone. Changes come in the order to apply them: rewrites in place, then
+// renames (each in path order), then the removals of files an interrupted
+// rename left behind.
 func Fix(st Store) ([]Change, error) {
 	items := map[string]*markdown.Item{}
 	var order []string
@@ -42,6 +47,12 @@ func Fix(st Store) ([]Change, error) {
 			items[f.Path] = it
 			order = append(order, f.Path)
 		}
+	}
+	var removed []Change
+	for _, p := range leftovers(items) {
+		removed = append(removed, Change{Path: p, Remove: true, What: []string{"removed: left by an interrupted lint --fix rename (" + items[p].ID + " was already renumbered)"}})
+		delete(items, p)
+		order = slices.DeleteFunc(order, func(q string) bool { return q == p })
 	}
 	changes := map[string]*Change{}
 	note := func(p, what string) {
@@ -69,8 +80,53 @@ func Fix(st Store) ([]Change, error) {
 		c.Data = items[p].Raw() // items are keyed by their final path
 		out = append(out, *c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	// Renames after the rewrites in place (the references to a renamed item
+	// are written before it, and its old name is removed last), so a run
+	// killed at any write leaves a state the next Fix completes.
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i].From != "") != (out[j].From != "") {
+			return out[j].From != ""
+		}
+		return out[i].Path < out[j].Path
+	})
+	return append(out, removed...), nil
+}
+
+// leftovers finds the old files of renames that lint --fix wrote but was
+// killed before it removed the old name: an item whose ref another item
+// (with another id) also holds, and whose id a second file holds under a
+// different ref with the very same bytes but for the ref. Anything else with
+// a duplicate id is a person's copy, reported and left alone.
+func leftovers(items map[string]*markdown.Item) []string {
+	byID := map[string][]*markdown.Item{}
+	holders := map[string]map[string]bool{} // kind/REF -> ids
+	for _, it := range items {
+		byID[it.ID] = append(byID[it.ID], it)
+		if it.Ref != "" {
+			k := it.Kind + "/" + strings.ToUpper(it.Ref)
+			if holders[k] == nil {
+				holders[k] = map[string]bool{}
+			}
+			holders[k][it.ID] = true
+		}
+	}
+	var out []string
+	for _, same := range byID {
+		if len(same) != 2 {
+			continue
+		}
+		for i, old := range same {
+			nw := same[1-i]
+			if old.Ref == "" || nw.Ref == "" || old.Kind != nw.Kind || strings.EqualFold(old.Ref, nw.Ref) || len(holders[old.Kind+"/"+strings.ToUpper(old.Ref)]) < 2 {
+				continue
+			}
+			if string(nw.Raw()) == strings.ReplaceAll(string(old.Raw()), old.Ref, nw.Ref) {
+				out = append(out, old.Path)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // splitLookahead splits a pattern that ends in a negative lookahead

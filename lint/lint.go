@@ -35,9 +35,10 @@ type File struct {
 
 // Store is what lint reads.
 type Store struct {
-	Items     []File // every regular file in .lore/lessons, pitfalls and decisions
-	Config    *File  // .lore/config.yaml, nil when absent
-	Learnings *File  // the learnings file, nil when absent
+	Items     []File   // every regular file in .lore/lessons, pitfalls and decisions
+	Config    *File    // .lore/config.yaml, nil when absent
+	Learnings *File    // the learnings file, nil when absent
+	Temps     []string // temp files killed lore writes left behind
 }
 
 // Severity of a finding.
@@ -107,6 +108,9 @@ func Check(st Store) []Finding {
 		} else {
 			out = append(out, checkText(st.Learnings.Path, st.Learnings.Data)...)
 		}
+	}
+	for _, p := range st.Temps {
+		out = append(out, Finding{Path: p, Msg: "temp file left by a killed lore write: the next lore write (or lore lint --fix) removes it", Severity: Error})
 	}
 	var items []*markdown.Item
 	for _, f := range st.Items {

@@ -114,3 +114,51 @@ func TestFindingString(t *testing.T) {
 		t.Fatal(f.String())
 	}
 }
+
+// TestFixAfterAnInterruptedRename: lint --fix killed after it wrote the
+// renumbered PF-0002 but before it removed the old PF-0001 name leaves two
+// files with one id; the next Fix removes the old name and renumbers
+// nothing. A person's copy (same id, other bytes) is reported, not removed.
+func TestFixAfterAnInterruptedRename(t *testing.T) {
+	older := File{".lore/pitfalls/PF-0001-a.md", []byte(item("01JQ1000000000000000000000", "pitfall", "PF-0001", "", ""))}
+	st := Store{Items: []File{older,
+		{".lore/pitfalls/PF-0001-b.md", []byte(item("01JQ2000000000000000000000", "pitfall", "PF-0001", "", "## Issue\nI am PF-0001.\n"))}}}
+	changes, err := Fix(st)
+	if err != nil || len(changes) != 1 || changes[0].From != ".lore/pitfalls/PF-0001-b.md" {
+		t.Fatalf("first fix: %+v %v", changes, err)
+	}
+	killed := Store{Items: append(st.Items, File{changes[0].Path, changes[0].Data})}
+	if fs := Check(killed); len(fs) == 0 {
+		t.Fatal("the interrupted state must not lint clean")
+	}
+	again, err := Fix(killed)
+	if err != nil || len(again) != 1 || !again[0].Remove || again[0].Path != ".lore/pitfalls/PF-0001-b.md" {
+		t.Fatalf("rerun: %+v %v", again, err)
+	}
+	repaired := Store{Items: []File{older, {changes[0].Path, changes[0].Data}}}
+	if fs := Check(repaired); len(fs) != 0 {
+		t.Fatalf("after the repair: %v", fs)
+	}
+
+	edited := append([]byte(nil), changes[0].Data...)
+	edited = append(edited, "A person added this.\n"...)
+	copied := Store{Items: append(st.Items, File{changes[0].Path, edited})}
+	fixes, err := Fix(copied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range fixes {
+		if c.Remove {
+			t.Fatalf("a file with other bytes was removed: %+v", c)
+		}
+	}
+}
+
+// TestStrayTempFilesAreErrors: lint names every temp file a killed write
+// left behind.
+func TestStrayTempFilesAreErrors(t *testing.T) {
+	fs := Check(Store{Temps: []string{".lore/lessons/.x.md123", "..gitattributes9"}})
+	if n, _ := Count(fs); n != 2 || fs[0].Path != "..gitattributes9" || !strings.Contains(fs[1].Msg, "temp file left by a killed lore write") {
+		t.Fatalf("got %v", fs)
+	}
+}

@@ -56,6 +56,7 @@ type Source struct {
 	Type        string   `json:"type,omitempty"`
 	Sessions    []string `json:"sessions,omitempty"`
 	Occurrences int      `json:"occurrences,omitempty"`
+	Hash        string   `json:"hash,omitempty"` // what it was made from, so a rerun recognises it
 }
 
 // Item is one knowledge file: its typed frontmatter, its H2 sections and the
@@ -347,6 +348,8 @@ func (it *Item) decodeSource(v *yaml.Node) {
 			src.Type = it.scalar(key, val)
 		case "sessions":
 			src.Sessions = it.list(key, val)
+		case "hash":
+			src.Hash = it.scalar(key, val)
 		case "occurrences":
 			n, err := strconv.Atoi(it.scalar(key, val))
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -130,22 +130,7 @@ func (l *Log) appendLocked(recs []Record) error {
 			return err
 		}
 	}
-	path := l.s.Path(l.Rel())
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("observe: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("observe: %w", err)
-	}
-	defer f.Close()
 	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			buf.WriteByte('\n') // end a line a killed writer left open
-		}
-	}
 	for _, r := range recs {
 		line, err := json.Marshal(r)
 		if err != nil {
@@ -154,14 +139,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	// One write: O_APPEND places it whole at the end.
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("observe: append %s: %w", l.Rel(), err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("observe: sync %s: %w", l.Rel(), err)
-	}
-	return nil
+	return gitstore.Append(l.s.Path(l.Rel()), buf.Bytes())
 }
 
 // ensureUnion adds UnionLine to the work tree's .gitattributes once.
@@ -260,7 +238,14 @@ func (l *Log) Load() ([]*Observation, Stats, error) {
 }
 
 // Observe records sightings and returns the folded observations they touch.
-func (l *Log) Observe(recs ...Record) ([]*Observation, error) {
+func (l *Log) Observe(recs ...Record) ([]*Observation, error) { return l.observe(recs, false) }
+
+// ObserveOnce is Observe for sightings named by their evidence (a
+// transcript line): one the log already has for the same observation is not
+// counted again, so a scan run again after a crash counts nothing twice.
+func (l *Log) ObserveOnce(recs ...Record) ([]*Observation, error) { return l.observe(recs, true) }
+
+func (l *Log) observe(recs []Record, once bool) ([]*Observation, error) {
 	unlock, err := l.s.Lock()
 	if err != nil {
 		return nil, err
@@ -269,6 +254,17 @@ func (l *Log) Observe(recs ...Record) ([]*Observation, error) {
 	old, _, err := l.Read()
 	if err != nil {
 		return nil, err
+	}
+	if once {
+		seen := map[string]bool{}
+		for _, r := range old {
+			for _, e := range r.Evidence {
+				seen[r.ID+"\x00"+e] = true
+			}
+		}
+		recs = slices.DeleteFunc(slices.Clone(recs), func(r Record) bool {
+			return len(r.Evidence) > 0 && seen[r.ID+"\x00"+r.Evidence[0]]
+		})
 	}
 	all := Fold(append(old, recs...))
 	var touched []*Observation

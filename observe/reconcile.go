@@ -58,10 +58,10 @@ func (l *Log) reconcileLocked(now time.Time) (*Report, error) {
 		o := obs[e.ObservationID]
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			// Log first: a crash before the manifest drops the entry repeats
-			// the same record next time, which Fold applies once.
-			if o != nil {
-				if err := l.mark(o, Deprecated, DeletePenalty, e.Path+"@"+e.ContentHash, now); err != nil {
+			// Log first: after a crash before the manifest drops the entry,
+			// the record is there and is not written twice.
+			if art := e.Path + "@" + e.ContentHash; o != nil && !recorded(recs, o.ID, Deprecated, art) {
+				if err := l.mark(o, Deprecated, DeletePenalty, art, now); err != nil {
 					return nil, err
 				}
 			}
@@ -193,4 +193,15 @@ func (l *Log) orphans(known map[string]bool) ([]orphan, error) {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].rel < out[b].rel })
 	return out, nil
+}
+
+// recorded reports whether the log already has the status change of an
+// observation's artifact.
+func recorded(recs []Record, id, status, artifact string) bool {
+	for _, r := range recs {
+		if r.ID == id && r.Status == status && r.Artifact == artifact {
+			return true
+		}
+	}
+	return false
 }

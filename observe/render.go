@@ -161,6 +161,12 @@ const (
 	SkillsDir   = ".claude/skills"
 )
 
+// A render killed mid-write leaves its temp file in these folders.
+var (
+	_ = gitstore.WritesInto(CommandsDir, "*.md")
+	_ = gitstore.WritesInto(SkillsDir+"/*", "SKILL.md")
+)
+
 // artifact picks a free path for o's artifact and renders its bytes.
 func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 	title := clip(o.Title, markdown.MaxTitle)

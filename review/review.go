@@ -81,16 +81,10 @@ func Known(s *gitstore.Store) (map[string]bool, error) {
 
 // SourceHash is the source.hash of an item written by scan, or "".
 func SourceHash(it *markdown.Item) string {
-	n := it.Node("source")
-	if n == nil {
+	if it.Source == nil {
 		return ""
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "hash" {
-			return n.Content[i+1].Value
-		}
-	}
-	return ""
+	return it.Source.Hash
 }
 
 // Rejected reads the rejected hashes from the cache.
@@ -135,9 +129,15 @@ func Select(cands []scan.Candidate, known map[string]bool, max int) (sel []scan.
 }
 
 // Write creates one status: draft item per candidate (lessons, or pitfalls
-// when a block asked for kind: pitfall). Each file is created exclusively;
-// a name already taken gets a numeric suffix.
+// when a block asked for kind: pitfall) under the store lock, so a PF-
+// number is decided once against every writer; a name already taken gets a
+// numeric suffix.
 func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written, error) {
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var out []Written
 	for _, c := range cands {
 		kind := markdown.KindLesson
@@ -145,37 +145,33 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 			kind = markdown.KindPitfall
 		}
 		id := ulid.Make().String()
-		for n := 1; ; n++ {
-			ref := ""
-			name := markdown.Slug(c.Title)
-			if kind == markdown.KindPitfall {
-				next, err := s.NextRef(markdown.KindPitfall)
-				if err != nil {
-					return out, err
-				}
-				ref = next
-				name = ref + "-" + name
-			}
-			if n > 1 {
-				name = fmt.Sprintf("%s-%d", name, n)
-			}
-			rel := path.Join(gitstore.DirName, markdown.Folder(kind), name+".md")
-			data, err := Compose(c, kind, id, ref, now)
-			if err != nil {
-				return out, err
-			}
-			err = s.CreateExclusive(rel, data)
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
-			if err != nil {
-				return out, err
-			}
-			out = append(out, Written{Path: rel, ID: id, Candidate: c})
-			break
+		ref, err := s.NextRef(kind)
+		if err != nil {
+			return out, err
 		}
+		name := markdown.Slug(c.Title)
+		if ref != "" {
+			name = ref + "-" + name
+		}
+		rel := path.Join(gitstore.DirName, markdown.Folder(kind), name+".md")
+		for n := 2; exists(s, rel); n++ {
+			rel = path.Join(gitstore.DirName, markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
+		}
+		data, err := Compose(c, kind, id, ref, now)
+		if err != nil {
+			return out, err
+		}
+		if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
+			return out, err
+		}
+		out = append(out, Written{Path: rel, ID: id, Candidate: c})
 	}
 	return out, nil
+}
+
+func exists(s *gitstore.Store, rel string) bool {
+	_, err := os.Lstat(s.Path(rel))
+	return err == nil
 }
 
 var refRe = regexp.MustCompile(`^PF-(\d{4,})`)
@@ -325,21 +321,47 @@ func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 	return out, nil
 }
 
-// SetStatus rewrites an item's status (and updated) in place: only those
-// lines change; every other byte is kept.
-func SetStatus(s *gitstore.Store, it *markdown.Item, status string, now time.Time) error {
+// SetStatus applies the reviewer's refinements and a new status (and
+// updated) to the item at rel, under the store lock: the file is read again
+// there, so a change another writer made since it was listed is kept. Only
+// those keys change; every other byte is kept, and an invalid result writes
+// nothing.
+func SetStatus(s *gitstore.Store, rel, status string, r Refinement, now time.Time) (*markdown.Item, error) {
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	it, err := s.LoadFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	if err := Refine(it, r); err != nil {
+		return nil, err
+	}
 	if err := it.Set("status", status); err != nil {
-		return err
+		return nil, err
 	}
 	if err := it.Set("updated", now.UTC().Format(time.RFC3339)); err != nil {
-		return err
+		return nil, err
 	}
-	return s.WriteFile(it.Path, it.Raw())
+	return it, gitstore.WriteAtomic(s.Path(rel), it.Raw())
 }
 
 // Reject records a draft's content hash in the cache, so scans do not
 // propose it again, and removes the draft file. Only drafts can be rejected.
-func Reject(s *gitstore.Store, it *markdown.Item) error {
+func Reject(s *gitstore.Store, listed *markdown.Item) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// Read again under the lock: a draft promoted since it was listed is
+	// not removed.
+	it, err := s.LoadFile(listed.Path)
+	if err != nil {
+		return err
+	}
 	if it.Status != "draft" {
 		return fmt.Errorf("review: %s is %s, not a draft: archive it instead", it.Path, it.Status)
 	}
@@ -351,24 +373,21 @@ func Reject(s *gitstore.Store, it *markdown.Item) error {
 		}
 		h = scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))
 	}
-	unlock, err := s.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	p := filepath.Join(s.CacheDir(), RejectedFile)
 	old, err := os.ReadFile(p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("review: %w", err)
 	}
-	line := fmt.Sprintf("%s %s\n", h, it.Title)
-	if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
+	// A reject killed after this write, run again, finds the hash there.
+	if rej, err := Rejected(s); err != nil {
 		return err
+	} else if !rej[h] {
+		line := fmt.Sprintf("%s %s\n", h, it.Title)
+		if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
+			return err
+		}
 	}
-	if err := os.Remove(s.Path(it.Path)); err != nil {
-		return fmt.Errorf("review: %w", err)
-	}
-	return nil
+	return gitstore.Remove(s.Path(it.Path))
 }
 
 // Refinement is what a reviewer changes while promoting a draft: a scan

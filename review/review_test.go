@@ -101,7 +101,8 @@ func TestPromoteArchiveReject(t *testing.T) {
 		t.Fatalf("drafts: %v %v", drafts, err)
 	}
 	before := string(drafts[0].Raw())
-	if err := SetStatus(s, drafts[0], "active", now.Add(time.Hour)); err != nil {
+	active, err := SetStatus(s, drafts[0].Path, "active", Refinement{}, now.Add(time.Hour))
+	if err != nil {
 		t.Fatal(err)
 	}
 	afterBytes, _ := os.ReadFile(s.Path(drafts[0].Path))
@@ -122,8 +123,12 @@ func TestPromoteArchiveReject(t *testing.T) {
 	if changed != 2 {
 		t.Fatalf("%d lines changed, want 2", changed)
 	}
-	if err := Reject(s, drafts[0]); err == nil {
+	if err := Reject(s, active); err == nil {
 		t.Fatal("rejecting an active item must fail")
+	}
+	// Listed as a draft, promoted since: the file decides, and it stays.
+	if err := Reject(s, drafts[0]); err == nil || !exists(s, drafts[0].Path) {
+		t.Fatalf("rejecting a draft promoted since it was listed: %v", err)
 	}
 	it, _ := s.LoadFile(w[1].Path)
 	if err := Reject(s, it); err != nil {

@@ -72,16 +72,15 @@ func (c *AddCmd) Run(g *Globals) error {
 	if c.Title == "" && !c.Edit {
 		return usagef("add %s: a title is required (lore add %s \"Title\" ...)", c.Kind, c.Kind)
 	}
-	unlock, err := s.Lock()
+	// The editor runs before the lock is taken (the lock is held for
+	// writes, not for as long as an editor stays open); the number is
+	// decided under the lock, and replaces the one the editor showed unless
+	// the user chose another.
+	shown, err := s.NextRef(c.Kind)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	ref, err := s.NextRef(c.Kind) // under the store lock
-	if err != nil {
-		return err
-	}
-	data, err := c.compose(ref, time.Now().UTC().Truncate(time.Second))
+	data, err := c.compose(shown, time.Now().UTC().Truncate(time.Second))
 	if err != nil {
 		return err
 	}
@@ -90,10 +89,25 @@ func (c *AddCmd) Run(g *Globals) error {
 			return err
 		}
 	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ref, err := s.NextRef(c.Kind)
+	if err != nil {
+		return err
+	}
 	folder := path.Join(gitstore.DirName, markdown.Folder(c.Kind))
 	it, err := markdown.Parse(path.Join(folder, fileName(ref, markdown.Slug(c.Title))), data) // the name it will get, for messages
 	if err != nil {
 		return err
+	}
+	if it.Ref == shown && ref != shown {
+		if err := it.Set("ref", ref); err != nil {
+			return err
+		}
+		data = it.Raw()
 	}
 	if errs := markdown.Validate(it); len(errs) > 0 {
 		return errs[0]

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+
 	"sort"
 
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // AggregateCmd folds five or more active lessons tagged with the same tool:
@@ -93,9 +94,9 @@ func (c *AggregateCmd) Run(g *Globals) error {
 		if err != nil {
 			return err
 		}
-		err = os.Remove(s.Path(sk.Path))
+		err = gitstore.Remove(s.Path(sk.Path))
 		unlock()
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err != nil {
 			return fmt.Errorf("aggregate: %w", err)
 		}
 	}

@@ -121,8 +121,15 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 		b.m, err = manifest.Parse(data)
 		return b, err
 	}
+	// The manifest and its stamp under one lock: the stamp's temp file is
+	// never another writer's stray temp file to sweep.
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, data) {
-		if err := s.WriteFile(manifest.RelPath, data); err != nil {
+		if err := gitstore.WriteAtomic(path, data); err != nil {
 			return nil, err
 		}
 		b.wrote = true

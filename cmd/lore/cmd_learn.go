@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/lore-agents/lore/learn"
 	"github.com/lore-agents/lore/signal"
@@ -48,7 +49,21 @@ func (c *LearnCmd) Run(g *Globals) error {
 		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
 	}
 	now := signal.Now()
-	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, now)
+	var emitted []signal.Signal
+	emit := func(kept []learn.Learning) error {
+		if c.NoSignals {
+			return nil
+		}
+		emitted = learn.Signals(c.Key, kept, now)
+		return writeSignals(s, func(old []signal.Signal) []signal.Signal {
+			live, _ := signal.Prune(old, now)
+			live = slices.DeleteFunc(live, func(x signal.Signal) bool {
+				return slices.ContainsFunc(emitted, func(y signal.Signal) bool { return x.ID == y.ID })
+			})
+			return append(live, emitted...)
+		})
+	}
+	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, now, emit)
 	if errors.Is(err, learn.ErrNothing) {
 		return fmt.Errorf("learn: no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
 	}
@@ -61,6 +76,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 		return nil
 	case learn.Healed:
 		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%d entries in %s; recorded the missing event)\n", c.Key, len(res.Added), cfg.Learnings)
+		printSignals(g, emitted, res.EmitErr)
 		return nil
 	}
 	if res.Removed > 0 {
@@ -73,22 +89,20 @@ func (c *LearnCmd) Run(g *Globals) error {
 	for _, sk := range res.Skipped {
 		fmt.Fprintf(g.Stdout, "  skipped (%s): %s: %q\n", sk.Reason, sk.Source, sk.Text)
 	}
-	if sigs := learn.Signals(c.Key, res.Kept, now); len(sigs) > 0 && !c.NoSignals {
-		// The learnings are recorded; a signal that cannot be written is
-		// only a warning (signals are ephemeral cache state).
-		err := updateSignals(s, func(old []signal.Signal) []signal.Signal {
-			kept, _ := signal.Prune(old, now)
-			return append(kept, sigs...)
-		})
-		if err != nil {
-			fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", err)
-			return nil
-		}
-		for _, x := range sigs {
-			fmt.Fprintf(g.Stdout, "emitted %s signal (strength %.2f, half-life %v)\n", x.Type, x.Strength, x.HalfLife)
-		}
-	}
+	printSignals(g, emitted, res.EmitErr)
 	return nil
+}
+
+// printSignals says which signals a capture emitted; one that could not be
+// written is only a warning (signals are short-lived guidance).
+func printSignals(g *Globals, sigs []signal.Signal, err error) {
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", err)
+		return
+	}
+	for _, x := range sigs {
+		fmt.Fprintf(g.Stdout, "emitted %s signal (strength %.2f, half-life %v)\n", x.Type, x.Strength, x.HalfLife)
+	}
 }
 
 func sourceNames(srcs []learn.Source) string {

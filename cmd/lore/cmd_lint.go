@@ -86,9 +86,9 @@ func colorize(line string, sev lint.Severity) string {
 	return "\x1b[31m" + line + "\x1b[0m"
 }
 
-// fix writes lint's rewrites while holding the store lock: each file
-// atomically, a renamed file's old name removed only after the new one is
-// written. Nothing else is touched.
+// fix writes lint's rewrites, in lint.Fix's order, while holding the store
+// lock (which also removes stray temp files): each file atomically, a
+// renamed file's old name removed only after the new one is written.
 func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -110,11 +110,17 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 				return out, fmt.Errorf("lint --fix: %s: %w", ch.Path, fs.ErrExist)
 			}
 		}
-		if err := gitstore.WriteAtomic(s.Path(ch.Path), ch.Data); err != nil {
-			return out, err
+		if !ch.Remove {
+			if err := gitstore.WriteAtomic(s.Path(ch.Path), ch.Data); err != nil {
+				return out, err
+			}
 		}
-		if ch.From != "" {
-			if err := os.Remove(s.Path(ch.From)); err != nil {
+		rm := ch.From
+		if ch.Remove {
+			rm = ch.Path
+		}
+		if rm != "" {
+			if err := gitstore.Remove(s.Path(rm)); err != nil {
 				return out, fmt.Errorf("lint --fix: %w", err)
 			}
 		}
@@ -153,6 +159,11 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 			st.Items = append(st.Items, lint.File{Path: rel, Data: data})
 		}
 	}
+	temps, err := s.TempFiles()
+	if err != nil {
+		return st, fmt.Errorf("lint: %w", err)
+	}
+	st.Temps = temps
 	learnings := ".lore/learnings.md"
 	if data, err := s.ReadFile(gitstore.ConfigPath); err == nil {
 		st.Config = &lint.File{Path: gitstore.ConfigPath, Data: data}

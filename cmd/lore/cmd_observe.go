@@ -197,7 +197,7 @@ func observeScan(s *gitstore.Store, cands []scan.Candidate, now time.Time) error
 		return err
 	}
 	if recs := observe.FromCandidates(cands, now); len(recs) > 0 {
-		if _, err := l.Observe(recs...); err != nil {
+		if _, err := l.ObserveOnce(recs...); err != nil {
 			return err
 		}
 	}

@@ -82,9 +82,9 @@ func (c *ReviewCmd) Run(g *Globals) error {
 			var actErr error
 			switch strings.TrimSpace(strings.ToLower(line)) {
 			case "p", "promote":
-				actErr = review.SetStatus(s, it, "active", time.Now())
+				_, actErr = review.SetStatus(s, it.Path, "active", review.Refinement{}, time.Now())
 			case "a", "archive":
-				actErr = review.SetStatus(s, it, "archived", time.Now())
+				_, actErr = review.SetStatus(s, it.Path, "archived", review.Refinement{}, time.Now())
 			case "r", "reject":
 				actErr = review.Reject(s, it)
 			case "s", "skip", "":
@@ -217,11 +217,8 @@ func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
 	if it.Kind == markdown.KindDecision {
 		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
 	}
-	if err := review.Refine(it, r); err != nil {
-		return err
-	}
 	s, _ := g.Store()
-	if err := review.SetStatus(s, it, status, time.Now()); err != nil {
+	if it, err = review.SetStatus(s, it.Path, status, r, time.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", it.Path, it.Title, status)

@@ -111,10 +111,12 @@ func (c *ScanCmd) run(g *Globals) error {
 		if written, err = review.Write(s, sel, time.Now()); err != nil {
 			return err
 		}
-		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
+		// The bookmarks last: a scan killed before them reads the same
+		// lines again, and finds its drafts and sightings already there.
+		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
 			return err
 		}
-		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
+		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
 			return err
 		}
 	}

@@ -161,6 +161,11 @@ func updateSignals(s *gitstore.Store, edit func([]signal.Signal) []signal.Signal
 		return err
 	}
 	defer unlock()
+	return writeSignals(s, edit)
+}
+
+// writeSignals is updateSignals for a caller that holds the lock.
+func writeSignals(s *gitstore.Store, edit func([]signal.Signal) []signal.Signal) error {
 	sigs, _, err := readSignals(s)
 	if err != nil {
 		return err

@@ -1,0 +1,176 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLockHeld is returned by Lock when the calling goroutine already holds
+// the store lock: taking it again would wait for itself forever.
+var ErrLockHeld = errors.New("the store lock is already held by this goroutine (a nested Lock would deadlock)")
+
+// holders maps a lock file to the goroutine holding it in this process.
+var holders = struct {
+	sync.Mutex
+	by map[string]uint64
+}{by: map[string]uint64{}}
+
+// Lock takes the store's write lock (a file lock in the cache folder), then
+// removes the temp files killed writers left behind (best effort): while the
+// lock is held no other lore write is under way, so every temp file is
+// stray. The lock is
+// a file lock per open file, so goroutines of one process wait for each
+// other like processes do; a goroutine that already holds it gets
+// ErrLockHeld instead of a deadlock.
+func (s *Store) Lock() (unlock func(), err error) {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	}
+	p := filepath.Join(s.CacheDir(), "write.lock")
+	key := p // one key for a repository however it was opened (a symlinked path)
+	if real, err := filepath.EvalSymlinks(s.CacheDir()); err == nil {
+		key = filepath.Join(real, "write.lock")
+	}
+	me := goroutine()
+	holders.Lock()
+	holder, held := holders.by[key]
+	holders.Unlock()
+	mine := held && holder == me
+	if mine {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), ErrLockHeld)
+	}
+	time.Sleep(lockHold)
+	l := flock.New(p)
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", s.Rel(p), err)
+	}
+	holders.Lock()
+	holders.by[key] = me
+	holders.Unlock()
+	time.Sleep(lockHold)
+	s.sweep()
+	return func() {
+		holders.Lock()
+		delete(holders.by, key)
+		holders.Unlock()
+		_ = l.Unlock()
+	}, nil
+}
+
+// goroutine is the calling goroutine's id, from its stack header
+// ("goroutine 7 [running]:"); Go exposes it nowhere else.
+func goroutine() uint64 {
+	var buf [64]byte
+	b := bytes.TrimPrefix(buf[:runtime.Stack(buf[:], false)], []byte("goroutine "))
+	b, _, _ = bytes.Cut(b, []byte(" "))
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
+// writesInto lists the folders outside .lore that lore writes files into
+// (slash globs relative to the work tree) with the names it writes there.
+var writesInto = map[string]string{}
+
+// WritesInto registers a folder outside .lore (a slash glob relative to the
+// work tree) and the names (a glob) that lore writes there, so a killed
+// write's temp file in it is found and removed too. Packages call it from a
+// package-level variable; the learnings file and the consolidation report,
+// whose paths come from config.yaml, are registered by the store itself.
+func WritesInto(dir, names string) bool {
+	writesInto[dir] = names
+	return true
+}
+
+var _ = WritesInto(".", ".gitattributes")
+
+// consolidationTask is where lore consolidate --agent writes its task (a
+// fixed path, so the consolidate package need not be known here).
+const consolidationTask = "tmp/consolidation-task.md"
+
+// isTemp reports whether a file name is a temp file of WriteAtomic for a
+// target whose name matches names: "." + target name + a random int64 (six
+// digits at least, so a user's ".v2" is never taken for one).
+func isTemp(name, names string) bool {
+	stem := strings.TrimRight(name, "0123456789")
+	if len(stem) < 2 || len(name)-len(stem) < 6 || stem[0] != '.' {
+		return false
+	}
+	ok, _ := path.Match(names, stem[1:])
+	return ok
+}
+
+// TempFiles lists the temp files killed writes left behind (repo-relative,
+// sorted): any in the .lore tree, and those of the files lore writes
+// elsewhere. Lint reports them; the next Lock removes them.
+func (s *Store) TempFiles() ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && isTemp(d.Name(), "*") {
+			out = append(out, s.Rel(p))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	dirs := map[string][]string{}
+	for d, n := range writesInto {
+		dirs[d] = append(dirs[d], n)
+	}
+	if cfg, err := s.Config(); err == nil {
+		files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
+		for _, rt := range cfg.Consolidate.Routes {
+			// a topic document and the parts it is split into: <stem>-N.md
+			files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
+		}
+		for _, rel := range files {
+			if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+				dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
+			}
+		}
+	}
+	for glob, names := range dirs {
+		matches, _ := filepath.Glob(s.Path(glob))
+		for _, dir := range matches {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				rel := s.Rel(filepath.Join(dir, e.Name()))
+				if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
+					out = append(out, rel)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out, nil
+}
+
+// sweep removes the stray temp files; the caller holds the lock. It is
+// best effort: a temp file it cannot remove must not stop a write, and lint
+// still names it.
+func (s *Store) sweep() {
+	temps, _ := s.TempFiles()
+	for _, rel := range temps {
+		_ = Remove(s.Path(rel))
+	}
+}
