@@ -64,7 +64,8 @@ func (s *shellScanner) list(close byte) bool {
 		case c == ';' || c == '&' || c == '|':
 			s.operator()
 		default:
-			if !s.command(close) {
+			// A command that reads nothing would be met again forever.
+			if at := s.pos; !s.command(close) || s.pos == at {
 				return false
 			}
 		}
@@ -274,8 +275,8 @@ func (s *shellScanner) word() bool {
 					s.pos++
 					continue
 				}
-				if !s.word() {
-					return false
+				if at := s.pos; !s.word() || s.pos == at {
+					return false // "a=((": no word, no progress
 				}
 			}
 			if s.pos >= len(s.src) {
