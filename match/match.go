@@ -292,6 +292,10 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	r.Score = r.Relevance * mult
 	note("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
 	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
+	if r.Deny && e.kind == targetShell && !e.matchesCode(t.Commands) {
+		r.Deny = false // still injected: a mention is worth a lesson, not a block
+		note("enforce: deny not applied: the command matches only inside quotes, a here-document or a comment")
+	}
 	if r.Deny {
 		note("enforce: deny")
 	}
@@ -361,6 +365,36 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 		}
 	}
 	return "", ""
+}
+
+// matchesCode reports whether a command pattern matches outside quoted
+// strings, here-document bodies and comments (DESIGN section 8): on the
+// line, or on one simple command, with those bytes blanked. Only an item
+// that would deny pays for the second scan.
+func (e *eval) matchesCode(pats []string) bool {
+	code := CodeText(e.target)
+	if code == e.target {
+		return true // nothing is quoted: the match stands
+	}
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+	}
+	for _, p := range pats {
+		re := e.regexp(p)
+		if re == nil {
+			continue
+		}
+		if re.MatchString(code) {
+			return true
+		}
+		for _, c := range e.cmds {
+			off := offsetIn(e.target, c)
+			if re.MatchString(code[off : off+len(c)]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *eval) matchPath(globs []string) string {
