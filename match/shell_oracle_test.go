@@ -178,7 +178,14 @@ func oracleInert(line string) (mask []bool, ok bool) {
 	// substitutions cleared, before the strings inside them are marked.
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
-		case *syntax.SglQuoted, *syntax.Comment:
+		case *syntax.Comment:
+			if at := int(x.Pos().Offset()); at > 0 && !strings.ContainsRune(" \t\n;&|()`", rune(line[at-1])) {
+				// Inside $(...) the parser takes "''#x" for a comment;
+				// bash (and the scanner) read one word "#x".
+				ok = false
+			}
+			set(n.Pos(), n.End(), true)
+		case *syntax.SglQuoted:
 			set(n.Pos(), n.End(), true)
 		case *syntax.DblQuoted:
 			set(x.Pos(), x.End(), true)
