@@ -554,6 +554,9 @@ func (s *shellScanner) dollar() bool {
 		return false
 	}
 	s.pos++
+	if s.pos < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos]) >= 0 {
+		s.pos++ // a special parameter: "$$(" is $$ and a (, not $ and $(
+	}
 	return true
 }
 
