@@ -372,7 +372,7 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 // line, or on one simple command, with those bytes blanked. Only an item
 // that would deny pays for the second scan.
 func (e *eval) matchesCode(pats []string) bool {
-	code := CodeText(e.target)
+	code := codeText(e.target)
 	if code == e.target {
 		return true // nothing is quoted: the match stands
 	}

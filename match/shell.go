@@ -56,9 +56,8 @@ type span struct{ start, end int }
 // not run: quoted strings (less the command substitutions inside double
 // quotes), here-document bodies with their closing delimiter, and comments.
 // A here-document body is data even when unquoted: its $(...) is not looked
-// into.
-// ok is false when the line does not scan: then all of it counts as code.
-// FuzzInertSpansOracle checks it against mvdan.cc/sh.
+// into. ok is false when the line does not scan: then all of it counts as
+// code. FuzzInertSpansOracle checks it against mvdan.cc/sh.
 func inertSpans(line string) (spans []span, ok bool) {
 	s := &shellScanner{src: line, spans: true}
 	if !s.list(0) || s.pos < len(s.src) {
@@ -67,10 +66,10 @@ func inertSpans(line string) (spans []span, ok bool) {
 	return s.inert, true
 }
 
-// CodeText returns line with every byte that inertSpans covers replaced by
+// codeText returns line with every byte that inertSpans covers replaced by
 // a space: what a deny pattern is matched against (DESIGN section 8), at
 // the same offsets as line.
-func CodeText(line string) string {
+func codeText(line string) string {
 	spans, _ := inertSpans(line)
 	if len(spans) == 0 {
 		return line
@@ -476,15 +475,15 @@ func (s *shellScanner) doubleQuoted(from int) bool {
 				s.pos++ // a plain $: no $"..." or $'...' inside double quotes
 				continue
 			}
-			if strings.HasPrefix(s.src[at:], "$(") && !strings.HasPrefix(s.src[at:], "$((") {
+			subst := strings.HasPrefix(s.src[at:], "$(") && !strings.HasPrefix(s.src[at:], "$((")
+			if subst {
 				s.inertSpan(from, at)
-				from = -1 // reset below, once the substitution is read
 			}
 			if !s.dollar() {
 				return false
 			}
-			if from < 0 {
-				from = s.pos
+			if subst {
+				from = s.pos // the text resumes after the substitution
 			}
 		case '`':
 			if s.backquotes > 0 {
