@@ -444,7 +444,9 @@ func (s *shellScanner) readHeredocs() {
 				if h.cmd >= 0 && h.cmd < len(s.cmds) {
 					s.cmds[h.cmd] = s.src[h.start:end]
 				}
-				if at > body { // an empty body has no span, as in the parser
+				// As in the parser, an empty body has no span, unless
+				// <<- stripped tabs before the delimiter.
+				if at > body || end-at > len(line) {
 					s.inertSpan(body, end)
 				}
 			}
