@@ -544,6 +544,13 @@ func (s *shellScanner) dollar() bool {
 				}
 			case '\\':
 				s.pos++
+			case '$':
+				if strings.HasPrefix(s.src[s.pos:], "$'") {
+					if !s.dollar() {
+						return false
+					}
+					continue
+				}
 			case '\'':
 				if i := strings.IndexByte(s.src[s.pos+1:], '\''); i >= 0 {
 					s.inertSpan(s.pos, s.pos+i+2)
