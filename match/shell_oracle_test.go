@@ -187,6 +187,8 @@ func oracleInert(line string) (mask []bool, ok bool) {
 			set(n.Pos(), n.End(), true)
 		case *syntax.SglQuoted:
 			set(n.Pos(), n.End(), true)
+		case *syntax.ExtGlob:
+			ok = false // !(...) and friends: the parser keeps quotes in them as pattern text
 		case *syntax.DblQuoted:
 			set(x.Pos(), x.End(), true)
 			for _, p := range x.Parts {
