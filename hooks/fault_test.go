@@ -38,7 +38,12 @@ func TestHookSurvivesManifestFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &faultRun{t: t, bin: bin, root: root}
-	f.check("intact", func() {}, true)
+	// Intact, the inputs reach the items: a lesson and a deny.
+	for i, want := range []string{"pytest hangs", `"permissionDecision":"deny"`} {
+		if out, _ := f.call("intact", f.inputs()[i]); !strings.Contains(out, want) {
+			t.Fatalf("intact manifest: %q not in %s", want, out)
+		}
+	}
 
 	r := rand.New(rand.NewSource(1))
 	put := func(data []byte) func() {
@@ -96,7 +101,6 @@ func TestHookSurvivesManifestFaults(t *testing.T) {
 type faultRun struct {
 	t            *testing.T
 	bin, root    string
-	mu           sync.Mutex
 	calls, cases int
 	slowest      time.Duration
 }
@@ -133,28 +137,27 @@ func (f *faultRun) inputs() [][2]string {
 	}
 }
 
-// call runs one hook and reports whether its log shows a recovered fault.
-func (f *faultRun) call(name string, in [2]string) (fault bool) {
+// call runs one hook and returns its output and whether its log shows a
+// recovered fault.
+func (f *faultRun) call(name string, in [2]string) (out string, fault bool) {
 	cmd := exec.Command(f.bin, "claude", in[0])
 	cmd.Stdin = strings.NewReader(in[1])
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var stdout, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
-	f.mu.Lock()
 	f.calls++
 	f.slowest = max(f.slowest, d)
-	f.mu.Unlock()
 	switch {
 	case err != nil:
 		f.t.Errorf("%s, %s: %v\nstderr: %s", name, in[0], err, errb.Bytes())
-	case !json.Valid(out.Bytes()):
-		f.t.Errorf("%s, %s: invalid JSON %q", name, in[0], out.Bytes())
+	case !json.Valid(stdout.Bytes()):
+		f.t.Errorf("%s, %s: invalid JSON %q", name, in[0], stdout.Bytes())
 	case d >= Deadline:
 		f.t.Errorf("%s, %s: took %v, over the %v deadline", name, in[0], d, Deadline)
 	}
-	return strings.Contains(errb.String(), "memory fault")
+	return stdout.String(), strings.Contains(errb.String(), "memory fault")
 }
 
 // rewrittenWhileMapped rewrites a large manifest in place (truncate, then
@@ -189,7 +192,7 @@ func (f *faultRun) rewrittenWhileMapped(path string, n int) (calls, faults int) 
 	faults, calls = 0, 0
 	inputs := f.inputs()
 	for ; calls < n || faults == 0 && calls < 10*n; calls++ {
-		if f.call("rewritten in place", inputs[calls%len(inputs)]) {
+		if _, fault := f.call("rewritten in place", inputs[calls%len(inputs)]); fault {
 			faults++
 		}
 	}
