@@ -308,6 +308,11 @@ func (s *shellScanner) word() bool {
 			return false
 		}
 	}
+	return s.wordText()
+}
+
+// wordText scans the text of a word, after any redirection operator.
+func (s *shellScanner) wordText() bool {
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		switch {
@@ -404,7 +409,7 @@ func (s *shellScanner) redirection() bool {
 		s.pos = i
 		s.blanks(false)
 		d := s.pos
-		if !s.word() {
+		if !s.wordText() { // in "<<0<x" the delimiter is 0, not a redirection 0<x
 			return false
 		}
 		delim := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(s.src[d:s.pos])
