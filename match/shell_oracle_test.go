@@ -184,6 +184,9 @@ func oracleInert(line string) (mask []bool, ok bool) {
 				// bash (and the scanner) read one word "#x".
 				ok = false
 			}
+			if strings.Contains(line[x.Pos().Offset():min(int(x.End().Offset()), len(line))], "\n") {
+				ok = false // "#\" then a newline: the parser continues the comment, bash does not
+			}
 			set(n.Pos(), n.End(), true)
 		case *syntax.SglQuoted:
 			set(n.Pos(), n.End(), true)
