@@ -41,6 +41,7 @@ var denyCalls = []denyCall{
 	{"comment line", "# pytest -x\nls tests", false},
 	{"ANSI-C string", `echo $'pytest\'s cache'`, false},
 	{"quoted default", `echo "${RUNNER:-pytest}"`, false},
+	{"a guarded command quoted whole", `echo 'never rm -rf "$HOME"'`, false},
 
 	{"bare", "pytest -x", true},
 	{"after cd", "cd app && pytest", true},
@@ -56,16 +57,24 @@ var denyCalls = []denyCall{
 	{"after a heredoc", "cat <<EOF > x\ndata\nEOF\npytest", true},
 	{"force push", "git push origin main --force", true},
 	{"force push with a message nearby", `git commit -m "x" && git push --force`, true},
+	{"a guard that names a quoted argument", `rm -rf "$HOME"`, true},
+	{"the same after cd", `cd /tmp && rm -rf "$HOME" # cleanup`, true},
 }
 
-var pyRE, forceRE = regexp.MustCompile(`\bpytest\b`), regexp.MustCompile(`git\s+push\s.*--force(\s|$)`)
+var (
+	pyRE    = regexp.MustCompile(`\bpytest\b`)
+	forceRE = regexp.MustCompile(`git\s+push\s.*--force(\s|$)`)
+	homeRE  = regexp.MustCompile(`rm\s+-rf\s+"?\$HOME`)
+)
 
 func TestDenyOnlyOutsideQuotes(t *testing.T) {
 	py := bash("P", 9, pyRE.String())
 	py.Deny = true
 	force := bash("F", 10, forceRE.String())
 	force.Deny = true
-	m := build(t, manifest.Settings{BudgetBytes: 4096, MaxItems: 3, Threshold: 0.7}, py, force)
+	home := bash("H", 10, homeRE.String())
+	home.Deny = true
+	m := build(t, manifest.Settings{BudgetBytes: 4096, MaxItems: 3, Threshold: 0.7}, py, force, home)
 	mentions, runs := 0, 0
 	for _, c := range denyCalls {
 		d, err := Decide(m, Call{Tool: "Bash", Command: c.cmd}, nil)
@@ -83,7 +92,7 @@ func TestDenyOnlyOutsideQuotes(t *testing.T) {
 			runs++
 		} else {
 			mentions++
-			if (pyRE.MatchString(c.cmd) || forceRE.MatchString(c.cmd)) && len(d.Injected) == 0 {
+			if (pyRE.MatchString(c.cmd) || forceRE.MatchString(c.cmd) || homeRE.MatchString(c.cmd)) && len(d.Injected) == 0 {
 				t.Errorf("%s: %q: a mention still injects the lesson", c.what, c.cmd)
 			}
 		}

@@ -367,13 +367,15 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 	return "", ""
 }
 
-// matchesCode reports whether a command pattern matches outside quoted
-// strings, here-document bodies and comments (DESIGN section 8): on the
-// line, or on one simple command, with those bytes blanked. Only an item
-// that would deny pays for the second scan.
+// matchesCode reports whether a command pattern matches, on the line or on
+// one simple command, at a place that starts outside quoted strings,
+// here-document bodies and comments (DESIGN section 8): "pytest" in a commit
+// message is not a run of pytest, while a guard that names a quoted
+// argument (rm -rf "$HOME") still holds. Only an item that would deny pays
+// for the second scan.
 func (e *eval) matchesCode(pats []string) bool {
-	code := codeText(e.target)
-	if code == e.target {
+	spans, _ := inertSpans(e.target)
+	if len(spans) == 0 {
 		return true // nothing is quoted: the match stands
 	}
 	if !e.parsed {
@@ -384,14 +386,28 @@ func (e *eval) matchesCode(pats []string) bool {
 		if re == nil {
 			continue
 		}
-		if re.MatchString(code) {
+		if startsInCode(re, e.target, 0, spans) {
 			return true
 		}
 		for _, c := range e.cmds {
-			off := offsetIn(e.target, c)
-			if re.MatchString(code[off : off+len(c)]) {
+			if startsInCode(re, c, offsetIn(e.target, c), spans) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// startsInCode reports whether a match of re in text, which starts at off
+// in the line, starts outside every inert span.
+func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		at, inert := off+m[0], false
+		for _, sp := range spans {
+			inert = inert || sp.start <= at && at < sp.end
+		}
+		if !inert {
+			return true
 		}
 	}
 	return false

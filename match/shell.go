@@ -66,23 +66,6 @@ func inertSpans(line string) (spans []span, ok bool) {
 	return s.inert, true
 }
 
-// codeText returns line with every byte that inertSpans covers replaced by
-// a space: what a deny pattern is matched against (DESIGN section 8), at
-// the same offsets as line.
-func codeText(line string) string {
-	spans, _ := inertSpans(line)
-	if len(spans) == 0 {
-		return line
-	}
-	b := []byte(line)
-	for _, sp := range spans {
-		for i := sp.start; i < sp.end; i++ {
-			b[i] = ' '
-		}
-	}
-	return string(b)
-}
-
 func (s *shellScanner) inertSpan(start, end int) {
 	if s.spans && start < end {
 		s.inert = append(s.inert, span{start, min(end, len(s.src))})
