@@ -542,6 +542,11 @@ func (s *shellScanner) dollar() bool {
 				if s.pos+1 < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos+1]) >= 0 {
 					s.pos++ // $$ and the like: "$$''" is $$ and '', not $''
 				}
+			case '"':
+				if !s.doubleQuoted(s.pos) {
+					return false
+				}
+				continue
 			case '\'':
 				if i := strings.IndexByte(s.src[s.pos+1:], '\''); i >= 0 {
 					s.inertSpan(s.pos, s.pos+i+2)
