@@ -192,6 +192,10 @@ func oracleInert(line string) (mask []bool, ok bool) {
 			set(n.Pos(), n.End(), true)
 		case *syntax.ExtGlob:
 			ok = false // !(...) and friends: the parser keeps quotes in them as pattern text
+		case *syntax.ArithmCmd, *syntax.ArithmExp:
+			if strings.ContainsAny(line[n.Pos().Offset():min(int(n.End().Offset()), len(line))], `'"`) {
+				ok = false // the scanner skips (( )) and $(( )) whole: quotes there are not spans
+			}
 		case *syntax.DblQuoted:
 			set(x.Pos(), x.End(), true)
 			for _, p := range x.Parts {
