@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -125,7 +126,9 @@ func FuzzParseSkill(f *testing.F) {
 	f.Add([]byte("---\r\nid: x\r\ntool: [\r\n---\r\n"))
 	f.Add([]byte("---\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sk, err := ParseSkill("s.md", data)
+		var sk Skill
+		var err error
+		fuzzlimit.Run(t, func() { sk, err = ParseSkill("s.md", data) })
 		if err == nil && (sk.ID == "" || sk.Tool == "") {
 			t.Fatalf("accepted %+v", sk)
 		}

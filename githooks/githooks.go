@@ -26,6 +26,13 @@ var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite
 // <hook>.lore-chained first, with the same arguments and stdin.
 const ChainSuffix = ".lore-chained"
 
+// RunDir is the folder, inside the hooks folder, where each chained hook is
+// linked under its own name (RunDir/<hook> -> ../<hook>.lore-chained).
+// lore's script runs it through that link, so it sees the $0 basename git
+// would have given it: a dispatcher (one script switching on basename "$0",
+// or symlinked under several names) still knows which hook it is.
+const RunDir = "lore-chained"
+
 // marker is in every version of lore's script.
 const marker = "lore-githook:"
 
@@ -128,6 +135,9 @@ func Install(t Target) (Report, error) {
 			}
 			h.State = Lore
 			if exists(h.Path + ChainSuffix) {
+				if err := link(t.Dir, h.Name); err != nil {
+					return r, err
+				}
 				h.State, h.Chained = Chained, h.Path+ChainSuffix
 			}
 		case Foreign:
@@ -140,6 +150,11 @@ func Install(t Target) (Report, error) {
 			}
 			if err := write(h.Path, h.Name); err != nil {
 				// Put the user's hook back rather than leave no hook at all.
+				_ = os.Rename(chained, h.Path)
+				return r, err
+			}
+			if err := link(t.Dir, h.Name); err != nil {
+				_ = os.Remove(h.Path)
 				_ = os.Rename(chained, h.Path)
 				return r, err
 			}
@@ -176,6 +191,9 @@ func Uninstall(t Target) (Report, error) {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
 			h.State, h.Changed = Missing, "removed"
+			if err := unlink(t.Dir, h.Name); err != nil {
+				return r, err
+			}
 			if h.Chained != "" {
 				if err := os.Rename(h.Chained, h.Path); err != nil {
 					return r, fmt.Errorf("githooks: restore %s: %w", h.Path, err)
@@ -216,11 +234,52 @@ func status(t Target, mgr, name string) (Hook, error) {
 		if data, err := readHook(chained); err == nil {
 			h.Owner = owner(data)
 		}
-		if h.State == Lore {
+		switch {
+		case !linked(t.Dir, name):
+			h.State = Outdated // chained by an older lore: install adds the link
+		case h.State == Lore:
 			h.State = Chained
 		}
 	}
 	return h, nil
+}
+
+// runLink returns the path of a hook's link in RunDir and its target text.
+func runLink(dir, name string) (path, target string) {
+	return filepath.Join(dir, RunDir, name), "../" + name + ChainSuffix
+}
+
+func linked(dir, name string) bool {
+	path, target := runLink(dir, name)
+	cur, err := os.Readlink(path)
+	return err == nil && cur == target
+}
+
+// link makes RunDir/<name> point at the chained hook.
+func link(dir, name string) error {
+	if linked(dir, name) {
+		return nil
+	}
+	path, target := runLink(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		return fmt.Errorf("githooks: link the chained hook under its own name: %w", err)
+	}
+	return nil
+}
+
+// unlink removes RunDir/<name> if it is lore's link, and RunDir once empty.
+func unlink(dir, name string) error {
+	if linked(dir, name) {
+		path, _ := runLink(dir, name)
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("githooks: %w", err)
+		}
+	}
+	_ = os.Remove(filepath.Join(dir, RunDir)) // fails while not empty: someone else's files stay
+	return nil
 }
 
 // readHook reads a hook file (a link is followed); a folder is an error.

@@ -124,27 +124,32 @@ func states(r githooks.Report) string {
 	return strings.Join(s, " ")
 }
 
-// snapshot records every entry of a folder: name, mode, content or link target.
+// snapshot records every entry under a folder: path, mode, and content or
+// link target.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	snap := map[string]string{}
-	entries, err := os.ReadDir(dir)
-	must(t, err)
-	for _, de := range entries {
-		p := filepath.Join(dir, de.Name())
+	must(t, filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
 		fi, err := os.Lstat(p)
-		must(t, err)
+		if err != nil {
+			return err
+		}
 		var content string
-		if fi.Mode()&fs.ModeSymlink != 0 {
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
 			content, err = os.Readlink(p)
-		} else {
+		case !fi.IsDir():
 			var b []byte
 			b, err = os.ReadFile(p)
 			content = string(b)
 		}
-		must(t, err)
-		snap[de.Name()] = fi.Mode().String() + " " + content
-	}
+		rel, _ := filepath.Rel(dir, p)
+		snap[rel] = fi.Mode().String() + " " + content
+		return err
+	}))
 	return snap
 }
 
@@ -605,5 +610,91 @@ func TestPreCommitHookIsChained(t *testing.T) {
 	h := r.Hooks[2]
 	if h.Name != "post-checkout" || h.State != githooks.Chained || h.Owner != "pre-commit" {
 		t.Errorf("pre-commit's post-checkout: %+v", h)
+	}
+}
+
+// dispatcher is one script serving several hooks by the name it runs under,
+// as many teams write them; an unknown name is an error.
+const dispatcher = `#!/bin/sh
+name=$(basename "$0")
+case $name in
+post-commit | post-checkout | post-merge | post-rewrite) echo "$name $*" >>"$DISPATCH_LOG" ;;
+*)
+	echo "dispatch: unknown hook $name" >&2
+	exit 1
+	;;
+esac
+`
+
+// TestDispatcherHookRunsUnderItsOwnName chains a dispatcher installed the
+// usual ways (symlinked under several names, relative and absolute, and
+// copied) and drives real git commands: each must succeed and the
+// dispatcher must see each hook's own name; uninstall restores every file
+// and link text.
+func TestDispatcherHookRunsUnderItsOwnName(t *testing.T) {
+	e := newEnv(t)
+	hooks := e.target().Dir
+	log := filepath.Join(t.TempDir(), "dispatch.log")
+	t.Setenv("DISPATCH_LOG", log)
+	outside := filepath.Join(t.TempDir(), "dispatch.sh")
+	must(t, os.WriteFile(outside, []byte(dispatcher), 0o755))
+	must(t, os.WriteFile(filepath.Join(hooks, "dispatch"), []byte(dispatcher), 0o755))
+	must(t, os.Symlink("dispatch", filepath.Join(hooks, "post-checkout")))
+	must(t, os.Symlink("dispatch", filepath.Join(hooks, "post-rewrite")))
+	must(t, os.Symlink(outside, filepath.Join(hooks, "post-commit")))
+	must(t, os.WriteFile(filepath.Join(hooks, "post-merge"), []byte(dispatcher), 0o755))
+	before := snapshot(t, hooks)
+	if got, want := states(e.install()), "post-commit=chained post-merge=chained post-checkout=chained post-rewrite=chained"; got != want {
+		t.Fatalf("install: %s, want %s", got, want)
+	}
+	// A hook chained by an older lore has no link: install adds it.
+	must(t, os.RemoveAll(filepath.Join(hooks, githooks.RunDir)))
+	if st, _ := githooks.Status(e.target()); !strings.Contains(states(st), "post-merge=outdated") {
+		t.Fatalf("status without the links: %s", states(st))
+	}
+	if got := states(e.install()); strings.Contains(got, "outdated") {
+		t.Fatalf("install after an older lore: %s", got)
+	}
+
+	e.git("checkout", "-q", "-b", "topic")
+	e.write(".lore/lessons/t.md", "t\n")
+	e.commit("topic")
+	e.git("checkout", "-q", "main")
+	e.write("main.txt", "m\n")
+	e.commit("main")
+	e.git("merge", "-q", "--no-ff", "-m", "merge topic", "topic")
+	e.git("checkout", "-q", "topic")
+	e.write("topic.txt", "t2\n")
+	e.commit("topic 2")
+	e.git("checkout", "-q", "main")
+	e.write("main.txt", "m2\n")
+	e.commit("main 2")
+	e.git("checkout", "-q", "topic")
+	e.git("rebase", "-q", "main")
+	e.git("checkout", "-q", "main")
+
+	data, err := os.ReadFile(log)
+	must(t, err)
+	ran := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		name, _, _ := strings.Cut(line, " ")
+		ran[name]++
+	}
+	for _, name := range githooks.Names {
+		if ran[name] == 0 {
+			t.Errorf("the dispatcher never ran as %s:\n%s", name, data)
+		}
+	}
+	if len(ran) != len(githooks.Names) {
+		t.Errorf("the dispatcher ran under other names: %v", ran)
+	}
+	if len(e.builds()) == 0 {
+		t.Errorf("lore's part never ran")
+	}
+
+	_, err = githooks.Uninstall(e.target())
+	must(t, err)
+	if after := snapshot(t, hooks); !equal(after, before) {
+		t.Errorf("uninstall did not restore the folder:\nbefore %v\nafter  %v", before, after)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -37,7 +38,8 @@ func FuzzHeadingSet(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, want := headingSet(data, map[string]string{}), markdown.HeadingTexts(data)
+		var got, want map[string]bool
+		fuzzlimit.Run(t, func() { got, want = headingSet(data, map[string]string{}), markdown.HeadingTexts(data) })
 		if len(got) == 0 && len(want) == 0 {
 			return
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // stdlibInput decodes the same fields with encoding/json: the oracle for
@@ -127,5 +129,17 @@ func FuzzReadInput(f *testing.F) {
 	for _, s := range inputSamples {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) { sameInput(t, []byte(s)) })
+	f.Add(`{"tool_name":"apply_patch","tool_input":{"input":"*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n"}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		// Every input, not only the JSON sameInput compares, is read in time.
+		fuzzlimit.Run(t, func() {
+			if in, err := readInput(strings.NewReader(s)); err == nil {
+				for _, a := range Agents {
+					a.toolCall(in)
+				}
+			}
+			patchPaths(s)
+		})
+		sameInput(t, []byte(s))
+	})
 }

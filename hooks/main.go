@@ -79,9 +79,18 @@ var abort = os.Exit
 
 // safeRun is run with panics turned into {} (and logged).
 func (h *handler) safeRun(args []string) (out string) {
+	// A manifest truncated in place while mapped (by hand, or a tool that
+	// does not write by rename) faults on the next read: a SIGBUS that
+	// would kill the process with exit 2, which Claude Code takes for a
+	// block. As a panic it is recovered below like any other.
+	debug.SetPanicOnFault(true)
 	defer func() {
 		if r := recover(); r != nil {
-			h.logf("panic: %v\n%s", r, debug.Stack())
+			if f, ok := r.(interface{ Addr() uintptr }); ok {
+				h.logf("memory fault at %#x: the manifest changed under the hook (it is replaced by rename, never rewritten in place)", f.Addr())
+			} else {
+				h.logf("panic: %v\n%s", r, debug.Stack())
+			}
 			out = "{}\n"
 		}
 	}()

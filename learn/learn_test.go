@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/signal"
 )
@@ -218,7 +219,9 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("## Learnings\n- a b c\n  d\n```\n- x\n"))
 	f.Add([]byte("Lesson: **bold** text\r\n## Decisions\n1. one\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, l := range Extract("f.md", data) {
+		var ls []Learning
+		fuzzlimit.Run(t, func() { ls = Extract("f.md", data) })
+		for _, l := range ls {
 			if strings.ContainsAny(l.Text, "\n") {
 				t.Fatalf("multi-line learning %q", l.Text)
 			}

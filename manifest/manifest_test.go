@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 func sample() Source {
@@ -220,36 +222,41 @@ func FuzzParse(f *testing.F) {
 	f.Add(good[:headerSize])
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Parse(data)
-		if err != nil {
-			// Also try it with the header fixed up, to reach the lookups.
-			if len(data) < headerSize {
-				return
-			}
-			data = bytes.Clone(data)
-			copy(data, magic)
-			binary.LittleEndian.PutUint32(data[hVersion:], Version)
-			binary.LittleEndian.PutUint64(data[hFileSize:], uint64(len(data)))
-			if d := binary.LittleEndian.Uint32(data[hDirLen:]); int(d) <= len(data)-headerSize {
-				binary.LittleEndian.PutUint32(data[hDirOff:], headerSize)
-				binary.LittleEndian.PutUint32(data[hHeaderCRC:], headerCRC(data[:headerSize], data[headerSize:headerSize+int(d)]))
-			}
-			if m, err = Parse(data); err != nil {
-				return
-			}
-		}
-		_ = m.SessionStart()
-		_, _ = m.Priority("01A")
-		for _, tool := range []string{"Bash", "Read", "*", "X"} {
-			for _, i := range m.Candidates(tool, "git push --force pytest", "release") {
-				if it, err := m.Item(i); err == nil {
-					_, _ = m.Text(it)
-					_, _ = m.Fix(it)
-				}
-			}
-		}
-		for i := 0; i < m.Len() && i < 100; i++ {
-			_, _ = m.Item(i)
-		}
+		fuzzlimit.Run(t, func() { lookups(data) })
 	})
+}
+
+// lookups parses data and runs every lookup the hook makes on it.
+func lookups(data []byte) {
+	m, err := Parse(data)
+	if err != nil {
+		// Also try it with the header fixed up, to reach the lookups.
+		if len(data) < headerSize {
+			return
+		}
+		data = bytes.Clone(data)
+		copy(data, magic)
+		binary.LittleEndian.PutUint32(data[hVersion:], Version)
+		binary.LittleEndian.PutUint64(data[hFileSize:], uint64(len(data)))
+		if d := binary.LittleEndian.Uint32(data[hDirLen:]); int(d) <= len(data)-headerSize {
+			binary.LittleEndian.PutUint32(data[hDirOff:], headerSize)
+			binary.LittleEndian.PutUint32(data[hHeaderCRC:], headerCRC(data[:headerSize], data[headerSize:headerSize+int(d)]))
+		}
+		if m, err = Parse(data); err != nil {
+			return
+		}
+	}
+	_ = m.SessionStart()
+	_, _ = m.Priority("01A")
+	for _, tool := range []string{"Bash", "Read", "*", "X"} {
+		for _, i := range m.Candidates(tool, "git push --force pytest", "release") {
+			if it, err := m.Item(i); err == nil {
+				_, _ = m.Text(it)
+				_, _ = m.Fix(it)
+			}
+		}
+	}
+	for i := 0; i < m.Len() && i < 100; i++ {
+		_, _ = m.Item(i)
+	}
 }

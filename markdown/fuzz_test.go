@@ -2,9 +2,12 @@ package markdown
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // FuzzParse: Parse never panics; on a parsed item, SetNode of any key to
@@ -23,38 +26,50 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		it, err := Parse("f.md", data)
+		var it *Item
+		var err error
+		fuzzlimit.Run(t, func() {
+			if it, err = Parse("f.md", data); err == nil {
+				Validate(it)
+			}
+		})
 		if err != nil {
 			return
 		}
-		Validate(it)
 		_ = it.Sections
 		for _, key := range it.Keys() {
-			checkSetProperty(t, data, key)
+			var err error
+			fuzzlimit.Run(t, func() { err = checkSetProperty(data, key) })
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }
 
-func checkSetProperty(t *testing.T, data []byte, key string) {
+// checkSetProperty returns what went wrong; it runs under fuzzlimit, off the
+// test's goroutine, where t.Fatal cannot be called.
+func checkSetProperty(data []byte, key string) error {
 	it, err := Parse("f.md", data)
 	if err != nil {
-		t.Fatalf("re-parse: %v", err)
+		return fmt.Errorf("re-parse: %v", err)
 	}
 	from, to := it.keySpan(key)
 	if err := it.SetNode(key, it.Node(key)); err != nil {
 		if !bytes.Equal(it.Raw(), data) {
-			t.Fatalf("failed SetNode %s changed the item", key)
+			return fmt.Errorf("failed SetNode %s changed the item", key)
 		}
-		return
+		return nil
 	}
 	out := it.Raw()
 	tail := len(data) - to
 	if !bytes.Equal(out[:from], data[:from]) || len(out) < from+tail || !bytes.Equal(out[len(out)-tail:], data[to:]) {
-		t.Fatalf("SetNode %s changed bytes outside the key:\n%q\n->\n%q", key, data, out)
+		return fmt.Errorf("SetNode %s changed bytes outside the key:\n%q\n->\n%q", key, data, out)
 	}
 	if !it.Has(key) {
-		t.Fatalf("SetNode %s lost the key:\n%q", key, out)
+		return fmt.Errorf("SetNode %s lost the key:\n%q", key, out)
 	}
+	return nil
 }
 
 // FuzzCompose: what Compose writes, Parse reads back field for field.
@@ -72,17 +87,24 @@ func FuzzCompose(f *testing.F) {
 		if prio < 1 || prio > 10 {
 			prio = 5
 		}
-		data, err := Compose([]Field{
-			{Key: "id", Value: "01JQXYZ8K2M4N6P8Q0R2S4T6V8"}, {Key: "kind", Value: KindLesson},
-			{Key: "title", Value: title}, {Key: "status", Value: "active"},
-			{Key: "priority", Value: prio}, {Key: "tags", Value: []string{tag}},
-		}, body)
+		var data []byte
+		var it *Item
+		var err, perr error
+		fuzzlimit.Run(t, func() {
+			data, err = Compose([]Field{
+				{Key: "id", Value: "01JQXYZ8K2M4N6P8Q0R2S4T6V8"}, {Key: "kind", Value: KindLesson},
+				{Key: "title", Value: title}, {Key: "status", Value: "active"},
+				{Key: "priority", Value: prio}, {Key: "tags", Value: []string{tag}},
+			}, body)
+			if err == nil {
+				it, perr = Parse("f.md", data)
+			}
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		it, err := Parse("f.md", data)
-		if err != nil {
-			t.Fatalf("Compose output does not parse: %v\n%s", err, data)
+		if perr != nil {
+			t.Fatalf("Compose output does not parse: %v\n%s", perr, data)
 		}
 		if it.Title != strings.TrimSpace(title) || int(it.Priority) != prio || it.Kind != KindLesson {
 			t.Fatalf("fields: title %q prio %d from\n%s", it.Title, it.Priority, data)
@@ -107,11 +129,17 @@ func FuzzParseLearnings(f *testing.F) {
 		f.Add([]byte(s), "New entry")
 	}
 	f.Fuzz(func(t *testing.T, data []byte, title string) {
-		l, err := ParseLearnings("l.md", data)
+		var l *Learnings
+		var err error
+		var set map[string]bool
+		fuzzlimit.Run(t, func() {
+			if l, err = ParseLearnings("l.md", data); err == nil {
+				set = HeadingTexts(data)
+			}
+		})
 		if err != nil {
 			return
 		}
-		set := HeadingTexts(data)
 		last := 0
 		for _, e := range l.Entries {
 			if e.Line <= PreambleLines || e.Start < last || e.End < e.Start || e.End > len(data) || !set[e.Title] {

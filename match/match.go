@@ -292,6 +292,10 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	r.Score = r.Relevance * mult
 	note("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
 	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
+	if r.Deny && e.kind == targetShell && !e.matchesCode(t.Commands) {
+		r.Deny = false // still injected: a mention is worth a lesson, not a block
+		note("enforce: deny not applied: the command matches only inside quotes, a here-document or a comment")
+	}
 	if r.Deny {
 		note("enforce: deny")
 	}
@@ -361,6 +365,52 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 		}
 	}
 	return "", ""
+}
+
+// matchesCode reports whether a command pattern matches, on the line or on
+// one simple command, at a place that starts outside quoted strings,
+// here-document bodies and comments (DESIGN section 8): "pytest" in a commit
+// message is not a run of pytest, while a guard that names a quoted
+// argument (rm -rf "$HOME") still holds. Only an item that would deny pays
+// for the second scan.
+func (e *eval) matchesCode(pats []string) bool {
+	spans, _ := inertSpans(e.target)
+	if len(spans) == 0 {
+		return true // nothing is quoted: the match stands
+	}
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+	}
+	for _, p := range pats {
+		re := e.regexp(p)
+		if re == nil {
+			continue
+		}
+		if startsInCode(re, e.target, 0, spans) {
+			return true
+		}
+		for _, c := range e.cmds {
+			if startsInCode(re, c, offsetIn(e.target, c), spans) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// startsInCode reports whether a match of re in text, which starts at off
+// in the line, starts outside every inert span.
+func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		at, inert := off+m[0], false
+		for _, sp := range spans {
+			inert = inert || sp.start <= at && at < sp.end
+		}
+		if !inert {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *eval) matchPath(globs []string) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/manifest"
 )
 
@@ -16,8 +17,14 @@ func TestSimpleCommands(t *testing.T) {
 		"export NODE_ENV=production":            {"export NODE_ENV=production"},
 		"if then fi ((":                         {"if then fi (("},
 		"":                                      {""},
+		"a=((":                                  {"a=(("}, // these three once looped forever
+		"=((":                                   {"=(("},
+		"==((":                                  {"==(("},
+		"a=(x ((":                               {"a=(x (("},
 	} {
-		if got := SimpleCommands(in); !reflect.DeepEqual(got, want) {
+		var got []string
+		fuzzlimit.Run(t, func() { got = SimpleCommands(in) })
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("SimpleCommands(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -200,15 +207,18 @@ func TestTargets(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < Tolerance && b-a < Tolerance }
 
-// FuzzSimpleCommands: any line splits without panicking, into pieces of itself.
+// FuzzSimpleCommands: any line splits without panicking or looping, into
+// slices of itself (offsetIn relies on it). testdata/fuzz holds the lines that once looped ("a=((").
 func FuzzSimpleCommands(f *testing.F) {
 	for _, s := range []string{"cd a && pytest -x", "(a; b) | c $(d)", "FOO=1 x >o 2>&1", "if then", "echo 'unterminated"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		for _, c := range SimpleCommands(line) {
-			if !strings.Contains(line, c) {
-				t.Fatalf("%q is not part of %q", c, line)
+		var cmds []string
+		fuzzlimit.Run(t, func() { cmds = SimpleCommands(line) })
+		for _, c := range cmds {
+			if off := offsetIn(line, c); off < 0 || off+len(c) > len(line) || line[off:off+len(c)] != c {
+				t.Fatalf("%q is not a slice of %q (offset %d)", c, line, off)
 			}
 		}
 	})

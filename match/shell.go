@@ -1,6 +1,9 @@
 package match
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // SimpleCommands splits a shell command line into the source text of its
 // simple commands, across |, |&, &&, ||, ;, &, newlines, subshells, blocks,
@@ -11,8 +14,8 @@ import "strings"
 // unterminated quote or substitution) is one command: the whole line.
 //
 // Why not mvdan.cc/sh: it is the real parser and it is this function's
-// oracle (FuzzSimpleCommandsOracle in shell_oracle_test.go checks the two
-// agree on generated Bash), but linking it costs the hook ~0.12 ms of
+// oracle (shell_oracle_test.go checks the two agree on a corpus and on
+// generated Bash), but linking it costs the hook ~0.12 ms of
 // package initialisation (its fileutil compiles two regexps at init) and
 // 125 KB of code, more than the whole start-up budget of a hook call that
 // no item names (DESIGN section 14). This scanner allocates only the result.
@@ -24,15 +27,49 @@ func SimpleCommands(line string) []string {
 	return s.cmds
 }
 
+// offsetIn returns where cmd, one of the strings SimpleCommands(line)
+// returned, starts in line. They are all slices of line, so this is
+// pointer arithmetic: no search, and no offsets kept on the hook's path.
+func offsetIn(line, cmd string) int {
+	return int(uintptr(unsafe.Pointer(unsafe.StringData(cmd))) - uintptr(unsafe.Pointer(unsafe.StringData(line))))
+}
+
 type shellScanner struct {
 	src  string
 	pos  int
 	cmds []string
 	subs []string // substitution commands found inside the current command's words
+	// inert collects the spans the shell does not run, when spans is set
+	// (only for a deny: tool calls that no deny item matches never pay).
+	inert []span
+	spans bool
 	// heredocs waiting for the next newline, in order.
 	heredocs   []heredoc
 	backquotes int  // depth of `...` substitutions: a backquote closes one
 	redirected bool // the last word() was a redirection
+}
+
+// span is a byte range [start, end) of the scanned line.
+type span struct{ start, end int }
+
+// inertSpans returns the byte ranges of a command line that the shell does
+// not run: quoted strings (less the command substitutions inside double
+// quotes), here-document bodies with their closing delimiter, and comments.
+// A here-document body is data even when unquoted: its $(...) is not looked
+// into. ok is false when the line does not scan: then all of it counts as
+// code. FuzzInertSpansOracle checks it against mvdan.cc/sh.
+func inertSpans(line string) (spans []span, ok bool) {
+	s := &shellScanner{src: line, spans: true}
+	if !s.list(0) || s.pos < len(s.src) {
+		return nil, false
+	}
+	return s.inert, true
+}
+
+func (s *shellScanner) inertSpan(start, end int) {
+	if s.spans && start < end {
+		s.inert = append(s.inert, span{start, min(end, len(s.src))})
+	}
 }
 
 // heredoc is a here-document whose body follows the next newline. Like
@@ -64,7 +101,8 @@ func (s *shellScanner) list(close byte) bool {
 		case c == ';' || c == '&' || c == '|':
 			s.operator()
 		default:
-			if !s.command(close) {
+			// A command that reads nothing would be met again forever.
+			if at := s.pos; !s.command(close) || s.pos == at {
 				return false
 			}
 		}
@@ -81,9 +119,11 @@ func (s *shellScanner) blanks(newlines bool) {
 		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '\n':
 			s.pos += 2
 		case c == '#':
+			start := s.pos
 			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
 				s.pos++
 			}
+			s.inertSpan(start, s.pos)
 		case c == '\n' && newlines:
 			s.pos++
 			s.readHeredocs()
@@ -251,6 +291,11 @@ func (s *shellScanner) word() bool {
 			return false
 		}
 	}
+	return s.wordText()
+}
+
+// wordText scans the text of a word, after any redirection operator.
+func (s *shellScanner) wordText() bool {
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		switch {
@@ -274,8 +319,8 @@ func (s *shellScanner) word() bool {
 					s.pos++
 					continue
 				}
-				if !s.word() {
-					return false
+				if at := s.pos; !s.word() || s.pos == at {
+					return false // "a=((": no word, no progress
 				}
 			}
 			if s.pos >= len(s.src) {
@@ -300,9 +345,10 @@ func (s *shellScanner) word() bool {
 			if i < 0 {
 				return false
 			}
+			s.inertSpan(s.pos, s.pos+i+2)
 			s.pos += i + 2
 		case c == '"':
-			if !s.doubleQuoted() {
+			if !s.doubleQuoted(s.pos) {
 				return false
 			}
 		case c == '$':
@@ -346,7 +392,7 @@ func (s *shellScanner) redirection() bool {
 		s.pos = i
 		s.blanks(false)
 		d := s.pos
-		if !s.word() {
+		if !s.wordText() { // in "<<0<x" the delimiter is 0, not a redirection 0<x
 			return false
 		}
 		delim := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(s.src[d:s.pos])
@@ -366,55 +412,79 @@ func (s *shellScanner) redirection() bool {
 // readHeredocs skips the bodies of queued here-documents, line by line.
 func (s *shellScanner) readHeredocs() {
 	for _, h := range s.heredocs {
-		for s.pos < len(s.src) {
+		body, closed := s.pos, false
+		for s.pos < len(s.src) && !closed {
+			at := s.pos
 			nl := strings.IndexByte(s.src[s.pos:], '\n')
 			line := s.src[s.pos:]
 			if nl >= 0 {
 				line = line[:nl]
 			}
 			s.pos += len(line)
+			end := s.pos
 			if nl >= 0 {
 				s.pos++
 			}
 			if h.strip {
 				line = strings.TrimLeft(line, "\t")
 			}
-			if line == h.delim {
+			if closed = line == h.delim; closed {
 				if h.cmd >= 0 && h.cmd < len(s.cmds) {
-					end := s.pos
-					if nl >= 0 {
-						end--
-					}
 					s.cmds[h.cmd] = s.src[h.start:end]
 				}
-				break
+				// As in the parser, an empty body has no span, unless
+				// <<- stripped tabs before the delimiter.
+				if at > body || end-at > len(line) {
+					s.inertSpan(body, end)
+				}
 			}
+		}
+		if !closed {
+			s.inertSpan(body, s.pos) // unterminated: the rest is its body
 		}
 	}
 	s.heredocs = nil
 }
 
-func (s *shellScanner) doubleQuoted() bool {
+// doubleQuoted scans "..." from its opening quote; from is where the
+// string starts ($"..." starts at the $). Its text is inert but for the
+// command substitutions in it.
+func (s *shellScanner) doubleQuoted(from int) bool {
 	s.pos++
 	for s.pos < len(s.src) {
 		switch s.src[s.pos] {
 		case '"':
 			s.pos++
+			s.inertSpan(from, s.pos)
 			return true
 		case '\\':
 			s.pos += 2
 		case '$':
+			at := s.pos
+			if at+1 < len(s.src) && (s.src[at+1] == '"' || s.src[at+1] == '\'') {
+				s.pos++ // a plain $: no $"..." or $'...' inside double quotes
+				continue
+			}
+			subst := strings.HasPrefix(s.src[at:], "$(") && !strings.HasPrefix(s.src[at:], "$((")
+			if subst {
+				s.inertSpan(from, at)
+			}
 			if !s.dollar() {
 				return false
+			}
+			if subst {
+				from = s.pos // the text resumes after the substitution
 			}
 		case '`':
 			if s.backquotes > 0 {
 				return false // nested backquotes need escaping; not scanned
 			}
+			s.inertSpan(from, s.pos)
 			s.pos++
 			if !s.substitution('`') {
 				return false
 			}
+			from = s.pos
 		default:
 			s.pos++
 		}
@@ -422,10 +492,27 @@ func (s *shellScanner) doubleQuoted() bool {
 	return false
 }
 
-// dollar skips $name, ${...}, $((...)) and $(...) (a substitution).
+// dollar skips $name, ${...}, $((...)), $(...) (a substitution), $'...'
+// and $"...".
 func (s *shellScanner) dollar() bool {
 	rest := s.src[s.pos:]
 	switch {
+	case strings.HasPrefix(rest, "$'"):
+		// ANSI-C quoting: backslash escapes, \' included.
+		for i := s.pos + 2; i < len(s.src); i++ {
+			switch s.src[i] {
+			case '\\':
+				i++
+			case '\'':
+				s.inertSpan(s.pos, i+1)
+				s.pos = i + 1
+				return true
+			}
+		}
+		return false
+	case strings.HasPrefix(rest, "$\""):
+		s.pos++
+		return s.doubleQuoted(s.pos - 1)
 	case strings.HasPrefix(rest, "$(("):
 		return s.skipArith(s.pos + 3)
 	case strings.HasPrefix(rest, "$("):
@@ -445,8 +532,24 @@ func (s *shellScanner) dollar() bool {
 				}
 			case '\\':
 				s.pos++
+			case '$':
+				if strings.HasPrefix(s.src[s.pos:], "$'") {
+					if !s.dollar() {
+						return false
+					}
+					continue
+				}
+				if s.pos+1 < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos+1]) >= 0 {
+					s.pos++ // $$ and the like: "$$''" is $$ and '', not $''
+				}
+			case '"':
+				if !s.doubleQuoted(s.pos) {
+					return false
+				}
+				continue
 			case '\'':
 				if i := strings.IndexByte(s.src[s.pos+1:], '\''); i >= 0 {
+					s.inertSpan(s.pos, s.pos+i+2)
 					s.pos += i + 1
 				}
 			}
@@ -455,6 +558,9 @@ func (s *shellScanner) dollar() bool {
 		return false
 	}
 	s.pos++
+	if s.pos < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos]) >= 0 {
+		s.pos++ // a special parameter: "$$(" is $$ and a (, not $ and $(
+	}
 	return true
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // The scanner is checked against mvdan.cc/sh on a corpus and on generated
@@ -154,4 +156,206 @@ func TestSimpleCommandsAgreeOnGenerated(t *testing.T) {
 			t.Fatalf("SimpleCommands(%q)\n got  %q\n want %q", line, got, want)
 		}
 	}
+}
+
+// oracleInert marks the bytes of line that mvdan.cc/sh parses as quoted
+// strings (less the command substitutions directly inside double quotes),
+// comments and here-document bodies (all of a body, as inertSpans reads
+// it). ok is false when the parser rejects the line.
+func oracleInert(line string) (mask []bool, ok bool) {
+	f, err := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil, false
+	}
+	mask, ok = make([]bool, len(line)), true
+	set := func(from, to syntax.Pos, v bool) {
+		for i := int(from.Offset()); i < int(to.Offset()) && i < len(line); i++ {
+			mask[i] = v
+		}
+	}
+	var hdocs [][2]syntax.Pos
+	// Walk is pre-order: a double-quoted string is marked, and its
+	// substitutions cleared, before the strings inside them are marked.
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Comment:
+			if at := int(x.Pos().Offset()); at > 0 && !strings.ContainsRune(" \t\n;&|()`", rune(line[at-1])) {
+				// Inside $(...) the parser takes "''#x" for a comment;
+				// bash (and the scanner) read one word "#x".
+				ok = false
+			}
+			if strings.Contains(line[x.Pos().Offset():min(int(x.End().Offset()), len(line))], "\n") {
+				ok = false // "#\" then a newline: the parser continues the comment, bash does not
+			}
+			set(n.Pos(), n.End(), true)
+		case *syntax.SglQuoted:
+			set(n.Pos(), n.End(), true)
+		case *syntax.ExtGlob:
+			ok = false // !(...) and friends: the parser keeps quotes in them as pattern text
+		case *syntax.ArithmCmd, *syntax.ArithmExp:
+			if strings.ContainsAny(line[n.Pos().Offset():min(int(n.End().Offset()), len(line))], `'"`) {
+				ok = false // the scanner skips (( )) and $(( )) whole: quotes there are not spans
+			}
+		case *syntax.DblQuoted:
+			set(x.Pos(), x.End(), true)
+			for _, p := range x.Parts {
+				if cs, ok := p.(*syntax.CmdSubst); ok {
+					set(cs.Pos(), cs.End(), false)
+				}
+			}
+		case *syntax.Redirect:
+			if x.Hdoc == nil {
+				break
+			}
+			if !strings.Contains(line[x.Word.End().Offset():min(int(x.Hdoc.Pos().Offset()), len(line))], "\n") ||
+				!closedHeredoc(line[:min(int(x.Hdoc.End().Offset()), len(line))], line[x.Word.Pos().Offset():x.Word.End().Offset()]) {
+				ok = false // no line after it, or no closing line: the parser's positions are off
+			}
+			hdocs = append(hdocs, [2]syntax.Pos{x.Hdoc.Pos(), x.Hdoc.End()})
+		}
+		return true
+	})
+	for _, h := range hdocs {
+		set(h[0], h[1], true)
+	}
+	return mask, ok
+}
+
+// closedHeredoc reports whether text, up to where the parser ends a
+// here-document, ends with its delimiter on a line of its own (after tabs).
+func closedHeredoc(text, word string) bool {
+	delim := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(word)
+	if !strings.HasSuffix(text, delim) {
+		return false
+	}
+	before := strings.TrimRight(text[:len(text)-len(delim)], "\t")
+	return strings.HasSuffix(before, "\n")
+}
+
+// scannerInert is inertSpans as a mask.
+func scannerInert(line string) (mask []bool, ok bool) {
+	spans, ok := inertSpans(line)
+	mask = make([]bool, len(line))
+	for _, sp := range spans {
+		for i := sp.start; i < sp.end; i++ {
+			mask[i] = true
+		}
+	}
+	return mask, ok
+}
+
+// maskString draws a mask under its line: ^ under inert bytes.
+func maskString(line string, mask []bool) string {
+	b := []byte(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, line))
+	m := make([]byte, len(mask))
+	for i, v := range mask {
+		m[i] = ' '
+		if v {
+			m[i] = '^'
+		}
+	}
+	return string(b) + "\n" + string(m)
+}
+
+// inertCorpus: lines that mention commands only as data, and the shapes
+// that make quoting hard.
+var inertCorpus = []string{
+	`git commit -m "fix pytest flakiness in CI"`,
+	`echo "a $(pytest "x") b" 'q' # c`,
+	"echo \"run `pytest -x` now\" and 'pytest'",
+	"cat <<EOF > notes.txt\npytest -x\nEOF\nls",
+	"git commit -F- <<'EOF'\nSpeed up pytest\n\nRuns pytest -n auto.\nEOF",
+	"cat <<-\"E\"\n\tpytest\n\tE\necho done",
+	`echo $'it\'s pytest' $"pytest"`,
+	`echo ${x:-'pytest'} "${y:-pytest}"`,
+	"ls # pytest later\n# pytest -x\nls",
+	"gh pr create --title \"Speed up pytest\" --body \"$(cat <<'EOF'\npytest -n auto\nEOF\n)\"",
+	`python -c "import pytest; print(pytest.__version__)"`,
+	`echo "$((1+2)) $HOME \"pytest\" \$(not)"`,
+	"cat <<A <<B\na\nA\nb\nB",
+	"cat <<EOF\nEOF\necho x",
+}
+
+func TestInertSpansAgreeWithParser(t *testing.T) {
+	lines := append(append([]string{}, inertCorpus...), shellCorpus...)
+	r := rand.New(rand.NewSource(2))
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, genQuoted(r))
+	}
+	compared := 0
+	for i, line := range lines {
+		want, ok := oracleInert(line)
+		if !ok && i < len(inertCorpus) {
+			t.Errorf("the oracle does not read corpus line %q", line)
+		}
+		if !ok {
+			continue
+		}
+		got, ok := scannerInert(line)
+		if !ok {
+			t.Errorf("the scanner fails on %q, which the parser reads", line)
+			continue
+		}
+		compared++
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("inert spans differ:\n got\n%s\n want\n%s", maskString(line, got), maskString(line, want))
+		}
+	}
+	if compared < len(inertCorpus)+len(shellCorpus) {
+		t.Fatalf("only %d lines compared", compared)
+	}
+}
+
+// genQuoted is genShell with quoted strings, comments and here-documents.
+func genQuoted(r *rand.Rand) string {
+	parts := []string{
+		genShell(r, 2),
+		`echo "pytest $(git push --force) x"`,
+		"echo \"a `pytest` b\"",
+		`echo 'git push --force' "$HOME"`,
+		`echo $'pytest\'s' $"x y"`,
+		"cat <<'EOF'\npytest -x\nEOF",
+		"cat <<EOF >out\n$HOME pytest\nEOF",
+		"ls # pytest",
+		`x="$(echo "pytest")"`,
+	}
+	var b strings.Builder
+	for i, n := 0, 1+r.Intn(3); i < n; i++ {
+		if i > 0 {
+			b.WriteString([]string{" && ", "; ", "\n", " | "}[r.Intn(4)])
+		}
+		b.WriteString(parts[r.Intn(len(parts))])
+	}
+	return b.String()
+}
+
+// FuzzInertSpansOracle: wherever the parser and the scanner both read a
+// line of printable ASCII, they agree on which bytes are quoted, heredoc or
+// comment text.
+func FuzzInertSpansOracle(f *testing.F) {
+	for _, s := range inertCorpus {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, c := range []byte(line) {
+			if (c < ' ' || c > '~') && c != '\n' && c != '\t' {
+				return // the parser's positions are its own around NUL and invalid UTF-8
+			}
+		}
+		var got []bool
+		var ok bool
+		fuzzlimit.Run(t, func() { got, ok = scannerInert(line) })
+		want, wok := oracleInert(line)
+		if !ok || !wok {
+			return
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("inert spans differ:\n got\n%s\n want\n%s", maskString(line, got), maskString(line, want))
+		}
+	})
 }

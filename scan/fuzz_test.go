@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // FuzzLine feeds arbitrary bytes to the Claude, Codex and Gemini line
@@ -17,16 +19,18 @@ func FuzzLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var st Stats
 		s := &session{names: map[string]string{}, stats: &st}
-		s.claudeLine(line, 1)
-		s.codexLine(line, 2)
-		s.geminiJSONL(bytes.NewReader(line), 0, 0)
+		fuzzlimit.Run(t, func() {
+			s.claudeLine(line, 1)
+			s.codexLine(line, 2)
+			s.geminiJSONL(bytes.NewReader(line), 0, 0)
+			_ = strPrefix(line, 7)
+			_ = s.candidates("f")
+		})
 		for _, e := range s.events {
 			if !utf8.ValidString(e.Text) {
 				t.Fatalf("invalid UTF-8 in event %q", e.Text)
 			}
 		}
-		_ = strPrefix(line, 7)
-		_ = s.candidates("f")
 	})
 }
 
@@ -37,7 +41,9 @@ func FuzzLessonBlock(f *testing.F) {
 	f.Add("  mistake: indented\n  fix:\n    - one\n    - two\n  extra_key: kept")
 	f.Add("```\nfix: fenced\n```")
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, b := range ParseBlocks("text\n#lesson\n" + body + "\n#/lesson\nmore") {
+		var bs []Block
+		fuzzlimit.Run(t, func() { bs = ParseBlocks("text\n#lesson\n" + body + "\n#/lesson\nmore") })
+		for _, b := range bs {
 			checkBlock(t, b, lessonClose)
 		}
 	})
@@ -48,9 +54,17 @@ func FuzzPKBlock(f *testing.F) {
 	f.Add("type: checklist\nlabel: L\ntrigger_conditions:\n  tool_names: [Write, Edit]\nchecklist:\n  items:\n    - a")
 	f.Add("label: only a label")
 	f.Fuzz(func(t *testing.T, body string) {
-		for _, b := range ParseBlocks("[PROCESS_KNOWLEDGE]" + body + "[/PROCESS_KNOWLEDGE]") {
+		var bs []Block
+		var cs []Candidate
+		fuzzlimit.Run(t, func() {
+			bs = ParseBlocks("[PROCESS_KNOWLEDGE]" + body + "[/PROCESS_KNOWLEDGE]")
+			for _, b := range bs {
+				cs = append(cs, fromBlock(b))
+			}
+		})
+		for i, b := range bs {
 			checkBlock(t, b, pkClose)
-			c := fromBlock(b)
+			c := cs[i]
 			if len([]rune(c.Title)) > maxTitle {
 				t.Fatalf("title too long: %q", c.Title)
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -181,8 +183,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"id":"a","type":"FEEDBACK","text":"abc","strength":0.5,"halfLifeSeconds":60,"created":"2026-03-01T12:00:00Z"}` + "\n"))
 	f.Add([]byte("{\n}\n\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sigs, _ := Parse(data)
-		again, bad := Parse(Marshal(sigs))
+		var sigs, again []Signal
+		var bad int
+		fuzzlimit.Run(t, func() {
+			sigs, _ = Parse(data)
+			again, bad = Parse(Marshal(sigs))
+		})
 		if bad != 0 || len(again) != len(sigs) {
 			t.Fatalf("re-parse: %d of %d, %d bad", len(again), len(sigs), bad)
 		}
