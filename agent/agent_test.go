@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // userFiles are settings files as users have them; lore's install then
@@ -284,19 +286,25 @@ func FuzzMergeRoundTrip(f *testing.F) {
 	}
 	f.Add(`{"hooks":{"Stop":[{"hooks":[{"command":"guard.sh"},{"command":"lore hook claude Stop"}]}],"Stop":[]}}`)
 	f.Fuzz(func(t *testing.T, user string) {
-		for _, a := range Agents {
-			merged, err := a.Merge([]byte(user), false)
-			if err != nil {
-				return // not a settings object: refused, nothing written
+		// Under a time limit: a settings file that makes the merge loop is
+		// a failure, not a stuck run.
+		fuzzlimit.Run(t, func() {
+			for _, a := range Agents {
+				merged, err := a.Merge([]byte(user), false)
+				if err != nil {
+					return // not a settings object: refused, nothing written
+				}
+				back, err := a.Unmerge(merged)
+				if err != nil {
+					t.Errorf("%s: unmerge of lore's own merge: %v\n%s", a.Name, err, merged)
+					return
+				}
+				if reg, _ := a.Status([]byte(user)); reg.State == Missing && string(back) != user {
+					t.Errorf("%s: round trip changed\n%q\ninto\n%q", a.Name, user, back)
+					return
+				}
 			}
-			back, err := a.Unmerge(merged)
-			if err != nil {
-				t.Fatalf("%s: unmerge of lore's own merge: %v\n%s", a.Name, err, merged)
-			}
-			if reg, _ := a.Status([]byte(user)); reg.State == Missing && string(back) != user {
-				t.Fatalf("%s: round trip changed\n%q\ninto\n%q", a.Name, user, back)
-			}
-		}
+		})
 	})
 }
 
