@@ -170,6 +170,9 @@ func (s *Store) WriteFile(rel string, data []byte) error {
 // WriteAtomic writes path with restic's order: temp file, fsync, rename,
 // fsync the folder. It does not lock; callers that share the file lock first.
 func WriteAtomic(path string, data []byte) error {
+	if err := NoSymlink(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gitstore: write %s: %w", path, err)
@@ -210,6 +213,9 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 
 // Lock takes the store's write lock (a file lock in the cache folder).
 func (s *Store) Lock() (unlock func(), err error) {
+	if err := NoSymlink(filepath.Join(s.CacheDir(), "write.lock")); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}

@@ -463,12 +463,11 @@ func (h *handler) logf(format string, args ...any) {
 	if h.root == "" {
 		return
 	}
-	dir := filepath.Join(h.root, ".lore", "cache")
-	if os.MkdirAll(dir, 0o755) != nil {
+	path := logPath(h.root)
+	if path == "" {
 		return
 	}
-	path := filepath.Join(dir, "hook.log")
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 1<<20 {
+	if fi, err := os.Lstat(path); err == nil && fi.Size() > 1<<20 {
 		os.Rename(path, path+".1") // keep the log bounded: one old generation
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -477,4 +476,28 @@ func (h *handler) logf(format string, args ...any) {
 	}
 	f.WriteString(line)
 	f.Close()
+}
+
+// logPath is .lore/cache/hook.log, or "" when .lore, cache or the log is
+// a symbolic link: a committed link would make every logged problem a
+// write outside the repository. (The hook cannot use gitstore.)
+func logPath(root string) string {
+	dir := filepath.Join(root, ".lore")
+	for _, p := range []string{dir, filepath.Join(dir, "cache")} {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) && p != dir {
+			if os.Mkdir(p, 0o755) != nil {
+				return ""
+			}
+			continue
+		}
+		if err != nil || !fi.IsDir() {
+			return "" // a link (Lstat does not follow it) or not a folder
+		}
+	}
+	path := filepath.Join(dir, "cache", "hook.log")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return ""
+	}
+	return path
 }

@@ -38,6 +38,9 @@ type Store struct {
 	Items     []File // every regular file in .lore/lessons, pitfalls and decisions
 	Config    *File  // .lore/config.yaml, nil when absent
 	Learnings *File  // the learnings file, nil when absent
+	// Links are the symbolic links under .lore and along the learnings
+	// path, repo-relative: lore never writes through them.
+	Links []string
 }
 
 // Severity of a finding.
@@ -125,6 +128,9 @@ func Check(st Store) []Finding {
 		out = append(out, checkItem(it, cfg)...)
 	}
 	out = append(out, duplicates(items)...)
+	for _, l := range st.Links {
+		out = append(out, linkFinding(l))
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -136,6 +142,22 @@ func Check(st Store) []Finding {
 		return a.Col < b.Col
 	})
 	return out
+}
+
+// linkFinding reports a symbolic link in the store: a committed link
+// could send lore's writes (or an agent's reading) out of the repository.
+func linkFinding(p string) Finding {
+	msg := "a symbolic link: lore never writes through it, so commands that write here fail; replace it with the file or folder itself"
+	switch path.Base(p) {
+	case "cache", "local":
+		if path.Dir(p) == ".lore" {
+			msg = "a symbolic link for a folder of this machine's derived state: lore writes nothing through it and builds no manifest; remove it (lore recreates the folder)"
+		}
+	}
+	if strings.HasSuffix(p, ".md") && path.Dir(path.Dir(p)) == ".lore" {
+		msg = "a linked item: lore neither compiles it nor writes through it; replace the link with the file"
+	}
+	return Finding{Path: p, Key: "symlink", Msg: msg, Severity: Error}
 }
 
 // located turns a parse error into a finding; errors without a location

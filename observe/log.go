@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -130,11 +129,7 @@ func (l *Log) appendLocked(recs []Record) error {
 			return err
 		}
 	}
-	path := l.s.Path(l.Rel())
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("observe: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := gitstore.OpenAppend(l.s.Path(l.Rel()))
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}

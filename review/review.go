@@ -365,7 +365,7 @@ func Reject(s *gitstore.Store, it *markdown.Item) error {
 	if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
 		return err
 	}
-	if err := os.Remove(s.Path(it.Path)); err != nil {
+	if err := gitstore.Remove(s.Path(it.Path)); err != nil {
 		return fmt.Errorf("review: %w", err)
 	}
 	return nil

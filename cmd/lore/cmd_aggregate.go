@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // AggregateCmd folds five or more active lessons tagged with the same tool:
@@ -93,7 +93,7 @@ func (c *AggregateCmd) Run(g *Globals) error {
 		if err != nil {
 			return err
 		}
-		err = os.Remove(s.Path(sk.Path))
+		err = gitstore.Remove(s.Path(sk.Path))
 		unlock()
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("aggregate: %w", err)

@@ -114,7 +114,7 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 			return out, err
 		}
 		if ch.From != "" {
-			if err := os.Remove(s.Path(ch.From)); err != nil {
+			if err := gitstore.Remove(s.Path(ch.From)); err != nil {
 				return out, fmt.Errorf("lint --fix: %w", err)
 			}
 		}
@@ -162,6 +162,11 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("lint: %w", err)
 	}
+	links, err := s.Links(learnings)
+	if err != nil {
+		return st, fmt.Errorf("lint: %w", err)
+	}
+	st.Links = links
 	if data, err := s.ReadFile(learnings); err == nil {
 		st.Learnings = &lint.File{Path: learnings, Data: data}
 	} else if !errors.Is(err, fs.ErrNotExist) {
