@@ -186,13 +186,22 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 	} else if n := injectedBytes(it); n > cfg.Inject.BudgetBytes {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
-	out = append(out, checkText(it.Path, raw)...)
-	out = append(out, checkFetch(it)...)
+	out = append(out, Safety(it)...)
 	out = append(out, breadth(it)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
 	return out
+}
+
+// Safety returns the findings that must keep an item from ever reaching
+// an agent: hidden unicode, a secret, a download piped into an
+// interpreter, a deny without a specific target. lore build leaves such
+// an item out (DESIGN section 13).
+func Safety(it *markdown.Item) []Finding {
+	out := checkText(it.Path, it.Raw())
+	out = append(out, checkFetch(it)...)
+	return append(out, checkDeny(it)...)
 }
 
 // injectedBytes is the size of what an injection would carry: the explicit
