@@ -168,6 +168,10 @@ func (h *handler) open() *manifest.Manifest {
 	if h.root == "" {
 		return nil
 	}
+	if linkedCache(h.root) {
+		h.logf(".lore or .lore/cache is a symbolic link: ignored, no lessons; remove it")
+		return nil
+	}
 	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -482,22 +486,26 @@ func (h *handler) logf(format string, args ...any) {
 // a symbolic link: a committed link would make every logged problem a
 // write outside the repository. (The hook cannot use gitstore.)
 func logPath(root string) string {
-	dir := filepath.Join(root, ".lore")
-	for _, p := range []string{dir, filepath.Join(dir, "cache")} {
-		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) && p != dir {
-			if os.Mkdir(p, 0o755) != nil {
-				return ""
-			}
-			continue
-		}
-		if err != nil || !fi.IsDir() {
-			return "" // a link (Lstat does not follow it) or not a folder
-		}
+	if linkedCache(root) || os.MkdirAll(filepath.Join(root, ".lore", "cache"), 0o755) != nil {
+		return ""
 	}
-	path := filepath.Join(dir, "cache", "hook.log")
+	path := filepath.Join(root, ".lore", "cache", "hook.log")
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return ""
 	}
 	return path
+}
+
+// linkedCache reports whether .lore or .lore/cache is a symbolic link (or
+// not a folder): a committed link is ignored, neither read nor written
+// through, so it cannot feed the hook a manifest from elsewhere either.
+func linkedCache(root string) bool {
+	dir := filepath.Join(root, ".lore")
+	for _, p := range []string{dir, filepath.Join(dir, "cache")} {
+		fi, err := os.Lstat(p)
+		if err == nil && !fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
