@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNoWriteLeavesTheRepository runs every writing command, in order, in
@@ -114,19 +117,29 @@ func TestNoWriteLeavesTheRepository(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := escapeEnv(top)
-			before := outsideFiles(t, top)
+			before := treeFiles(t, top, "repo", "tmp")
+			var idle []string // control steps that changed no file of the repository
 			for _, st := range steps {
 				runs++
+				inside := treeFiles(t, repo, ".git")
 				err := st.run(lore, repo, top, env)
-				if p.name == "none" && err != nil {
-					t.Errorf("%s: %v", st.name, err)
+				if p.name == "none" {
+					if err != nil {
+						t.Errorf("%s: %v", st.name, err)
+					}
+					if diffFiles(inside, treeFiles(t, repo, ".git")) == "" {
+						idle = append(idle, st.name)
+					}
 				}
-				after := outsideFiles(t, top)
+				after := treeFiles(t, top, "repo", "tmp")
 				if d := diffFiles(before, after); d != "" {
 					escapes++
 					t.Errorf("%s wrote outside the repository:\n%s", st.name, d)
 					before = after
 				}
+			}
+			if p.name == "none" {
+				t.Logf("control: %d of %d commands wrote in the repository; no write: %q", len(steps)-len(idle), len(steps), idle)
 			}
 		})
 	}
@@ -144,7 +157,7 @@ func chain(steps ...func() error) error {
 
 type escapeStep struct {
 	name  string
-	args  []string // lore's arguments; "git" first runs git instead
+	args  []string // lore's arguments; "git" or "sh" first runs that instead
 	stdin string
 }
 
@@ -153,10 +166,13 @@ func (s escapeStep) run(lore, repo, top string, env []string) error {
 	for _, a := range s.args {
 		args = append(args, strings.ReplaceAll(a, "$TOP", top))
 	}
-	if args[0] == "git" {
-		name, args = "git", args[1:]
+	if args[0] == "git" || args[0] == "sh" {
+		name, args = args[0], args[1:]
 	}
-	cmd := exec.Command(name, args...)
+	// A command stuck on a lock taken through a link fails, not hangs.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir, cmd.Env, cmd.Stdin = repo, env, strings.NewReader(s.stdin)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%v\n%s", err, b)
@@ -174,6 +190,9 @@ func escapeSteps() []escapeStep {
 		{name: "add learning", args: []string{"add", "learning", "Cache modules", "--body", "Cache go modules in CI."}},
 		{name: "learn", args: []string{"learn", "--key", "phase-9"}, stdin: "# Phase 9\n\n## Learnings\n\n- Run the integration tests before the watcher starts.\n"},
 		{name: "lint --fix", args: []string{"lint", "--fix"}},
+		{name: "promote", args: []string{"promote", "draft-one"}},
+		{name: "reject", args: []string{"reject", "draft-two"}},
+		{name: "archive", args: []string{"archive", "pytest-hangs"}},
 		{name: "scan", args: []string{"scan", "$TOP/session.jsonl"}},
 		{name: "consolidate", args: []string{"consolidate", "--today", "2026-01-25"}},
 		{name: "observe", args: []string{"observe", "pitfall", "npm ci wipes node_modules", "--count", "2", "--at", "2026-03-01", "--details", "Use npm install in a dev shell."}},
@@ -182,7 +201,10 @@ func escapeSteps() []escapeStep {
 		{name: "signal", args: []string{"signal", "emit", "FEEDBACK", "twenty characters or more"}},
 		{name: "aggregate", args: []string{"aggregate"}},
 		{name: "build", args: []string{"build", "--force"}},
-		{name: "lore-hook (hook.log)", args: []string{"hook", "claude", "PreToolUse"}, stdin: "not json"},
+		// A broken manifest makes the hook log (unless the test's own write
+		// would go through a link).
+		{name: "lore-hook (hook.log)", args: []string{"sh", "-c", "[ -L .lore ] || [ -L .lore/cache ] || [ -L .lore/cache/manifest ] || printf broken >.lore/cache/manifest; lore hook claude PreToolUse"},
+			stdin: `{"session_id":"s-1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"}}`},
 		{name: "git add", args: []string{"git", "add", "-A"}},
 		{name: "post-commit (githook.log)", args: []string{"git", "commit", "-q", "--allow-empty", "-m", "work"}},
 	}
@@ -219,8 +241,15 @@ func escapeBase(t *testing.T, lore string) string {
 	}
 	run("git", "init", "-q", "-b", "main")
 	run(lore, "init")
-	if err := os.WriteFile(filepath.Join(repo, ".lore/lessons/lookahead.md"), []byte(escapeLookahead), 0o644); err != nil {
-		t.Fatal(err)
+	for name, data := range map[string]string{
+		"lookahead.md":    escapeLookahead,
+		"draft-one.md":    escapeLesson("01JQXYZ8K2M4N6P8Q0R2S4T6V1", "Draft one", "draft"),
+		"draft-two.md":    escapeLesson("01JQXYZ8K2M4N6P8Q0R2S4T6V2", "Draft two", "draft"),
+		"pytest-hangs.md": escapeLesson("01JQXYZ8K2M4N6P8Q0R2S4T6V3", "pytest hangs", "active"),
+	} {
+		if err := os.WriteFile(filepath.Join(repo, ".lore/lessons", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, title := range []string{"Lint before commit", "Flaky network tests", "Deploy docs"} {
 		run(lore, "add", "learning", title, "--body", title+": seen in this repository's CI runs.")
@@ -247,6 +276,10 @@ triggers:
 Use ` + "`TERM=dumb pytest`" + `.
 `
 
+func escapeLesson(id, title, status string) string {
+	return "---\nid: " + id + "\nkind: lesson\ntitle: " + title + "\nstatus: " + status + "\ntriggers:\n  tools: [Bash]\n  commands: ['^make\\b']\n---\n\n## Fix\nRun make lint first.\n"
+}
+
 const escapeTranscript = `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"Noting it:\n\n#lesson\ntool: Bash\ntrigger: pytest -v tests/\nmistake: pytest hangs without a TTY in the agent shell\nfix: run python -m pytest\n#/lesson"}]}}
 `
 
@@ -261,9 +294,9 @@ func escapeEnv(top string) []string {
 	}
 }
 
-// outsideFiles maps every path under top, except the repository and the
-// temp folder, to its content (a link to its target, a folder to "/").
-func outsideFiles(t *testing.T, top string) map[string]string {
+// treeFiles maps every path under top, except the skipped top-level
+// names, to its content (a link to its target, a folder to "/").
+func treeFiles(t *testing.T, top string, skip ...string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
@@ -272,7 +305,7 @@ func outsideFiles(t *testing.T, top string) map[string]string {
 		}
 		rel, _ := filepath.Rel(top, p)
 		switch {
-		case rel == "repo" || rel == "tmp":
+		case slices.Contains(skip, rel):
 			return filepath.SkipDir
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
