@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5"
@@ -85,5 +86,33 @@ func TestLinks(t *testing.T) {
 	}
 	if want := []string{".lore/cache", "docs"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Links = %q, want %q", got, want)
+	}
+}
+
+// TestNoWriteThroughALinkToARepository: a link whose target holds a .git
+// (another checkout) is still a link inside this work tree.
+func TestNoWriteThroughALinkToARepository(t *testing.T) {
+	root, other := t.TempDir(), t.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".git", "cache/.git"} {
+		if err := os.MkdirAll(filepath.Join(other, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(other, filepath.Join(root, ".lore")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(root); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{".lore/cache/manifest", ".lore/lessons/x.md"} {
+		if err := WriteAtomic(filepath.Join(root, rel), []byte("x")); !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), ": .lore is a symbolic link") {
+			t.Errorf("WriteAtomic(%s) = %v", rel, err)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(other, "cache")); len(entries) != 1 {
+		t.Errorf("%d entries in the other checkout's cache", len(entries))
 	}
 }

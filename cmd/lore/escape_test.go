@@ -76,9 +76,13 @@ func TestNoWriteLeavesTheRepository(t *testing.T) {
 			in, o := filepath.Join(repo, ".lore/learnings.md"), filepath.Join(out, "learnings.md")
 			return chain(func() error { return os.Rename(in, o) }, func() error { return os.Symlink(o, in) })
 		}},
-		{"whole .lore linked", func(repo, out string) error {
+		// The target holds a .git: a walk up from the file must not take it
+		// for the work tree.
+		{"whole .lore linked to a repository", func(repo, out string) error {
 			in, o := filepath.Join(repo, ".lore"), filepath.Join(out, "lore")
-			return chain(func() error { return os.Rename(in, o) }, func() error { return os.Symlink(o, in) })
+			return chain(func() error { return os.Rename(in, o) }, func() error { return os.Symlink(o, in) },
+				func() error { return os.Mkdir(filepath.Join(o, ".git"), 0o755) },
+				func() error { return os.Mkdir(filepath.Join(o, "cache", ".git"), 0o755) })
 		}},
 		{"config paths out of the work tree", func(repo, out string) error {
 			return os.WriteFile(filepath.Join(repo, ".lore/config.yaml"), []byte(
