@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // File is a file lore installs for an agent, relative to the work tree.
@@ -120,7 +122,7 @@ func UninstallClaude(root string, extra []File, w io.Writer) error {
 		}
 		switch {
 		case empty:
-			if err := os.Remove(path); err != nil {
+			if err := gitstore.Remove(path); err != nil {
 				return fmt.Errorf("agent: %w", err)
 			}
 			fmt.Fprintf(w, "removed %s\n", SettingsPath)
@@ -141,7 +143,7 @@ func UninstallClaude(root string, extra []File, w io.Writer) error {
 			fmt.Fprintf(w, "kept %s (edited since lore installed it)\n", f.Path)
 			continue
 		}
-		if err := os.Remove(p); err != nil {
+		if err := gitstore.Remove(p); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
 		fmt.Fprintf(w, "removed %s\n", f.Path)
@@ -168,8 +170,12 @@ func removeEmptyDirs(root, dir string) {
 	}
 }
 
-// writeFile writes atomically: temp file, fsync, rename.
+// writeFile writes atomically: temp file, fsync, rename; never through a
+// link inside the work tree (a committed .claude -> elsewhere).
 func writeFile(path string, data []byte) error {
+	if err := gitstore.NoSymlink(path); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("agent: %w", err)
 	}

@@ -84,6 +84,15 @@ func TestNoWriteLeavesTheRepository(t *testing.T) {
 				func() error { return os.Mkdir(filepath.Join(o, ".git"), 0o755) },
 				func() error { return os.Mkdir(filepath.Join(o, "cache", ".git"), 0o755) })
 		}},
+		{"agent settings folder linked", func(repo, out string) error {
+			return chain(
+				func() error { return os.MkdirAll(filepath.Join(out, "claude", "commands"), 0o755) },
+				func() error {
+					return os.WriteFile(filepath.Join(out, "claude", "settings.json"), []byte("{}\n"), 0o644)
+				},
+				func() error { return os.Symlink(filepath.Join(out, "claude"), filepath.Join(repo, ".claude")) },
+			)
+		}},
 		{"config paths out of the work tree", func(repo, out string) error {
 			return os.WriteFile(filepath.Join(repo, ".lore/config.yaml"), []byte(
 				"learnings: ../escape/learnings.md\nconsolidate:\n  report: ../escape/report.md\n  routes:\n    - match: lint\n      target: ../escape/topic.md\n"), 0o644)
@@ -188,6 +197,7 @@ func (s escapeStep) run(lore, repo, top string, env []string) error {
 func escapeSteps() []escapeStep {
 	return []escapeStep{
 		{name: "init", args: []string{"init"}},
+		{name: "init --agent", args: []string{"init", "--agent", "claude"}},
 		{name: "add lesson", args: []string{"add", "lesson", "Run the linter first", "--fix", "Run make lint.", "--tools", "Bash", "--command", `^make\b`}},
 		{name: "add pitfall", args: []string{"add", "pitfall", "Flaky network tests", "--issue", "They flake on CI.", "--avoid", "Tag them."}},
 		{name: "add decision", args: []string{"add", "decision", "Use SQLite for the cache", "--context", "One file.", "--decision", "SQLite."}},
