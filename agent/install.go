@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // File is a file lore installs for an agent, relative to the work tree.
@@ -207,7 +209,7 @@ func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
 		}
 		switch {
 		case Empty(data):
-			if err := os.Remove(path); err != nil {
+			if err := gitstore.Remove(path); err != nil {
 				return fmt.Errorf("agent: %w", err)
 			}
 			fmt.Fprintf(w, "removed %s\n", a.Settings)
@@ -229,7 +231,7 @@ func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
 			fmt.Fprintf(w, "kept %s (edited since lore installed it)\n", f.Path)
 			continue
 		}
-		if err := os.Remove(p); err != nil {
+		if err := gitstore.Remove(p); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
 		fmt.Fprintf(w, "removed %s\n", f.Path)
@@ -282,8 +284,12 @@ func removeEmptyDirs(root, dir string) {
 }
 
 // writeFile writes atomically (temp file, fsync, rename), keeping an
-// existing file's mode.
+// existing file's mode, and never through a link inside the work tree (a
+// committed .claude -> elsewhere).
 func writeFile(path string, data []byte) error {
+	if err := gitstore.NoSymlink(path); err != nil {
+		return err
+	}
 	mode := os.FileMode(0o644)
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSymlink != 0 {

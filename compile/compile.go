@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
@@ -49,6 +50,7 @@ type Report struct {
 type Excluded struct {
 	Path   string
 	Errors []*markdown.Error
+	Unsafe bool // lint rejects it for safety (it would otherwise compile)
 }
 
 // Settings is the manifest snapshot of a config.
@@ -106,8 +108,8 @@ func Compile(in Input) (manifest.Source, Report) {
 			if !global && (it.Status == "draft" || it.Status == "proposed") {
 				rep.Drafts++
 			}
-			if errs := check(it); len(errs) > 0 {
-				rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: errs})
+			if errs, unsafe := check(it); len(errs) > 0 {
+				rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
 				continue
 			}
 			if prev, dup := byID[it.ID]; dup {
@@ -161,16 +163,17 @@ func Compile(in Input) (manifest.Source, Report) {
 	return src, rep
 }
 
-// check returns an item's validation errors plus what the hook could not
-// use: an enforce: deny without a command or path target.
-func check(it *markdown.Item) []*markdown.Error {
-	errs := markdown.Validate(it)
-	t := it.Triggers
-	if it.Enforce == "deny" && len(t.Commands)+len(t.Paths) == 0 {
-		errs = append(errs, &markdown.Error{Path: it.Path, Line: it.KeyLine("enforce"), Key: "enforce",
-			Msg: "deny needs triggers.commands or triggers.paths: it blocks only calls that match a target"})
+// check returns an item's validation errors, and whether it is left out
+// for lint's safety findings (hidden unicode, a secret, a download piped
+// into a shell, a deny without a specific target): those must not reach
+// an agent.
+func check(it *markdown.Item) (errs []*markdown.Error, unsafe bool) {
+	errs = markdown.Validate(it)
+	for _, f := range lint.Safety(it) {
+		errs = append(errs, &markdown.Error{Path: f.Path, Line: f.Line, Key: f.Key, Msg: f.Msg})
+		unsafe = true
 	}
-	return errs
+	return errs, unsafe
 }
 
 func item(it *markdown.Item, global bool, itemCap int) manifest.Item {

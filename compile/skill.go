@@ -85,7 +85,12 @@ func slug(s string) string {
 func foldable(it *markdown.Item, minConf float64) bool {
 	t := it.Triggers
 	return it.Kind == markdown.KindLesson && it.Status == "active" && it.Enforce != "deny" &&
-		len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 && it.Confidence >= minConf-1e-9 && len(check(it)) == 0
+		len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 && it.Confidence >= minConf-1e-9 && valid(it)
+}
+
+func valid(it *markdown.Item) bool {
+	errs, _ := check(it)
+	return len(errs) == 0
 }
 
 // Groups returns, by tool (lowercased first tool: tag), the lessons a skill

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -141,7 +143,54 @@ func (c Config) validate(path string, data []byte) error {
 			return err
 		}
 	}
+	return c.validatePaths(path, data)
+}
+
+// validatePaths keeps the files lore writes inside the work tree: a
+// committed config must not make lore write elsewhere (../x.md, /etc/x)
+// or into the git folder (appending to .git/hooks/pre-commit would run).
+func (c Config) validatePaths(file string, data []byte) error {
+	bad := func(key string, line int, p string) error {
+		return &Error{Path: file, Line: line, Key: key,
+			Msg: fmt.Sprintf("%q must be a relative path inside the work tree, not under .git", p)}
+	}
+	if c.Learnings != "" && !InWorkTree(c.Learnings) {
+		return bad("learnings", keyLine(data, "learnings"), c.Learnings)
+	}
+	if !InWorkTree(c.Consolidate.Report) {
+		return bad("consolidate.report", keyLine(data, "consolidate.report"), c.Consolidate.Report)
+	}
+	for i, rt := range c.Consolidate.Routes {
+		if rt.Target != "" && !InWorkTree(rt.Target) {
+			return bad(fmt.Sprintf("consolidate.routes[%d].target", i), nthKeyLine(data, "target", i), rt.Target)
+		}
+	}
 	return nil
+}
+
+// InWorkTree reports whether a repo-relative, slash-separated path names a
+// file inside the work tree and outside its .git folder.
+func InWorkTree(p string) bool {
+	if !filepath.IsLocal(filepath.FromSlash(p)) || strings.HasPrefix(p, "/") {
+		return false
+	}
+	first, _, _ := strings.Cut(path.Clean(filepath.ToSlash(p)), "/")
+	return first != "." && !strings.EqualFold(first, ".git")
+}
+
+// nthKeyLine finds the line of the n-th (from 0) occurrence of a key, also
+// as the first key of a list item ("- target: x"), best effort.
+func nthKeyLine(data []byte, key string, n int) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
+		if strings.HasPrefix(strings.TrimSpace(l), key+":") {
+			if n == 0 {
+				return i + 1
+			}
+			n--
+		}
+	}
+	return 1
 }
 
 // keyLine finds the line of the last segment of a dotted key, best effort.

@@ -19,6 +19,7 @@ func TestParse(t *testing.T) {
 			return c.Inject == d.Inject && c.Learnings == d.Learnings && c.Consolidate.FileLimit == d.Consolidate.FileLimit
 		}, 0, ""},
 		{"one key over the defaults", "inject:\n  maxItems: 2\n", func(c Config) bool { return c.Inject.MaxItems == 2 && c.Inject.BudgetBytes == 4096 }, 0, ""},
+		{"paths inside the work tree", "learnings: docs/learnings.md\nconsolidate:\n  report: ./tmp/r.md\n", func(c Config) bool { return c.Learnings == "docs/learnings.md" }, 0, ""},
 		{"routes", "consolidate:\n  routes:\n    - match: deploy\n      target: docs/deploy.md\n", func(c Config) bool {
 			return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Target == "docs/deploy.md"
 		}, 0, ""},
@@ -26,6 +27,12 @@ func TestParse(t *testing.T) {
 		{"a wrong type names its line", "scan:\n  maxCandidates: many\n", nil, 2, "many"},
 		{"a value out of range names its key and line", "inject:\n  budgetBytes: 4096\n  minConfidence: 1.5\n", nil, 3, "inject.minConfidence"},
 		{"broken YAML", "inject: [\n", nil, 1, "invalid config"},
+		{"learnings outside the work tree", "# staging\nlearnings: ../x.md\n", nil, 2, "learnings: \"../x.md\" must be a relative path inside the work tree"},
+		{"an absolute learnings path", "learnings: /tmp/x.md\n", nil, 1, "learnings:"},
+		{"learnings in the git folder", "learnings: .git/hooks/pre-commit\n", nil, 1, "not under .git"},
+		{"learnings that climbs out through a folder", "learnings: docs/../../x.md\n", nil, 1, "learnings:"},
+		{"a report outside the work tree", "consolidate:\n  minBatch: 3\n  report: ../../r.md\n", nil, 3, "consolidate.report:"},
+		{"the second route's target outside", "consolidate:\n  routes:\n    - match: a\n      target: docs/a.md\n    - target: ../b.md\n      match: b\n", nil, 5, "consolidate.routes[1].target:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse(".lore/config.yaml", []byte(tc.yaml))

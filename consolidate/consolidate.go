@@ -460,8 +460,6 @@ func checkRoutes(routes []config.Route) error {
 			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d]", i), Msg: "a route needs match or kind"}
 		case rt.Kind != "" && markdown.Folder(rt.Kind) == "":
 			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].kind", i), Msg: fmt.Sprintf("unknown kind %q", rt.Kind)}
-		case path.IsAbs(rt.Target) || strings.HasPrefix(path.Clean(rt.Target), ".."):
-			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].target", i), Msg: "must be a path inside the repository"}
 		}
 	}
 	return nil

@@ -36,6 +36,9 @@ var holders = struct {
 // other like processes do; a goroutine that already holds it gets
 // ErrLockHeld instead of a deadlock.
 func (s *Store) Lock() (unlock func(), err error) {
+	if err := NoSymlink(filepath.Join(s.CacheDir(), "write.lock")); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}

@@ -55,6 +55,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("gitstore: %s: bare repositories have no work tree for .lore: %w", abs, err)
 	}
 	root := wt.Filesystem.Root()
+	registerRoot(root)
 	return &Store{Root: root, Dir: filepath.Join(root, DirName), repo: repo}, nil
 }
 

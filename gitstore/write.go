@@ -55,6 +55,9 @@ func step(partial func()) {
 // WriteAtomic writes path with restic's order: temp file, fsync, rename,
 // fsync the folder. It does not lock; callers that share the file lock first.
 func WriteAtomic(path string, data []byte) error {
+	if err := NoSymlink(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gitstore: write %s: %w", path, err)
@@ -87,8 +90,12 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 // Remove deletes a file (one that does not exist is no error) and syncs its
-// folder. It does not lock; callers hold the store lock.
+// folder, refusing a path through a link (a linked folder would make it
+// delete a file elsewhere). It does not lock; callers hold the store lock.
 func Remove(path string) error {
+	if err := NoSymlink(filepath.Dir(path)); err != nil {
+		return err
+	}
 	step(nil)
 	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("gitstore: remove %s: %w", path, err)
@@ -102,6 +109,9 @@ func Remove(path string) error {
 // newline (a writer killed mid-line), one is written first. It does not
 // lock; callers hold the store lock.
 func Append(path string, data []byte) error {
+	if err := NoSymlink(path); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("gitstore: append %s: %w", path, err)
 	}

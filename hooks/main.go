@@ -198,6 +198,10 @@ func (h *handler) open() *manifest.Manifest {
 	if h.root == "" {
 		return nil
 	}
+	if linkedCache(h.root) {
+		h.logf(".lore or .lore/cache is a symbolic link: ignored, no lessons; remove it")
+		return nil
+	}
 	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -530,12 +534,11 @@ func (h *handler) log(msg string, stderr bool) {
 	if h.root == "" {
 		return
 	}
-	dir := filepath.Join(h.root, ".lore", "cache")
-	if os.MkdirAll(dir, 0o755) != nil {
+	path := logPath(h.root)
+	if path == "" {
 		return
 	}
-	path := filepath.Join(dir, "hook.log")
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 1<<20 {
+	if fi, err := os.Lstat(path); err == nil && fi.Size() > 1<<20 {
 		os.Rename(path, path+".1") // keep the log bounded: one old generation
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -544,4 +547,32 @@ func (h *handler) log(msg string, stderr bool) {
 	}
 	f.WriteString(line)
 	f.Close()
+}
+
+// logPath is .lore/cache/hook.log, or "" when .lore, cache or the log is
+// a symbolic link: a committed link would make every logged problem a
+// write outside the repository. (The hook cannot use gitstore.)
+func logPath(root string) string {
+	if linkedCache(root) || os.MkdirAll(filepath.Join(root, ".lore", "cache"), 0o755) != nil {
+		return ""
+	}
+	path := filepath.Join(root, ".lore", "cache", "hook.log")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return ""
+	}
+	return path
+}
+
+// linkedCache reports whether .lore or .lore/cache is a symbolic link (or
+// not a folder): a committed link is ignored, neither read nor written
+// through, so it cannot feed the hook a manifest from elsewhere either.
+func linkedCache(root string) bool {
+	dir := filepath.Join(root, ".lore")
+	for _, p := range []string{dir, filepath.Join(dir, "cache")} {
+		fi, err := os.Lstat(p)
+		if err == nil && !fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }

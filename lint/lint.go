@@ -39,6 +39,9 @@ type Store struct {
 	Config    *File    // .lore/config.yaml, nil when absent
 	Learnings *File    // the learnings file, nil when absent
 	Temps     []string // temp files killed lore writes left behind
+	// Links are the symbolic links under .lore and along the learnings
+	// path, repo-relative: lore never writes through them.
+	Links []string
 }
 
 // Severity of a finding.
@@ -129,6 +132,9 @@ func Check(st Store) []Finding {
 		out = append(out, checkItem(it, cfg)...)
 	}
 	out = append(out, duplicates(items)...)
+	for _, l := range st.Links {
+		out = append(out, linkFinding(l))
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -140,6 +146,22 @@ func Check(st Store) []Finding {
 		return a.Col < b.Col
 	})
 	return out
+}
+
+// linkFinding reports a symbolic link in the store: a committed link
+// could send lore's writes (or an agent's reading) out of the repository.
+func linkFinding(p string) Finding {
+	msg := "a symbolic link: lore never writes through it, so commands that write here fail; replace it with the file or folder itself"
+	switch path.Base(p) {
+	case "cache", "local":
+		if path.Dir(p) == ".lore" {
+			msg = "a symbolic link for a folder of this machine's derived state: lore writes nothing through it and builds no manifest; remove it (lore recreates the folder)"
+		}
+	}
+	if strings.HasSuffix(p, ".md") && path.Dir(path.Dir(p)) == ".lore" {
+		msg = "a linked item: lore neither compiles it nor writes through it; replace the link with the file"
+	}
+	return Finding{Path: p, Key: "symlink", Msg: msg, Severity: Error}
 }
 
 // located turns a parse error into a finding; errors without a location
@@ -168,13 +190,22 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 	} else if n := injectedBytes(it); n > cfg.Inject.BudgetBytes {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
-	out = append(out, checkText(it.Path, raw)...)
-	out = append(out, checkFetch(it)...)
+	out = append(out, Safety(it)...)
 	out = append(out, breadth(it)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
 	return out
+}
+
+// Safety returns the findings that must keep an item from ever reaching
+// an agent: hidden unicode, a secret, a download piped into an
+// interpreter, a deny without a specific target. lore build leaves such
+// an item out (DESIGN section 13).
+func Safety(it *markdown.Item) []Finding {
+	out := checkText(it.Path, it.Raw())
+	out = append(out, checkFetch(it)...)
+	return append(out, checkDeny(it)...)
 }
 
 // injectedBytes is the size of what an injection would carry: the explicit

@@ -1,9 +1,12 @@
 package lint
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestSplitLookahead(t *testing.T) {
@@ -96,11 +99,63 @@ func TestTextChecks(t *testing.T) {
 		t.Fatalf("false positives: %v", fs)
 	}
 	fs := checkText("x.md", []byte("a\nb\u2066c\u2069 sk-proj-abc123DEF456ghi789JKL0\n"))
-	if len(fs) != 2 || fs[0].Line != 2 || fs[0].Col != 2 || fs[1].Key != "secret" || fs[1].Col != 6 {
+	if len(fs) != 3 || fs[0].Line != 2 || fs[0].Col != 2 || fs[1].Col != 4 || fs[2].Key != "secret" || fs[2].Col != 6 {
 		t.Fatalf("got %v", fs)
 	}
-	if strings.Contains(fs[1].Msg, "abc123DEF") {
-		t.Fatalf("the finding leaks the secret: %s", fs[1].Msg)
+	if strings.Contains(fs[2].Msg, "abc123DEF") {
+		t.Fatalf("the finding leaks the secret: %s", fs[2].Msg)
+	}
+	// A run of adjacent hidden characters is one finding that counts them.
+	fs = checkText("x.md", []byte("ab\U000E0041\U000E0042\U000E0043c\n"))
+	if len(fs) != 1 || fs[0].Col != 3 || !strings.HasSuffix(fs[0].Msg, "(and 2 more right after it)") {
+		t.Fatalf("got %v", fs)
+	}
+}
+
+// TestEveryHiddenCharacterIsFlagged places each format character of the
+// Unicode tables (Cf: bidi controls, zero-width marks, tag characters),
+// each variation selector and each tag character on a line of its own,
+// between visible text, and wants each one flagged at its line and column.
+func TestEveryHiddenCharacterIsFlagged(t *testing.T) {
+	var runes []rune
+	for _, r16 := range unicode.Cf.R16 {
+		for r := rune(r16.Lo); r <= rune(r16.Hi); r += rune(r16.Stride) {
+			runes = append(runes, r)
+		}
+	}
+	for _, r32 := range unicode.Cf.R32 {
+		for r := rune(r32.Lo); r <= rune(r32.Hi); r += rune(r32.Stride) {
+			runes = append(runes, r)
+		}
+	}
+	for _, rg := range [][2]rune{{0xFE00, 0xFE0F}, {0xE0100, 0xE01EF}, {0xE0000, 0xE007F}, {0x202A, 0x202E}, {0x2066, 0x2069}} {
+		for r := rg[0]; r <= rg[1]; r++ {
+			runes = append(runes, r)
+		}
+	}
+	slices.Sort(runes)
+	runes = slices.Compact(runes) // the bidi controls and most tags are Cf too
+	var b strings.Builder
+	for _, r := range runes {
+		fmt.Fprintf(&b, "x %c y\n", r)
+	}
+	fs := checkText("x.md", []byte(b.String()))
+	flagged := map[int]bool{}
+	for _, f := range fs {
+		if f.Key == "unicode" && f.Col == 3 {
+			flagged[f.Line] = true
+		}
+	}
+	missed := 0
+	for i, r := range runes {
+		if !flagged[i+1] {
+			missed++
+			t.Errorf("U+%04X on line %d is not flagged", r, i+1)
+		}
+	}
+	t.Logf("%d hidden characters placed, %d flagged with line and column, %d missed", len(runes), len(flagged), missed)
+	if len(fs) != len(runes) {
+		t.Errorf("%d findings for %d characters", len(fs), len(runes))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/lore-agents/lore/markdown"
@@ -26,6 +27,9 @@ var hiddenRunes = map[rune]string{
 	0xFFA0: "halfwidth hangul filler",
 }
 
+// hiddenName names r when a reviewer cannot see it: the named fillers and
+// joiners above, every format character (Unicode Cf: bidi controls, tag
+// characters, zero-width marks) and every variation selector.
 func hiddenName(r rune) (string, bool) {
 	if n, ok := hiddenRunes[r]; ok {
 		return n, true
@@ -33,8 +37,10 @@ func hiddenName(r rune) (string, bool) {
 	switch {
 	case r >= 0xE0000 && r <= 0xE007F:
 		return "tag character", true
-	case r >= 0xE0100 && r <= 0xE01EF:
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
 		return "variation selector", true
+	case unicode.Is(unicode.Cf, r):
+		return "format character", true
 	}
 	return "", false
 }
@@ -55,22 +61,7 @@ var secretRules = []struct {
 // checkText flags hidden characters (with line and column, in characters)
 // and secrets in a file's text. A BOM at the very start is allowed.
 func checkText(p string, data []byte) []Finding {
-	var out []Finding
-	line, col := 1, 0
-	lastLine := 0
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		col++
-		if name, ok := hiddenName(r); ok && !(r == 0xFEFF && i == 0) && line != lastLine {
-			out = append(out, Finding{Path: p, Line: line, Col: col, Key: "unicode",
-				Msg: fmt.Sprintf("invisible or bidi character U+%04X (%s): remove it; it can hide text from reviewers", r, name), Severity: Error})
-			lastLine = line // one finding per line is enough to make a reviewer look
-		}
-		if r == '\n' {
-			line, col = line+1, 0
-		}
-		i += n
-	}
+	out := checkHidden(p, data)
 	text := string(data)
 	for _, rule := range secretRules {
 		for _, loc := range rule.re.FindAllStringIndex(text, -1) {
@@ -83,6 +74,44 @@ func checkText(p string, data []byte) []Finding {
 				Msg: fmt.Sprintf("looks like %s (%s...): remove it and rotate the credential", rule.name, m[:min(len(m), 6)]), Severity: Error})
 		}
 	}
+	return out
+}
+
+// checkHidden flags every hidden character: each run of adjacent ones is
+// one finding at its first character, counting the rest (a tag-smuggled
+// sentence is one problem to remove, not a hundred).
+func checkHidden(p string, data []byte) []Finding {
+	var out []Finding
+	line, col := 1, 0
+	more := 0 // hidden characters after the first of the current run
+	end := func() {
+		if more > 0 {
+			out[len(out)-1].Msg += fmt.Sprintf(" (and %d more right after it)", more)
+		}
+		more = 0
+	}
+	inRun := false
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		col++
+		name, hidden := hiddenName(r)
+		switch {
+		case !hidden || r == 0xFEFF && i == 0:
+			end()
+			inRun = false
+		case inRun:
+			more++
+		default:
+			out = append(out, Finding{Path: p, Line: line, Col: col, Key: "unicode",
+				Msg: fmt.Sprintf("invisible or bidi character U+%04X (%s): remove it; it can hide text from reviewers", r, name), Severity: Error})
+			inRun = true
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		i += n
+	}
+	end()
 	return out
 }
 

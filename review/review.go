@@ -387,7 +387,10 @@ func Reject(s *gitstore.Store, listed *markdown.Item) error {
 			return err
 		}
 	}
-	return gitstore.Remove(s.Path(it.Path))
+	if err := gitstore.Remove(s.Path(it.Path)); err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
 }
 
 // Refinement is what a reviewer changes while promoting a draft: a scan

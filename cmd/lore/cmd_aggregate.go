@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-
 	"sort"
 
 	"github.com/oklog/ulid/v2"

@@ -46,11 +46,17 @@ func (c *BuildCmd) Run(g *Globals) error {
 		verb = "unchanged"
 	}
 	fmt.Fprintf(g.Stdout, "%s %s: %d items compiled", verb, manifest.RelPath, r.Compiled)
+	unsafe := 0
+	for _, x := range r.Excluded {
+		if x.Unsafe {
+			unsafe++
+		}
+	}
 	var notes []string
 	for _, n := range []struct {
 		v    int
 		what string
-	}{{len(r.Excluded), "excluded for errors"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "global items shadowed by the project"}} {
+	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "global items shadowed by the project"}} {
 		if n.v > 0 {
 			notes = append(notes, fmt.Sprintf("%d %s", n.v, n.what))
 		}
@@ -112,8 +118,12 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 		fmt.Fprintf(stderr, "lore: build: skipped %v\n", e)
 	}
 	for _, x := range rep.Excluded {
+		what := "excluded"
+		if x.Unsafe {
+			what = "left out for safety, never injected:"
+		}
 		for _, e := range x.Errors {
-			fmt.Fprintf(stderr, "lore: build: excluded %v\n", e)
+			fmt.Fprintf(stderr, "lore: build: %s %v\n", what, e)
 		}
 	}
 	b := &built{report: rep}

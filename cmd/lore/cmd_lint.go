@@ -173,6 +173,11 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return st, fmt.Errorf("lint: %w", err)
 	}
+	links, err := s.Links(learnings)
+	if err != nil {
+		return st, fmt.Errorf("lint: %w", err)
+	}
+	st.Links = links
 	if data, err := s.ReadFile(learnings); err == nil {
 		st.Learnings = &lint.File{Path: learnings, Data: data}
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 )
@@ -22,13 +23,14 @@ type MatchCmd struct {
 }
 
 // Run prints the decision the hook makes for this call in a fresh session,
-// from the manifest when it is up to date, otherwise from an in-memory build.
+// from an in-memory build (the same bytes lore build writes), so that it
+// can also name the items left out.
 func (c *MatchCmd) Run(g *Globals) error {
 	s, err := g.InitializedStore()
 	if err != nil {
 		return err
 	}
-	b, err := buildManifest(s, false, false, g.Stderr)
+	b, err := buildManifest(s, true, false, g.Stderr)
 	if err != nil {
 		return err
 	}
@@ -43,7 +45,24 @@ func (c *MatchCmd) Run(g *Globals) error {
 		return printMatchJSON(g, d)
 	}
 	printMatch(g, b.m, call, d, c.All)
+	printUnsafe(g, b.report.Excluded)
 	return nil
+}
+
+// printUnsafe lists the items lint rejects for safety: they never match,
+// whatever the call.
+func printUnsafe(g *Globals, excluded []compile.Excluded) {
+	title := "\nnot compiled, never injected (lore lint rejects them for safety):\n"
+	for _, x := range excluded {
+		if !x.Unsafe {
+			continue
+		}
+		fmt.Fprintf(g.Stdout, "%s  %s\n", title, x.Path)
+		title = ""
+		for _, e := range x.Errors {
+			fmt.Fprintf(g.Stdout, "         - %v\n", e)
+		}
+	}
 }
 
 type matchJSON struct {

@@ -61,6 +61,9 @@ func (c *ScanCmd) run(g *Globals) error {
 		// a while for the other, which runs in the background anyway. This
 		// lock is not the store's: writers of items only wait for writes.
 		l := flock.New(filepath.Join(s.CacheDir(), "scan.lock"))
+		if err := gitstore.NoSymlink(l.Path()); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 			return err
 		}
@@ -197,7 +200,7 @@ func logQuiet(g *Globals, err error) {
 	if serr != nil || !s.Initialized() {
 		return
 	}
-	f, ferr := os.OpenFile(filepath.Join(s.CacheDir(), "scan.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, ferr := gitstore.OpenAppend(filepath.Join(s.CacheDir(), "scan.log"))
 	if ferr != nil {
 		return
 	}
