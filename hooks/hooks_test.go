@@ -350,15 +350,23 @@ func TestFailuresPrintEmptyObject(t *testing.T) {
 	}
 }
 
-func TestCorruptManifestIsLogged(t *testing.T) {
+// Without a lore binary to rebuild it (none next to the test binary, none
+// on PATH), a corrupt manifest means {} and a log that says why.
+func TestCorruptManifestWithoutLoreIsLogged(t *testing.T) {
 	root := repo(t, testItems)
 	writeManifest(t, root, []byte("LORE garbage"))
+	t.Setenv("PATH", t.TempDir())
 	var out, errb bytes.Buffer
 	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
 	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &errb)
 	log, err := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
-	if err != nil || !strings.Contains(string(log), "manifest") || !strings.Contains(errb.String(), "manifest") {
-		t.Errorf("hook.log = %q (%v), stderr = %q", log, err, errb.String())
+	for _, want := range []string{"lore not found", "manifest corrupt", "not rebuilt within"} {
+		if err != nil || !strings.Contains(string(log), want) || !strings.Contains(errb.String(), want) {
+			t.Errorf("want %q: hook.log = %q (%v), stderr = %q", want, log, err, errb.String())
+		}
+	}
+	if out.String() != "{}\n" {
+		t.Errorf("stdout = %q", out.String())
 	}
 }
 

@@ -57,6 +57,15 @@ func ids(t *testing.T, m *Manifest, idx []int) []string {
 	return out
 }
 
+func candidates(t *testing.T, m *Manifest, tool, target, prompt string) []int {
+	t.Helper()
+	idx, err := m.Candidates(tool, target, prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx
+}
+
 func TestRoundTrip(t *testing.T) {
 	src := sample()
 	data := mustBuild(t, src)
@@ -72,8 +81,8 @@ func TestRoundTrip(t *testing.T) {
 	if m.Settings() != src.Settings {
 		t.Errorf("settings = %+v, want %+v", m.Settings(), src.Settings)
 	}
-	if m.SessionStart() != src.SessionStart {
-		t.Errorf("session start = %q", m.SessionStart())
+	if got, err := m.SessionStart(); got != src.SessionStart || err != nil {
+		t.Errorf("session start = %q, %v", got, err)
 	}
 	if m.Len() != 3 {
 		t.Errorf("len %d", m.Len())
@@ -81,10 +90,10 @@ func TestRoundTrip(t *testing.T) {
 	if got := m.SourceHash(); got[:6] != "010203" || len(got) != 64 {
 		t.Errorf("source hash %q", got)
 	}
-	if p, ok := m.Priority("01A"); !ok || p != 9 {
+	if p, ok, err := m.Priority("01A"); !ok || p != 9 || err != nil {
 		t.Errorf("Priority(01A) = %d, %v", p, ok)
 	}
-	if _, ok := m.Priority("01Z"); ok {
+	if _, ok, err := m.Priority("01Z"); ok || err != nil {
 		t.Error("Priority of a missing id reported found")
 	}
 	for _, tc := range []struct {
@@ -98,7 +107,7 @@ func TestRoundTrip(t *testing.T) {
 		{"WebFetch", "", "release notes", []string{"01C"}},
 		{"WebFetch", "", "nothing", nil},
 	} {
-		got := ids(t, m, m.Candidates(tc.tool, tc.target, tc.prompt))
+		got := ids(t, m, candidates(t, m, tc.tool, tc.target, tc.prompt))
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Candidates(%q, %q, %q) = %v, want %v", tc.tool, tc.target, tc.prompt, got, tc.want)
 		}
@@ -155,7 +164,7 @@ func TestShortLiteralIsAlways(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ids(t, m, m.Candidates("Bash", "echo", "")); !reflect.DeepEqual(got, []string{"01B"}) {
+	if got := ids(t, m, candidates(t, m, "Bash", "echo", "")); !reflect.DeepEqual(got, []string{"01B"}) {
 		t.Errorf("short literal: candidates %v, want the item always", got)
 	}
 }
@@ -238,10 +247,13 @@ func FuzzParse(f *testing.F) {
 				return
 			}
 		}
-		_ = m.SessionStart()
-		_, _ = m.Priority("01A")
+		_, _ = m.SessionStart()
+		_ = m.Verify()
+		_, _ = m.Changed(t.TempDir())
+		_, _, _ = m.Priority("01A")
 		for _, tool := range []string{"Bash", "Read", "*", "X"} {
-			for _, i := range m.Candidates(tool, "git push --force pytest", "release") {
+			idx, _ := m.Candidates(tool, "git push --force pytest", "release")
+			for _, i := range idx {
 				if it, err := m.Item(i); err == nil {
 					_, _ = m.Text(it)
 					_, _ = m.Fix(it)
