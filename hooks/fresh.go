@@ -149,10 +149,16 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 		return nil
 	}
 	defer null.Close()
+	// The build's problems (a broken config.yaml) go to the hook log.
+	errs := null
+	if f, err := os.OpenFile(filepath.Join(h.root, ".lore", "cache", "hook.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		defer f.Close()
+		errs = f
+	}
 	p, err := os.StartProcess(lore, []string{lore, "build", "--quiet"}, &os.ProcAttr{
 		Dir:   h.root,
 		Env:   append(os.Environ(), manifest.LockFDEnv+"=3"),
-		Files: []*os.File{null, null, null, lock},
+		Files: []*os.File{null, null, errs, lock},
 		Sys:   detached(),
 	})
 	if err != nil {
