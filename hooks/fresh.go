@@ -89,14 +89,12 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 
 // rebuild starts `lore build --quiet` unless a build is running, and
 // reports whether the build (this one or the running one) finished within
-// wait. The child gets the build lock this call took, so parallel calls
-// that find the manifest stale start one build, and the build outlives the
-// hook when it takes longer than the wait.
+// wait, cut to what the deadline leaves (with no time left it only starts
+// the build). The child gets the build lock this call took, so parallel
+// calls that find the manifest stale start one build, and the build
+// outlives the hook when it takes longer than the wait.
 func (h *handler) rebuild(wait time.Duration) bool {
 	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
-	if wait <= 0 {
-		return false
-	}
 	lockPath := filepath.Join(h.root, filepath.FromSlash(manifest.LockRelPath))
 	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
 		h.logf("rebuild: %v", err)
@@ -116,6 +114,9 @@ func (h *handler) rebuild(wait time.Duration) bool {
 		}
 	} else {
 		f.Close() // another call's build is running: wait for it
+	}
+	if wait <= 0 {
+		return false
 	}
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
