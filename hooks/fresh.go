@@ -191,17 +191,18 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 			return d, true
 		}
 		start := time.Now()
-		m = nil
-		if h.rebuild(callWait) {
-			var again string
-			m, again = h.openChecked(false)
-			stale = again != ""
-		}
+		rebuilt := h.rebuild(callWait)
+		var again string
+		m, again = h.openChecked(false) // the old one when the build did not finish
 		if m == nil {
 			h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
 			return match.Decision{}, false
 		}
-		h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+		if rebuilt && again == "" {
+			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+		} else {
+			h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, time.Since(start).Round(time.Millisecond))
+		}
 	}
 	defer h.release(m)
 	d, why := h.check(m, f)

@@ -76,3 +76,36 @@ func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
 		t.Errorf("lore runs: %q", got)
 	}
 }
+
+// An item file edited in place (same inode, same size: no folder changes)
+// is never injected from its old text: with no lore to rebuild, the call
+// answers without it and keeps the deny whose file did not change.
+func TestItemEditedInPlaceIsLeftOut(t *testing.T) {
+	root := repo(t, testItems)
+	t.Setenv("PATH", t.TempDir())
+	p := filepath.Join(root, ".lore/lessons/pytest.md")
+	old, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(old, []byte("Bare pytest"), []byte("BARE PYTEST"), 1)
+	if bytes.Equal(edited, old) {
+		t.Fatal("the edit changed nothing")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(edited)
+	f.Close()
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "git push --force origin main && pytest"))
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, "Bare pytest") {
+		t.Errorf("want the deny and not the edited lesson: %s", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	for _, want := range []string{"stale (.lore/lessons/pytest.md changed)", "left out 01JPYTEST0000000000000000A"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+}

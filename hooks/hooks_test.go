@@ -97,7 +97,8 @@ Bump VERSION and internal/version.go together.
 `,
 }
 
-// repo writes the test store into a fresh work tree and builds its manifest.
+// repo writes the test store into a fresh work tree and builds its manifest
+// with the stat of its sources, as lore build does.
 func repo(t testing.TB, items map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -119,7 +120,8 @@ func repo(t testing.TB, items map[string]string) string {
 		}
 		parsed = append(parsed, it)
 	}
-	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default()})
+	snap := compile.TakeSnapshot(root, "", config.Default().Learnings)
+	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,9 +155,10 @@ func (m *Manifest) ItemChanged(root string, it Item) (string, error) {
 func (m *Manifest) Revision() uint32 { return m.rev }
 
 // Check reports why the manifest of the work tree at root cannot be used
-// as it is: "" when it is fresh, else "missing", "corrupt: ..." or
-// "stale: <path> changed". It stats every source (lore doctor, lore build).
-func Check(root string) string {
+// as it is: "" when it is fresh, else "missing", "corrupt: ...", "stale:
+// built by compiler revision N" or "stale: <path> changed". It verifies
+// every checksum and stats every source (lore build, lore doctor).
+func Check(root string, revision uint32) string {
 	m, err := Open(filepath.Join(root, filepath.FromSlash(RelPath)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "missing"
@@ -166,6 +167,9 @@ func Check(root string) string {
 		return "corrupt: " + err.Error()
 	}
 	defer m.Close()
+	if m.Revision() != revision {
+		return fmt.Sprintf("stale: built by compiler revision %d", m.Revision())
+	}
 	if err := m.Verify(); err != nil {
 		return "corrupt: " + err.Error()
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -264,4 +265,72 @@ func FuzzParse(f *testing.F) {
 			_, _ = m.Item(i)
 		}
 	})
+}
+
+func TestCheck(t *testing.T) {
+	root := t.TempDir()
+	lessons := filepath.Join(root, ".lore", "lessons")
+	if err := os.MkdirAll(lessons, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	item := filepath.Join(lessons, "a.md")
+	if err := os.WriteFile(item, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := sample()
+	src.Revision = 7
+	src.Watch = []Watched{{Path: ".lore/lessons", Stat: StatPath(lessons)}, {Path: ".lore/config.yaml", Stat: StatPath(filepath.Join(root, ".lore/config.yaml"))}}
+	src.Files = []Watched{{Path: ".lore/lessons/a.md", Stat: StatPath(item)}}
+	src.Items[0].Sources = []int{0}
+	path := filepath.Join(root, filepath.FromSlash(RelPath))
+	if got := Check(root, 7); got != "missing" {
+		t.Errorf("no manifest: %q", got)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, mustBuild(t, src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Check(root, 7); got != "" {
+		t.Errorf("fresh: %q", got)
+	}
+	if got := Check(root, 8); got != "stale: built by compiler revision 7" {
+		t.Errorf("other revision: %q", got)
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	it, err := m.Item(1) // 01B, the item with the source
+	if err != nil || it.ID != "01B" {
+		t.Fatalf("%v %v", it.ID, err)
+	}
+	// Rewritten in place: the folder does not change, the file does.
+	if err := os.WriteFile(item, []byte("three"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Changed(root); p != "" || err != nil {
+		t.Errorf("Changed = %q, %v: an edit in place does not touch the folder", p, err)
+	}
+	if p, err := m.ItemChanged(root, it); p != ".lore/lessons/a.md" || err != nil {
+		t.Errorf("ItemChanged = %q, %v", p, err)
+	}
+	if got := Check(root, 7); got != "stale: .lore/lessons/a.md changed" {
+		t.Errorf("edited: %q", got)
+	}
+	// A new file changes the folder; so does a config that appears.
+	if err := os.WriteFile(filepath.Join(root, ".lore/config.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Changed(root); p != ".lore/config.yaml" || err != nil {
+		t.Errorf("Changed = %q, %v", p, err)
+	}
+	b, _ := os.ReadFile(path)
+	b[len(b)-1] ^= 1
+	os.WriteFile(path, b, 0o644)
+	if got := Check(root, 7); !strings.HasPrefix(got, "corrupt: ") {
+		t.Errorf("flipped: %q", got)
+	}
 }

@@ -82,14 +82,9 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 		}
 		defer unlock()
 	}
-	if !force {
+	if !force && manifest.Check(s.Root, compile.Revision) == "" {
 		if m, err := manifest.Open(path); err == nil {
-			if m.Revision() == compile.Revision && m.Verify() == nil {
-				if p, err := m.ChangedAny(s.Root); err == nil && p == "" {
-					return &built{m: m, fresh: true}, nil
-				}
-			}
-			m.Close()
+			return &built{m: m, fresh: true}, nil
 		}
 	}
 
