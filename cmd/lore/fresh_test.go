@@ -52,10 +52,10 @@ Ran twiddle bare.
 `
 
 type gitRepo struct {
-	t   *testing.T
-	dir string
-	env []string
-	n   int
+	t         *testing.T
+	dir, home string
+	env       []string
+	n         int
 }
 
 func newGitRepo(t *testing.T) *gitRepo {
@@ -64,7 +64,7 @@ func newGitRepo(t *testing.T) *gitRepo {
 		t.Fatal("these tests need the git CLI")
 	}
 	home := t.TempDir()
-	r := &gitRepo{t: t, dir: t.TempDir(), env: append(os.Environ(),
+	r := &gitRepo{t: t, dir: t.TempDir(), home: home, env: append(os.Environ(),
 		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Lore Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Lore Test", "GIT_COMMITTER_EMAIL=test@example.com", "LORE_DISABLE=")}
@@ -247,6 +247,21 @@ func TestFreshAfterEditsOutsideGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.expect("frobnicate all", v3, v1, v2)
+
+	// The user's global store counts like the project's.
+	r.expect("twiddle it", "", t1)
+	g := filepath.Join(r.home, ".config", "lore", "lessons", "twiddle.md")
+	if err := os.MkdirAll(filepath.Dir(g), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(g, []byte(twiddle(t1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.expect("twiddle it", t1)
+	if err := os.Remove(g); err != nil {
+		t.Fatal(err)
+	}
+	r.expect("twiddle it", "", t1)
 
 	// The config counts too: a higher threshold drops the lesson.
 	r.write(".lore/config.yaml", "inject:\n  threshold: 5\n")
