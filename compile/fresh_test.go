@@ -214,7 +214,7 @@ func TestSnapshotWaitsOutTheRacyWindow(t *testing.T) {
 		paths = append(paths, w.Path)
 	}
 	sort.Strings(paths)
-	want := []string{".lore/config.yaml", ".lore/decisions", ".lore/learnings.md", ".lore/lessons", ".lore/pitfalls", ".lore/skills"}
+	want := []string{".lore/cache/edited", ".lore/config.yaml", ".lore/decisions", ".lore/learnings.md", ".lore/lessons", ".lore/pitfalls", ".lore/skills"}
 	if fmt.Sprint(paths) != fmt.Sprint(want) {
 		t.Errorf("watched %v, want %v", paths, want)
 	}

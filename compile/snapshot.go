@@ -30,8 +30,11 @@ const racyWindow = 20 * time.Millisecond
 // TakeSnapshot stats the sources of the store at root: config, learnings
 // (repo-relative), the kind and skill folders and their .md files, and the
 // global store's kind folders and files (global "" for none). It waits out
-// the racy window when a source changed in the last few milliseconds.
+// the racy window when a source changed in the last few milliseconds. It
+// first clears the hook's edit mark (manifest.EditedRelPath), which the
+// build that follows the snapshot answers by reading the files.
 func TakeSnapshot(root, global, learnings string) Snapshot {
+	os.Remove(filepath.Join(root, filepath.FromSlash(manifest.EditedRelPath)))
 	var s Snapshot
 	for try := 0; ; try++ {
 		start := time.Now()
@@ -49,6 +52,7 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 	watchFile := func(rel string) {
 		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
 	}
+	watchFile(manifest.EditedRelPath)
 	watchFile(".lore/config.yaml")
 	if learnings != "" {
 		watchFile(path.Clean(filepath.ToSlash(learnings)))

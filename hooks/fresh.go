@@ -273,3 +273,31 @@ func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
 	}
 	return strings.TrimSpace(block)
 }
+
+// markIfEditing creates the edit mark before a call that may write a file
+// under .lore/ (an Edit or Write of one, or a shell command that names the
+// folder): an editor's write in place changes no folder, so without the
+// mark a lesson the agent edits would count only from the next session.
+func (h *handler) markIfEditing(tc call, cwd string) {
+	if h.root == "" {
+		return
+	}
+	editing := tc.Tool == "Bash" && strings.Contains(tc.Command, ".lore/")
+	if tc.Tool != "Read" && tc.Tool != "Glob" && tc.Tool != "Grep" {
+		for _, p := range tc.Paths {
+			rel := relPath(h.root, cwd, p)
+			editing = editing || strings.HasPrefix(rel, ".lore/") && !strings.HasPrefix(rel, ".lore/cache/")
+		}
+	}
+	if !editing {
+		return
+	}
+	mark := filepath.Join(h.root, filepath.FromSlash(manifest.EditedRelPath))
+	os.MkdirAll(filepath.Dir(mark), 0o755)
+	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		h.logf("mark the edit: %v", err)
+		return
+	}
+	f.Close()
+}

@@ -240,6 +240,9 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	if tc.Tool == "" {
 		return reply{}
 	}
+	if before {
+		defer h.markIfEditing(tc, cwd) // after deciding: the next call rebuilds
+	}
 	var prompt string
 	var recent []string
 	if sess != nil {

@@ -24,6 +24,11 @@ const RelPath = ".lore/cache/manifest"
 // calls that find the manifest stale start one build, not one each.
 const LockRelPath = ".lore/cache/build.lock"
 
+// EditedRelPath is created by the hook before an agent tool call that may
+// edit .lore/ (an editor's write in place changes no folder): the build
+// removes it, so while it exists the manifest is stale.
+const EditedRelPath = ".lore/cache/edited"
+
 // LockFDEnv names the descriptor of a build lock already held for the
 // process: the hook takes the lock, then starts `lore build` with it, so no
 // other call can start a build in the gap between the two processes.

@@ -105,10 +105,15 @@ func (r *gitRepo) commit(msg string) {
 // what it injected or denied.
 func (r *gitRepo) hook(command string) string {
 	r.t.Helper()
+	return r.hookTool("Bash", map[string]string{"command": command})
+}
+
+func (r *gitRepo) hookTool(tool string, input map[string]string) string {
+	r.t.Helper()
 	r.n++
 	in, _ := json.Marshal(map[string]any{
 		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.dir,
-		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]string{"command": command},
+		"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
 	})
 	cmd := exec.Command("lore", "hook", "claude", "PreToolUse")
 	cmd.Dir, cmd.Env, cmd.Stdin = r.dir, r.env, strings.NewReader(string(in))
@@ -247,6 +252,18 @@ func TestFreshAfterEditsOutsideGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.expect("frobnicate all", v3, v1, v2)
+
+	// The agent edits a lesson in place so that it matches a new command:
+	// the hook marked the Edit call, so the next call sees the change.
+	r.expect("frizzlate all", "", v3)
+	r.hookTool("Edit", map[string]string{"file_path": p, "old_string": "frobnicate", "new_string": "frizzlate"})
+	f, err = os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Replace(frob(v3), `\bfrobnicate\b`, `\bfrizzlate\b`, 1))
+	f.Close()
+	r.expect("frizzlate all", v3)
 
 	// The user's global store counts like the project's.
 	r.expect("twiddle it", "", t1)
