@@ -44,7 +44,7 @@ func realStore(t *testing.T, n int) (root string, data []byte) {
 	root = t.TempDir()
 	files := SyntheticFiles(n)
 	files[".lore/pitfalls/PF-0999-force.md"] = []byte(denyFile)
-	files[".lore/config.yaml"] = []byte("inject:\n  maxItems: 3\n")
+	files[".lore/config.yaml"] = []byte("inject:\n  maxItems: 100\n  budgetBytes: 1048576\n")
 	files[".lore/learnings.md"] = []byte(strings.Repeat("preamble\n", 10) + "## Cache the wheel\nIt is slow.\n")
 	for rel, b := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -56,7 +56,9 @@ func realStore(t *testing.T, n int) (root string, data []byte) {
 		}
 	}
 	snap := TakeSnapshot(root, "", ".lore/learnings.md")
-	in := Input{Config: config.Default(), Snapshot: snap, Learnings: files[".lore/learnings.md"]}
+	cfg := config.Default()
+	cfg.Inject.MaxItems, cfg.Inject.BudgetBytes = 100, 1<<20 // every match is injected: its text is read
+	in := Input{Config: cfg, Snapshot: snap, Learnings: files[".lore/learnings.md"]}
 	for rel, b := range files {
 		if strings.HasSuffix(rel, ".md") && !strings.HasSuffix(rel, "learnings.md") {
 			it, err := markdown.Parse(rel, b)
@@ -116,27 +118,28 @@ func answers(root string, m *manifest.Manifest, calls []match.Call) (string, err
 	return b.String(), nil
 }
 
-// callsFor fires every item of SyntheticFiles(n) and the deny pitfall.
+// callsFor fires every item of SyntheticFiles(n) and the deny pitfall, with
+// as few calls as the triggers allow: one shell line for every Bash item,
+// one prompt for every keyword item, a call per path item.
 func callsFor(n int) []match.Call {
-	calls := []match.Call{
-		{Tool: "Bash", Command: "git push --force origin main"},
-		{Tool: "Bash", Command: "cd app && pytest -x tests"},
-		{Tool: "WebSearch"},
-	}
+	shell := []string{"git push --force origin main", "cd app && pytest -x tests"}
+	var prompt []string
+	calls := []match.Call{{Tool: "WebSearch"}}
 	for i := 1; i < n; i++ {
 		w := fmt.Sprintf("synth%05d", i)
 		switch {
 		case i%20 < 12:
-			calls = append(calls, match.Call{Tool: "Bash", Command: w + " --now"})
+			shell = append(shell, w+" --now")
 		case i%20 < 16:
 			calls = append(calls, match.Call{Tool: "Edit", Path: "conf/" + w + ".cfg"})
 		case i%20 < 18:
-			calls = append(calls, match.Call{Prompt: "please " + w + " release it"})
+			prompt = append(prompt, w+" release")
 		default:
 			calls = append(calls, match.Call{Tool: "Read", Path: "src/" + w + "/main.go"})
 		}
 	}
-	return calls
+	return append(calls, match.Call{Tool: "Bash", Command: strings.Join(shell, "; ")},
+		match.Call{Prompt: "please " + strings.Join(prompt, " and ")})
 }
 
 // TestEveryByteIsChecked flips every byte of a real manifest: Verify must
@@ -157,10 +160,9 @@ func TestEveryByteIsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"01JDENY0000000000000000000", "Blocked", "synth00019"} {
-		if id != "Blocked" && !strings.Contains(want, id) {
-			t.Fatalf("the calls do not fire %s:\n%s", id, want)
-		}
+	// Every item but the three low-priority ones, which no call selects.
+	if got := strings.Count("\n"+want, "\n01"); got != n+1-3 {
+		t.Fatalf("the calls inject %d of the %d items:\n%s", got, n+1, want)
 	}
 	silent, detected := 0, 0
 	for off := range data {
