@@ -11,6 +11,8 @@ import (
 // Layout (little endian; every offset is from the start of the file):
 //
 //	header   headerSize bytes, see the h* constants
+//	watch    the watched sources (see fresh.go), next to the header: every
+//	         hook call reads them, and a page fault costs microseconds
 //	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots (u32)
 //	postings always lists (u32 item indexes), pooled literals (uvarint length,
 //	         bytes, crc u32) and gram posting lists ({item, literal offset} u32
@@ -22,14 +24,14 @@ import (
 //	         own index, so a damaged itemTab entry cannot swap items unnoticed
 //	texts    injection texts and fixes, referenced by (off, len, crc) from records
 //	session  the SessionStart block
-//	fresh    the watched sources, then the item files (see fresh.go)
+//	files    the item files' stat entries (see fresh.go)
 //
 // Every byte the hook can act on is under a checksum that it checks before
 // acting: header and directory at Open, each slot it probes, each posting
-// list, literal, always list, record, text and fresh entry it reads.
+// list, literal, always list, record, text and source entry it reads.
 const (
 	magic      = "LOREMAN\x00"
-	headerSize = 144
+	headerSize = 152
 
 	hVersion    = 8
 	hFileSize   = 16
@@ -51,9 +53,10 @@ const (
 	hHeaderCRC  = 120
 	hPostBase   = 124
 	hRevision   = 128
-	hFreshOff   = 132
+	hWatchOff   = 132
 	hWatchLen   = 136
-	hFilesLen   = 140
+	hFilesOff   = 140
+	hFilesLen   = 144
 
 	slotSize = 16
 	gramLen  = 3
@@ -172,7 +175,7 @@ func Build(src Source) ([]byte, error) {
 		dir = append(dir, e)
 	}
 
-	fresh, fileOffs, watchLen := encodeFresh(src)
+	watch, files, fileOffs := encodeFresh(src)
 
 	// Records and texts, in id order.
 	recOffs := make([]uint32, n)
@@ -207,15 +210,16 @@ func Build(src Source) ([]byte, error) {
 		dirBuf.WriteString(e.name)
 		dirBuf.Write(make([]byte, 20)) // filled below
 	}
-	dirOff := headerSize
+	watchOff := headerSize
+	dirOff := watchOff + len(watch)
 	postOff := dirOff + dirBuf.Len()
 	tablesOff := postOff + post.Len()
 	itemTabOff := tablesOff + tables.Len()
 	recsOff := itemTabOff + 4*n
 	textsOff := recsOff + recs.Len()
 	sessionOff := textsOff + texts.Len()
-	freshOff := sessionOff + len(src.SessionStart)
-	total := freshOff + len(fresh)
+	filesOff := sessionOff + len(src.SessionStart)
+	total := filesOff + len(files)
 	if total > math.MaxUint32 {
 		return nil, fmt.Errorf("manifest: %d bytes is too large", total)
 	}
@@ -275,9 +279,11 @@ func Build(src Source) ([]byte, error) {
 	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
 	le.PutUint32(out[hPostBase:], uint32(postOff))
 	le.PutUint32(out[hRevision:], src.Revision)
-	le.PutUint32(out[hFreshOff:], uint32(freshOff))
-	le.PutUint32(out[hWatchLen:], uint32(watchLen))
-	le.PutUint32(out[hFilesLen:], uint32(len(fresh)-watchLen))
+	le.PutUint32(out[hWatchOff:], uint32(watchOff))
+	le.PutUint32(out[hWatchLen:], uint32(len(watch)))
+	le.PutUint32(out[hFilesOff:], uint32(filesOff))
+	le.PutUint32(out[hFilesLen:], uint32(len(files)))
+	out = append(out, watch...)
 	out = append(out, d...)
 	le.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
 	out = append(out, post.Bytes()...)
@@ -288,7 +294,7 @@ func Build(src Source) ([]byte, error) {
 	out = append(out, rb...)
 	out = append(out, texts.Bytes()...)
 	out = append(out, src.SessionStart...)
-	out = append(out, fresh...)
+	out = append(out, files...)
 	return out, nil
 }
 

@@ -41,19 +41,18 @@ const (
 	entryStat   = 32 // ino, size, mtime, ctime
 )
 
-// encodeFresh writes the watched entries, then the files; it returns the
-// section, each file's entry offset in it and the length of the watched part.
-func encodeFresh(src Source) (sec []byte, fileOffs []uint32, watchLen int) {
+// encodeFresh returns the watched entries, the file entries and each
+// file's entry offset in the latter.
+func encodeFresh(src Source) (watch, files []byte, fileOffs []uint32) {
 	for _, w := range src.Watch {
-		sec = appendEntry(sec, w)
+		watch = appendEntry(watch, w)
 	}
-	watchLen = len(sec)
 	fileOffs = make([]uint32, len(src.Files))
 	for i, w := range src.Files {
-		fileOffs[i] = uint32(len(sec))
-		sec = appendEntry(sec, w)
+		fileOffs[i] = uint32(len(files))
+		files = appendEntry(files, w)
 	}
-	return sec, fileOffs, watchLen
+	return watch, files, fileOffs
 }
 
 // appendEntry: flags byte, path (uvarint length, bytes), the stat, and a
@@ -77,10 +76,9 @@ func appendEntry(p []byte, w Watched) []byte {
 	return le.AppendUint32(p, sum32(p[start:]))
 }
 
-// entry decodes the fresh entry at off (relative to the section) and
-// returns the offset after it.
-func (m *Manifest) entry(off int) (Watched, int, error) {
-	sec := m.fresh
+// entry decodes the source entry at off in sec (the watch or the files
+// section) and returns the offset after it.
+func entry(sec []byte, off int) (Watched, int, error) {
 	if off < 0 || off >= len(sec) {
 		return Watched{}, 0, errf("source entry out of range")
 	}
@@ -104,11 +102,11 @@ func (m *Manifest) entry(off int) (Watched, int, error) {
 	}}, off + n, nil
 }
 
-// changed stats the entries in [from, to) of the fresh section and returns
-// the path of the first one that differs from the build, "" when none.
-func (m *Manifest) changed(root string, from, to int) (string, error) {
-	for off := from; off < to; {
-		w, next, err := m.entry(off)
+// changed stats the entries of sec and returns the path of the first one
+// that differs from the build, "" when none.
+func changed(root string, sec []byte) (string, error) {
+	for off := 0; off < len(sec); {
+		w, next, err := entry(sec, off)
 		if err != nil {
 			return "", err
 		}
@@ -125,22 +123,22 @@ func (m *Manifest) changed(root string, from, to int) (string, error) {
 // changed since the build, "" when none did. Files rewritten in place are
 // not seen here: see ItemChanged and ChangedAny.
 func (m *Manifest) Changed(root string) (string, error) {
-	return m.changed(root, 0, m.watchLen)
+	return changed(root, m.watch)
 }
 
 // ChangedAny is Changed plus every item file (one stat per item).
 func (m *Manifest) ChangedAny(root string) (string, error) {
-	return m.changed(root, 0, len(m.fresh))
+	if p, err := changed(root, m.watch); p != "" || err != nil {
+		return p, err
+	}
+	return changed(root, m.files)
 }
 
 // ItemChanged checks the files an item returned by Item was compiled from,
 // so that a file edited in place is never injected from its old text.
 func (m *Manifest) ItemChanged(root string, it Item) (string, error) {
 	for _, off := range it.srcOffs {
-		if int(off) < m.watchLen {
-			return "", errf("item %s: source entry %d is not an item file", it.ID, off)
-		}
-		w, _, err := m.entry(int(off))
+		w, _, err := entry(m.files, int(off))
 		if err != nil {
 			return "", err
 		}

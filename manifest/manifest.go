@@ -81,7 +81,7 @@ type Item struct {
 	Sources []int
 
 	textRef, fixRef ref
-	srcOffs         []uint32 // fresh-section offsets of its source entries
+	srcOffs         []uint32 // offsets of its source entries in the files section
 }
 
 type ref struct{ off, n, crc uint32 }

@@ -241,6 +241,8 @@ func FuzzParse(f *testing.F) {
 			binary.LittleEndian.PutUint32(data[hVersion:], Version)
 			binary.LittleEndian.PutUint64(data[hFileSize:], uint64(len(data)))
 			if d := binary.LittleEndian.Uint32(data[hDirLen:]); int(d) <= len(data)-headerSize {
+				binary.LittleEndian.PutUint32(data[hWatchOff:], headerSize)
+				binary.LittleEndian.PutUint32(data[hWatchLen:], 0)
 				binary.LittleEndian.PutUint32(data[hDirOff:], headerSize)
 				binary.LittleEndian.PutUint32(data[hHeaderCRC:], headerCRC(data[:headerSize], data[headerSize:headerSize+int(d)]))
 			}

@@ -21,8 +21,8 @@ type Manifest struct {
 	set      Settings
 	hash     [32]byte
 	rev      uint32
-	fresh    []byte // the fresh section: watched entries, then item files
-	watchLen int
+	watch    []byte // the watched sources' entries
+	files    []byte // the item files' entries
 }
 
 type bucket struct {
@@ -76,7 +76,7 @@ func parse(data []byte) (*Manifest, error) {
 	}
 	u := func(at int) int { return int(le.Uint32(data[at:])) }
 	dirOff, dirLen := u(hDirOff), u(hDirLen)
-	if dirOff != headerSize || dirLen > len(data)-dirOff {
+	if u(hWatchOff) != headerSize || dirOff != headerSize+u(hWatchLen) || dirOff > len(data) || dirLen > len(data)-dirOff {
 		return nil, errf("directory out of range")
 	}
 	dir := data[dirOff : dirOff+dirLen]
@@ -99,11 +99,11 @@ func parse(data []byte) (*Manifest, error) {
 	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
 		return nil, errf("session block out of range")
 	}
-	freshOff, watchLen, filesLen := u(hFreshOff), u(hWatchLen), u(hFilesLen)
-	if watchLen > len(data) || !inRange(data, freshOff, watchLen+filesLen) {
+	if !inRange(data, u(hWatchOff), u(hWatchLen)) || !inRange(data, u(hFilesOff), u(hFilesLen)) {
 		return nil, errf("source list out of range")
 	}
-	m.fresh, m.watchLen = data[freshOff:freshOff+watchLen+filesLen], watchLen
+	m.watch = data[u(hWatchOff) : u(hWatchOff)+u(hWatchLen)]
+	m.files = data[u(hFilesOff) : u(hFilesOff)+u(hFilesLen)]
 	nb := u(hNBuckets)
 	if nb > dirLen/21 {
 		return nil, errf("%d buckets in a %d-byte directory", nb, dirLen)
@@ -501,23 +501,22 @@ func (m *Manifest) Verify() error {
 			return err
 		}
 		for _, off := range it.srcOffs {
-			if int(off) < m.watchLen {
-				return errf("item %s: source entry %d is not an item file", it.ID, off)
+			if _, _, err := entry(m.files, int(off)); err != nil {
+				return err
 			}
 		}
 	}
 	if _, err := m.SessionStart(); err != nil {
 		return err
 	}
-	for off := 0; off < len(m.fresh); {
-		_, next, err := m.entry(off)
-		if err != nil {
-			return err
+	for _, sec := range [][]byte{m.watch, m.files} {
+		for off := 0; off < len(sec); {
+			_, next, err := entry(sec, off)
+			if err != nil {
+				return err
+			}
+			off = next
 		}
-		if off < m.watchLen && next > m.watchLen {
-			return errf("source entry at %d straddles the watched part", off)
-		}
-		off = next
 	}
 	return nil
 }
