@@ -40,15 +40,15 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	start := time.Now()
 	if h.rebuild(wait) {
 		m2, why2 := h.openChecked(every)
-		if why2 == "" {
+		if m2 != nil { // fresh, or stale but newer than m
 			if m != nil {
 				h.release(m)
 			}
-			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
-			return m2, false
+			m = m2
 		}
-		if m2 != nil {
-			h.release(m2)
+		if why2 == "" {
+			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+			return m, false
 		}
 		why = why2
 	}
