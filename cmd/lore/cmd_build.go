@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/lore-agents/lore/compile"
@@ -88,6 +89,10 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 		}
 	}
 
+	// A build allocates much and keeps little, and a hook call may be
+	// waiting for it: fewer collections cost a quarter of its CPU time at
+	// 10,000 items (1.1 s to 0.84 s user+sys) for 40% more peak memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
