@@ -20,8 +20,9 @@ import (
 )
 
 // Revision changes whenever compile's output for the same files changes
-// (rendering, planning); it is part of the source hash and the fingerprint.
-const Revision = "3"
+// (rendering, planning); it is part of the source hash and the manifest,
+// and a manifest of another revision is rebuilt.
+const Revision uint32 = 4
 
 // Input is what a build reads.
 type Input struct {
@@ -32,6 +33,8 @@ type Input struct {
 	// Learnings is the learnings file (Config.Learnings), for the recent
 	// learnings SessionStart shows.
 	Learnings []byte
+	// Snapshot is the stat of the sources, taken before they were read.
+	Snapshot Snapshot
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -82,7 +85,7 @@ func Compile(in Input) (manifest.Source, Report) {
 	var critical []*markdown.Item
 	byID := map[string]string{} // id -> file that has it
 	h := sha256.New()
-	fmt.Fprintf(h, "lore manifest %d compile %s\n", manifest.Version, Revision)
+	fmt.Fprintf(h, "lore manifest %d compile %d\n", manifest.Version, Revision)
 	fmt.Fprintf(h, "%+v\n", set)
 	fmt.Fprintf(h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
 	h.Write(in.Learnings)
@@ -138,7 +141,9 @@ func Compile(in Input) (manifest.Source, Report) {
 				rep.Folded++
 				continue
 			}
-			items = append(items, item(it, global, itemCap))
+			m := item(it, global, itemCap)
+			m.Sources = in.Snapshot.sources(it.Path)
+			items = append(items, m)
 			rep.Index = append(rep.Index, entry(it))
 		}
 	}
@@ -147,6 +152,11 @@ func Compile(in Input) (manifest.Source, Report) {
 	for i, sk := range in.Skills {
 		if len(members[i]) > 0 {
 			m, e := skillItem(sk, members[i], itemCap)
+			paths := []string{sk.Path}
+			for _, it := range members[i] {
+				paths = append(paths, it.Path)
+			}
+			m.Sources = in.Snapshot.sources(paths...)
 			items = append(items, m)
 			rep.Index = append(rep.Index, e)
 		}
@@ -154,6 +164,9 @@ func Compile(in Input) (manifest.Source, Report) {
 	rep.Compiled = len(items)
 
 	src := manifest.Source{
+		Revision:     Revision,
+		Watch:        in.Snapshot.Watch,
+		Files:        in.Snapshot.Files,
 		Settings:     set,
 		SessionStart: sessionStart(critical, rep.Index, rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
 		Items:        items,

@@ -1,17 +1,12 @@
 package compile
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -70,52 +65,4 @@ func DisplayPath(p string) string {
 		}
 	}
 	return filepath.ToSlash(p)
-}
-
-// Fingerprint hashes the name, size, mode and modification time of every
-// file under the given folders (skipping any folder named "cache" directly
-// under one of them), with the manifest version and compile revision. It
-// reads no file: `lore build` compares it with the last build's to return
-// at once when nothing changed. Missing folders count as empty.
-func Fingerprint(dirs ...string) (string, error) {
-	h := sha256.New()
-	h.Write([]byte("lore fingerprint " + Revision + "\n"))
-	var b []byte
-	for _, root := range dirs {
-		h.Write([]byte(root + "\x00"))
-		var rows []string
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) && p == root {
-					return filepath.SkipAll
-				}
-				return err
-			}
-			if d.IsDir() && d.Name() == "cache" && filepath.Dir(p) == root {
-				return filepath.SkipDir
-			}
-			if d.IsDir() {
-				return nil
-			}
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			b = b[:0]
-			b = binary.LittleEndian.AppendUint64(b, uint64(fi.Size()))
-			b = binary.LittleEndian.AppendUint64(b, uint64(fi.ModTime().UnixNano()))
-			b = binary.LittleEndian.AppendUint32(b, uint32(fi.Mode()))
-			rows = append(rows, p+"\x00"+string(b))
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-		sort.Strings(rows)
-		for _, r := range rows {
-			h.Write([]byte(r))
-		}
-	}
-	binary.Write(h, binary.LittleEndian, uint32(manifest.Version))
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -108,11 +108,11 @@ func manifestCheck(env Env, add func(Finding)) {
 	case f == Fresh:
 		add(Finding{"manifest", OK, "the manifest is up to date with .lore/", ""})
 	case f == Missing:
-		add(Finding{"manifest", Action, "no manifest: the hooks have nothing to inject until it is built", "lore build"})
+		add(Finding{"manifest", Action, "no manifest yet: the agent hook builds it on its first call, within its deadline", "lore build"})
 	case f == Corrupt:
 		add(Finding{"manifest", Action, "the manifest cannot be read", "lore build --force"})
 	default:
-		add(Finding{"manifest", Action, "the manifest is stale: .lore/ changed since it was built", "lore build"})
+		add(Finding{"manifest", Action, "the manifest is stale: .lore/ changed since it was built (the agent hook rebuilds it on its next call)", "lore build"})
 	}
 }
 

@@ -12,11 +12,14 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/gofrs/flock"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -178,6 +181,33 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 		return fmt.Errorf("gitstore: %s: %w", rel, fs.ErrExist)
 	}
 	return WriteAtomic(s.Path(rel), data)
+}
+
+// BuildLock takes the build lock, or adopts the one the agent hook took and
+// passed down (manifest.LockFDEnv): the lock is released when the last
+// descriptor of it is closed.
+func (s *Store) BuildLock() (unlock func(), err error) {
+	if fd, err := strconv.Atoi(os.Getenv(manifest.LockFDEnv)); err == nil && fd > 2 {
+		os.Unsetenv(manifest.LockFDEnv)
+		if f := os.NewFile(uintptr(fd), "build.lock"); f != nil {
+			fi, err1 := f.Stat()
+			want, err2 := os.Stat(s.Path(manifest.LockRelPath))
+			if err1 == nil && err2 == nil && os.SameFile(fi, want) {
+				return func() { f.Close() }, nil
+			}
+		}
+	}
+	if err := NoSymlink(s.Path(manifest.LockRelPath)); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	}
+	l := flock.New(s.Path(manifest.LockRelPath))
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("gitstore: lock %s: %w", manifest.LockRelPath, err)
+	}
+	return func() { _ = l.Unlock() }, nil
 }
 
 // HighestRef is the highest PF-/ADR- number in use for kind, by file name

@@ -13,6 +13,8 @@ import (
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/markdown"
 )
 
 // The bars of DESIGN section 14: the whole PreToolUse process against a Go
@@ -35,7 +37,8 @@ func main() {
 }
 `
 
-// benchBinaries builds lore-hook and the trivial program once per process.
+// benchBinaries builds lore-hook, lore next to it (which it runs to
+// rebuild a stale manifest) and the trivial program once per process.
 var benchBins struct{ dir, hook, trivial string }
 
 func binaries(b *testing.B) (hook, trivial string) {
@@ -45,9 +48,13 @@ func binaries(b *testing.B) (hook, trivial string) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(func() {
+			os.RemoveAll(benchBins.dir)
+			benchBins.dir = ""
+		})
 		hookBin, trivialBin := filepath.Join(dir, "lore-hook"), filepath.Join(dir, "trivial")
-		if out, err := exec.Command("go", "build", "-o", hookBin, "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput(); err != nil {
-			b.Fatalf("build lore-hook: %v\n%s", err, out)
+		if out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/lore-agents/lore/cmd/lore-hook", "github.com/lore-agents/lore/cmd/lore").CombinedOutput(); err != nil {
+			b.Fatalf("build lore-hook and lore: %v\n%s", err, out)
 		}
 		src := filepath.Join(dir, "trivial.go")
 		if err := os.WriteFile(src, []byte(trivialSrc), 0o644); err != nil {
@@ -64,14 +71,33 @@ func binaries(b *testing.B) (hook, trivial string) {
 	return benchBins.hook, benchBins.trivial
 }
 
-// benchStore writes a work tree with a manifest of n synthetic active items
-// (compile.SyntheticFiles: realistic Bash, file, keyword and path triggers;
-// compiled as `lore build` does).
+// benchStore writes a git work tree with n synthetic active item files
+// (compile.SyntheticFiles: realistic Bash, file, keyword and path triggers)
+// and their manifest, compiled as `lore build` does, with the stat of every
+// source, so each hook call pays for its freshness check.
 func benchStore(b *testing.B, n int) string {
 	b.Helper()
 	root := b.TempDir()
-	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-	data, rep, err := compile.Build(compile.Input{Items: compile.Synthetic(n), Config: config.Default()})
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v\n%s", err, out)
+	}
+	var items []*markdown.Item
+	for rel, data := range compile.SyntheticFiles(n) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		it, err := markdown.Parse(rel, data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		items = append(items, it)
+	}
+	snap := compile.TakeSnapshot(root, "", config.Default().Learnings)
+	data, rep, err := compile.Build(compile.Input{Items: items, Config: config.Default(), Snapshot: snap})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,6 +105,14 @@ func benchStore(b *testing.B, n int) string {
 		b.Fatalf("compiled %d of %d items", rep.Compiled, n)
 	}
 	writeManifest(b, root, data)
+	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	if p, err := m.ChangedAny(root); p != "" || err != nil {
+		b.Fatalf("the bench manifest is stale: %q %v", p, err)
+	}
 	return root
 }
 
@@ -106,10 +140,6 @@ func median(ds []time.Duration) time.Duration {
 
 func BenchmarkPreToolUse(b *testing.B) {
 	hookBin, trivialBin := binaries(b)
-	b.Cleanup(func() {
-		os.RemoveAll(benchBins.dir)
-		benchBins.dir = ""
-	})
 	cases := []struct {
 		name       string
 		items      int
@@ -170,6 +200,90 @@ func BenchmarkPreToolUse(b *testing.B) {
 			if ratio > tc.bar {
 				b.Logf("over the bar: %.2fx > %.1fx (hook %v, trivial %v)", ratio, tc.bar, h, t)
 			}
+		})
+	}
+}
+
+// BenchmarkFreshness is the freshness check alone, in process: what every
+// hook call pays (a stat per watched folder and file) and what SessionStart
+// and lore build pay (a stat per item file too). us/check is the median of
+// 101 checks per iteration, so -benchtime=1x measures warm checks too.
+//
+//	go test ./hooks -run '^$' -bench Freshness -benchtime=1x
+func BenchmarkFreshness(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		root := benchStore(b, n)
+		m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for name, check := range map[string]func(string) (string, error){"every-call": m.Changed, "every-file": m.ChangedAny} {
+			b.Run(fmt.Sprintf("items=%d/%s", n, name), func(b *testing.B) {
+				var ds []time.Duration
+				for b.Loop() {
+					for range 101 {
+						start := time.Now()
+						if p, err := check(root); p != "" || err != nil {
+							b.Fatalf("stale: %q %v", p, err)
+						}
+						ds = append(ds, time.Since(start))
+					}
+				}
+				b.ReportMetric(float64(median(ds).Nanoseconds())/1000, "us/check")
+			})
+		}
+		m.Close()
+	}
+}
+
+// BenchmarkRebuild is a whole PreToolUse process that finds no manifest (a
+// fresh clone): lore-hook runs lore build from next to itself and waits
+// for it, up to callWait. call-ms is the hook call, rebuild-ms the build
+// (until it releases the build lock), answered the share of calls that
+// got the lesson from the new manifest within the wait.
+//
+//	go test ./hooks -run '^$' -bench Rebuild -benchtime=1x
+func BenchmarkRebuild(b *testing.B) {
+	hookBin, _ := binaries(b)
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			root := benchStore(b, n)
+			path := filepath.Join(root, filepath.FromSlash(manifest.RelPath))
+			lock := filepath.Join(root, filepath.FromSlash(manifest.LockRelPath))
+			var calls, builds []time.Duration
+			answered := 0
+			for i := 0; i < b.N; i++ {
+				for r := 0; r < 5; r++ {
+					if err := os.Remove(path); err != nil {
+						b.Fatal(err)
+					}
+					in := fmt.Sprintf(`{"session_id":"bench-rebuild-%d-%d-%d","cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd app && pytest -x tests"}}`,
+						time.Now().UnixNano(), i, r, root)
+					cmd := exec.Command(hookBin, "claude", "PreToolUse")
+					cmd.Stdin = strings.NewReader(in)
+					start := time.Now()
+					out, err := cmd.Output()
+					calls = append(calls, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if strings.Contains(string(out), "pytest") {
+						answered++
+					}
+					for isLocked(lock) {
+						time.Sleep(time.Millisecond)
+					}
+					builds = append(builds, time.Since(start))
+					if _, err := os.Stat(path); err != nil {
+						log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+						b.Fatalf("no manifest after the build: %v\n%s", err, log)
+					}
+				}
+			}
+			b.ReportMetric(float64(median(calls).Microseconds())/1000, "call-ms")
+			b.ReportMetric(float64(median(builds).Microseconds())/1000, "rebuild-ms")
+			b.ReportMetric(float64(answered)/float64(len(calls)), "answered")
+			b.ReportMetric(float64(callWait.Milliseconds()), "wait-limit-ms")
 		})
 	}
 }

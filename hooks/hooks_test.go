@@ -116,7 +116,8 @@ Edit the templates in docs/src and run make docs.
 `,
 }
 
-// repo writes the test store into a fresh work tree and builds its manifest.
+// repo writes the test store into a fresh work tree and builds its manifest
+// with the stat of its sources, as lore build does.
 func repo(t testing.TB, items map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -138,7 +139,8 @@ func repo(t testing.TB, items map[string]string) string {
 		}
 		parsed = append(parsed, it)
 	}
-	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default()})
+	snap := compile.TakeSnapshot(root, "", config.Default().Learnings)
+	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,15 +371,23 @@ func TestFailuresPrintEmptyObject(t *testing.T) {
 	}
 }
 
-func TestCorruptManifestIsLogged(t *testing.T) {
+// Without a lore binary to rebuild it (none next to the test binary, none
+// on PATH), a corrupt manifest means {} and a log that says why.
+func TestCorruptManifestWithoutLoreIsLogged(t *testing.T) {
 	root := repo(t, testItems)
 	writeManifest(t, root, []byte("LORE garbage"))
+	t.Setenv("PATH", t.TempDir())
 	var out, errb bytes.Buffer
 	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
 	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &errb)
 	log, err := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
-	if err != nil || !strings.Contains(string(log), "manifest") || !strings.Contains(errb.String(), "manifest") {
-		t.Errorf("hook.log = %q (%v), stderr = %q", log, err, errb.String())
+	for _, want := range []string{"lore not found", "manifest corrupt", "not rebuilt within"} {
+		if err != nil || !strings.Contains(string(log), want) || !strings.Contains(errb.String(), want) {
+			t.Errorf("want %q: hook.log = %q (%v), stderr = %q", want, log, err, errb.String())
+		}
+	}
+	if out.String() != "{}\n" {
+		t.Errorf("stdout = %q", out.String())
 	}
 }
 

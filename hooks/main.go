@@ -193,29 +193,9 @@ func (h *handler) release(m *manifest.Manifest) {
 	}
 }
 
-// open loads the manifest; every failure is logged and means "no items".
-func (h *handler) open() *manifest.Manifest {
-	if h.root == "" {
-		return nil
-	}
-	if linkedCache(h.root) {
-		h.logf(".lore or .lore/cache is a symbolic link: ignored, no lessons; remove it")
-		return nil
-	}
-	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // lore is not built here: nothing to say, nothing to log
-		}
-		h.logf("%v", err)
-		return nil
-	}
-	return m
-}
-
 func (h *handler) sessionStart(in *input, sess *session) reply {
 	h.reconcileInBackground("")
-	m := h.open()
+	m, stale := h.load(startWait, true)
 	if m != nil {
 		defer h.release(m)
 	}
@@ -245,10 +225,8 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if sig := h.signals(); sig != "" {
 		text += "\n" + sig
 	}
-	if m != nil {
-		if block := strings.TrimSpace(m.SessionStart()); block != "" {
-			text += "\n" + block + "\n"
-		}
+	if block := h.startBlock(m, stale); block != "" {
+		text += "\n" + block + "\n"
 	}
 	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil)}
 }
@@ -258,14 +236,18 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 // is opened here.
 func (h *handler) reinject(sess *session, m *manifest.Manifest) {
 	if m == nil {
-		if m = h.open(); m == nil {
+		if m, _ = h.load(callWait, false); m == nil {
 			return
 		}
 		defer h.release(m)
 	}
 	min := m.Settings().ReinjectPriority
 	err := sess.unclaim(func(id string) bool {
-		p, ok := m.Priority(id)
+		p, ok, err := m.Priority(id)
+		if err != nil {
+			h.logf("%v: re-injecting %s", err, id)
+			return true // a lesson twice beats a lesson lost
+		}
 		return ok && p >= min
 	})
 	if err != nil {
@@ -285,14 +267,11 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 	if len(recent) == 0 {
 		recent = []string{prompt}
 	}
-	m := h.open()
-	if m == nil {
-		return reply{}
-	}
-	defer h.release(m)
-	d, err := match.DecidePrompt(m, prompt, recent, seenFunc(sess))
-	if err != nil {
-		h.logf("%v", err)
+	seen := seenFunc(sess)
+	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
+		return match.DecidePrompt(m, prompt, recent, seen)
+	})
+	if !ok {
 		return reply{}
 	}
 	return h.inject("prompt", d, sess, false)
@@ -310,11 +289,9 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	if tc.Tool == "" {
 		return reply{}
 	}
-	m := h.open()
-	if m == nil {
-		return reply{}
+	if before {
+		defer h.markIfEditing(tc, cwd) // after deciding: the next call rebuilds
 	}
-	defer h.release(m)
 	var prompt string
 	var recent []string
 	if sess != nil {
@@ -325,16 +302,13 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	}
 	c := match.Call{Tool: tc.Tool, Command: tc.Command, Prompt: prompt, Recent: recent}
 	seen := seenFunc(sess)
-	var d match.Decision
-	if len(tc.Paths) == 0 {
-		var err error
-		if d, err = match.Decide(m, c, seen); err != nil {
-			h.logf("%v", err)
-			return reply{}
+	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
+		if len(tc.Paths) == 0 {
+			return match.Decide(m, c, seen)
 		}
-	} else {
 		// apply_patch names several files: one decision per file, merged in
 		// order and cut to maxItems again.
+		var d match.Decision
 		for i, p := range tc.Paths {
 			if i == 8 {
 				break
@@ -342,14 +316,16 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 			c.Path = relPath(h.root, cwd, p)
 			one, err := match.Decide(m, c, seen)
 			if err != nil {
-				h.logf("%v", err)
-				return reply{}
+				return match.Decision{}, err
 			}
 			d = merge(d, one, m.Settings().MaxItems)
 		}
+		return d, nil
+	})
+	if !ok {
+		return reply{}
 	}
-	what := tc.Tool
-	return h.inject(what+" call", d, sess, before)
+	return h.inject(tc.Tool+" call", d, sess, before)
 }
 
 // inject claims and renders the decision. before: this is the hook before

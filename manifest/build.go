@@ -11,18 +11,27 @@ import (
 // Layout (little endian; every offset is from the start of the file):
 //
 //	header   headerSize bytes, see the h* constants
-//	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, tableOff, tableSlots (u32)
+//	watch    the watched sources (see fresh.go), next to the header: every
+//	         hook call reads them, and a page fault costs microseconds
+//	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots (u32)
 //	postings always lists (u32 item indexes), pooled literals (uvarint length,
-//	         bytes) and gram posting lists ({item, literal offset} u32 pairs;
-//	         literal offsets relative to this section, whose start is hPostBase)
-//	tables   per bucket, tableSlots slots of {key, postOff, postN u32}, open addressing
+//	         bytes, crc u32) and gram posting lists ({item, literal offset} u32
+//	         pairs, then a crc u32; literal offsets relative to this section,
+//	         whose start is hPostBase)
+//	tables   per bucket, tableSlots slots of {key, postOff, postN, crc u32}, open addressing
 //	itemTab  nItems u32 record offsets; records are ordered by id
-//	records  {len u32, crc u32, payload}
+//	records  {len u32, crc u32, payload}; the payload starts with the record's
+//	         own index, so a damaged itemTab entry cannot swap items unnoticed
 //	texts    injection texts and fixes, referenced by (off, len, crc) from records
 //	session  the SessionStart block
+//	files    the item files' stat entries (see fresh.go)
+//
+// Every byte the hook can act on is under a checksum that it checks before
+// acting: header and directory at Open, each slot it probes, each posting
+// list, literal, always list, record, text and source entry it reads.
 const (
 	magic      = "LOREMAN\x00"
-	headerSize = 128
+	headerSize = 152
 
 	hVersion    = 8
 	hFileSize   = 16
@@ -43,8 +52,13 @@ const (
 	hSessionCRC = 116
 	hHeaderCRC  = 120
 	hPostBase   = 124
+	hRevision   = 128
+	hWatchOff   = 132
+	hWatchLen   = 136
+	hFilesOff   = 140
+	hFilesLen   = 144
 
-	slotSize = 12
+	slotSize = 16
 	gramLen  = 3
 	kindTgt  = 1
 	kindKw   = 2
@@ -72,8 +86,8 @@ func Build(src Source) ([]byte, error) {
 	var post, tables, recs, texts bytes.Buffer
 	lits := map[string]uint32{} // literal -> offset in post
 	type dirEntry struct {
-		name                                   string
-		alwaysOff, alwaysN, tableOff, tableLen uint32
+		name                                              string
+		alwaysOff, alwaysN, alwaysCRC, tableOff, tableLen uint32
 	}
 	// Offsets inside post/tables/recs/texts are relative; fixed up once the
 	// section sizes are known.
@@ -130,7 +144,8 @@ func Build(src Source) ([]byte, error) {
 		addGates(kindKw, b.Keyword)
 
 		e := dirEntry{name: b.Tool, alwaysOff: uint32(post.Len())}
-		e.alwaysN = uint32(writeList(&post, always, newIdx))
+		n, crc := writeList(&post, always, newIdx)
+		e.alwaysN, e.alwaysCRC = uint32(n), crc
 		if len(grams) > 0 {
 			slots := 4
 			for slots < 2*len(grams) {
@@ -160,6 +175,8 @@ func Build(src Source) ([]byte, error) {
 		dir = append(dir, e)
 	}
 
+	watch, files, fileOffs := encodeFresh(src)
+
 	// Records and texts, in id order.
 	recOffs := make([]uint32, n)
 	type recFix struct{ at int }
@@ -168,7 +185,10 @@ func Build(src Source) ([]byte, error) {
 		it := src.Items[old]
 		tr := putText(&texts, it.Text)
 		fr := putText(&texts, it.Fix)
-		p := encodeRecord(it)
+		p, err := encodeRecord(nw, it, fileOffs)
+		if err != nil {
+			return nil, err
+		}
 		textFixes = append(textFixes, recFix{recs.Len() + 8 + len(p)}, recFix{recs.Len() + 8 + len(p) + 12})
 		p = binary.LittleEndian.AppendUint32(p, tr.off)
 		p = binary.LittleEndian.AppendUint32(p, tr.n)
@@ -188,16 +208,18 @@ func Build(src Source) ([]byte, error) {
 	for _, e := range dir {
 		dirBuf.Write(binary.AppendUvarint(nil, uint64(len(e.name))))
 		dirBuf.WriteString(e.name)
-		dirBuf.Write(make([]byte, 16)) // filled below
+		dirBuf.Write(make([]byte, 20)) // filled below
 	}
-	dirOff := headerSize
+	watchOff := headerSize
+	dirOff := watchOff + len(watch)
 	postOff := dirOff + dirBuf.Len()
 	tablesOff := postOff + post.Len()
 	itemTabOff := tablesOff + tables.Len()
 	recsOff := itemTabOff + 4*n
 	textsOff := recsOff + recs.Len()
 	sessionOff := textsOff + texts.Len()
-	total := sessionOff + len(src.SessionStart)
+	filesOff := sessionOff + len(src.SessionStart)
+	total := filesOff + len(files)
 	if total > math.MaxUint32 {
 		return nil, fmt.Errorf("manifest: %d bytes is too large", total)
 	}
@@ -209,15 +231,19 @@ func Build(src Source) ([]byte, error) {
 		pos += k + int(l)
 		binary.LittleEndian.PutUint32(d[pos:], uint32(postOff)+e.alwaysOff)
 		binary.LittleEndian.PutUint32(d[pos+4:], e.alwaysN)
+		binary.LittleEndian.PutUint32(d[pos+8:], e.alwaysCRC)
 		if e.tableLen > 0 {
-			binary.LittleEndian.PutUint32(d[pos+8:], uint32(tablesOff)+e.tableOff)
+			binary.LittleEndian.PutUint32(d[pos+12:], uint32(tablesOff)+e.tableOff)
 		}
-		binary.LittleEndian.PutUint32(d[pos+12:], e.tableLen)
-		pos += 16
+		binary.LittleEndian.PutUint32(d[pos+16:], e.tableLen)
+		pos += 20
 	}
 	tb := tables.Bytes()
 	for _, f := range fixes {
 		binary.LittleEndian.PutUint32(tb[f.at:], binary.LittleEndian.Uint32(tb[f.at:])+uint32(postOff))
+	}
+	for at := 0; at < len(tb); at += slotSize { // empty slots too: a flipped key must not pass
+		binary.LittleEndian.PutUint32(tb[at+12:], sum32(tb[at:at+12]))
 	}
 	rb := recs.Bytes()
 	for _, f := range textFixes {
@@ -252,6 +278,12 @@ func Build(src Source) ([]byte, error) {
 	le.PutUint32(out[hSessionLen:], uint32(len(src.SessionStart)))
 	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
 	le.PutUint32(out[hPostBase:], uint32(postOff))
+	le.PutUint32(out[hRevision:], src.Revision)
+	le.PutUint32(out[hWatchOff:], uint32(watchOff))
+	le.PutUint32(out[hWatchLen:], uint32(len(watch)))
+	le.PutUint32(out[hFilesOff:], uint32(filesOff))
+	le.PutUint32(out[hFilesLen:], uint32(len(files)))
+	out = append(out, watch...)
 	out = append(out, d...)
 	le.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
 	out = append(out, post.Bytes()...)
@@ -262,6 +294,7 @@ func Build(src Source) ([]byte, error) {
 	out = append(out, rb...)
 	out = append(out, texts.Bytes()...)
 	out = append(out, src.SessionStart...)
+	out = append(out, files...)
 	return out, nil
 }
 
@@ -280,19 +313,20 @@ func headerCRC(h, dir []byte) uint32 {
 	return sum32(h[:hHeaderCRC], h[hHeaderCRC+4:headerSize], dir)
 }
 
-// writeList appends the sorted new indexes of a set of old item indexes.
-func writeList(w *bytes.Buffer, set map[int]bool, newIdx []int) int {
+// writeList appends the sorted new indexes of a set of old item indexes
+// and returns their count and checksum.
+func writeList(w *bytes.Buffer, set map[int]bool, newIdx []int) (int, uint32) {
 	list := make([]int, 0, len(set))
 	for i := range set {
 		list = append(list, newIdx[i])
 	}
 	sort.Ints(list)
-	var b [4]byte
+	var p []byte
 	for _, i := range list {
-		binary.LittleEndian.PutUint32(b[:], uint32(i))
-		w.Write(b[:])
+		p = binary.LittleEndian.AppendUint32(p, uint32(i))
 	}
-	return len(list)
+	w.Write(p)
+	return len(list), sum32(p)
 }
 
 type posting struct {
@@ -314,8 +348,8 @@ func writePostings(w *bytes.Buffer, ps []posting, newIdx []int, pool map[string]
 		es = append(es, entry{newIdx[p.item], p.lit})
 		if _, ok := pool[p.lit]; !ok {
 			pool[p.lit] = uint32(w.Len())
-			w.Write(binary.AppendUvarint(nil, uint64(len(p.lit))))
-			w.WriteString(p.lit)
+			lit := appendString(nil, p.lit)
+			w.Write(binary.LittleEndian.AppendUint32(lit, sum32(lit)))
 		}
 	}
 	sort.Slice(es, func(a, b int) bool {
@@ -325,16 +359,16 @@ func writePostings(w *bytes.Buffer, ps []posting, newIdx []int, pool map[string]
 		return es[a].lit < es[b].lit
 	})
 	off, n := uint32(w.Len()), 0
-	var b [8]byte
+	var list []byte
 	for i, e := range es {
 		if i > 0 && e == es[i-1] {
 			continue
 		}
-		binary.LittleEndian.PutUint32(b[:], uint32(e.item))
-		binary.LittleEndian.PutUint32(b[4:], pool[e.lit])
-		w.Write(b[:])
+		list = binary.LittleEndian.AppendUint32(list, uint32(e.item))
+		list = binary.LittleEndian.AppendUint32(list, pool[e.lit])
 		n++
 	}
+	w.Write(binary.LittleEndian.AppendUint32(list, sum32(list)))
 	return off, n
 }
 
@@ -352,8 +386,8 @@ func putText(w *bytes.Buffer, s string) ref {
 	return r
 }
 
-func encodeRecord(it Item) []byte {
-	var p []byte
+func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
+	p := binary.AppendUvarint(nil, uint64(idx))
 	for _, s := range []string{it.ID, it.Kind, it.Title, it.File, it.Status} {
 		p = appendString(p, s)
 	}
@@ -373,7 +407,14 @@ func encodeRecord(it Item) []byte {
 			p = appendString(p, s)
 		}
 	}
-	return p
+	p = binary.AppendUvarint(p, uint64(len(it.Sources)))
+	for _, f := range it.Sources {
+		if f < 0 || f >= len(fileOffs) {
+			return nil, fmt.Errorf("manifest: item %s: source %d of %d files", it.ID, f, len(fileOffs))
+		}
+		p = binary.LittleEndian.AppendUint32(p, fileOffs[f])
+	}
+	return p, nil
 }
 
 func appendString(p []byte, s string) []byte {

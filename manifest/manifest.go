@@ -20,8 +20,22 @@ import (
 // RelPath is the manifest's path relative to the work tree root.
 const RelPath = ".lore/cache/manifest"
 
+// LockRelPath is the build lock: every build holds it, so parallel hook
+// calls that find the manifest stale start one build, not one each.
+const LockRelPath = ".lore/cache/build.lock"
+
+// EditedRelPath is created by the hook before an agent tool call that may
+// edit .lore/ (an editor's write in place changes no folder): the build
+// removes it, so while it exists the manifest is stale.
+const EditedRelPath = ".lore/cache/edited"
+
+// LockFDEnv names the descriptor of a build lock already held for the
+// process: the hook takes the lock, then starts `lore build` with it, so no
+// other call can start a build in the gap between the two processes.
+const LockFDEnv = "LORE_BUILD_LOCK_FD"
+
 // Version is the format version; a manifest of another version is stale.
-const Version = 2
+const Version = 3
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -62,8 +76,12 @@ type Item struct {
 
 	Text string // the rendered injection (input to Build only)
 	Fix  string // the deny reason (input to Build only)
+	// Sources are the indexes in Source.Files of the files the item was
+	// compiled from (input to Build only).
+	Sources []int
 
 	textRef, fixRef ref
+	srcOffs         []uint32 // offsets of its source entries in the files section
 }
 
 type ref struct{ off, n, crc uint32 }
@@ -90,10 +108,16 @@ type Gate struct {
 // Source is everything Build writes.
 type Source struct {
 	Hash         [32]byte // of the item files and config it was built from
+	Revision     uint32   // the compiler's revision: another one means rebuild
 	Settings     Settings
 	SessionStart string
 	Items        []Item
 	Buckets      []Bucket
+	// Watch is checked on every hook call: the folders (a file added,
+	// removed or replaced by rename changes a folder) and the few files
+	// every answer depends on (config, learnings). Files are the item
+	// files, checked at SessionStart and for the items a call would use.
+	Watch, Files []Watched
 }
 
 func errf(format string, args ...any) error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/fuzzlimit"
@@ -59,6 +60,15 @@ func ids(t *testing.T, m *Manifest, idx []int) []string {
 	return out
 }
 
+func candidates(t *testing.T, m *Manifest, tool, target, prompt string) []int {
+	t.Helper()
+	idx, err := m.Candidates(tool, target, prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx
+}
+
 func TestRoundTrip(t *testing.T) {
 	src := sample()
 	data := mustBuild(t, src)
@@ -74,8 +84,8 @@ func TestRoundTrip(t *testing.T) {
 	if m.Settings() != src.Settings {
 		t.Errorf("settings = %+v, want %+v", m.Settings(), src.Settings)
 	}
-	if m.SessionStart() != src.SessionStart {
-		t.Errorf("session start = %q", m.SessionStart())
+	if got, err := m.SessionStart(); got != src.SessionStart || err != nil {
+		t.Errorf("session start = %q, %v", got, err)
 	}
 	if m.Len() != 3 {
 		t.Errorf("len %d", m.Len())
@@ -83,10 +93,10 @@ func TestRoundTrip(t *testing.T) {
 	if got := m.SourceHash(); got[:6] != "010203" || len(got) != 64 {
 		t.Errorf("source hash %q", got)
 	}
-	if p, ok := m.Priority("01A"); !ok || p != 9 {
+	if p, ok, err := m.Priority("01A"); !ok || p != 9 || err != nil {
 		t.Errorf("Priority(01A) = %d, %v", p, ok)
 	}
-	if _, ok := m.Priority("01Z"); ok {
+	if _, ok, err := m.Priority("01Z"); ok || err != nil {
 		t.Error("Priority of a missing id reported found")
 	}
 	for _, tc := range []struct {
@@ -100,7 +110,7 @@ func TestRoundTrip(t *testing.T) {
 		{"WebFetch", "", "release notes", []string{"01C"}},
 		{"WebFetch", "", "nothing", nil},
 	} {
-		got := ids(t, m, m.Candidates(tc.tool, tc.target, tc.prompt))
+		got := ids(t, m, candidates(t, m, tc.tool, tc.target, tc.prompt))
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Candidates(%q, %q, %q) = %v, want %v", tc.tool, tc.target, tc.prompt, got, tc.want)
 		}
@@ -157,7 +167,7 @@ func TestShortLiteralIsAlways(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ids(t, m, m.Candidates("Bash", "echo", "")); !reflect.DeepEqual(got, []string{"01B"}) {
+	if got := ids(t, m, candidates(t, m, "Bash", "echo", "")); !reflect.DeepEqual(got, []string{"01B"}) {
 		t.Errorf("short literal: candidates %v, want the item always", got)
 	}
 }
@@ -222,12 +232,14 @@ func FuzzParse(f *testing.F) {
 	f.Add(good[:headerSize])
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzlimit.Run(t, func() { lookups(data) })
+		dir := t.TempDir()
+		fuzzlimit.Run(t, func() { lookups(data, dir) })
 	})
 }
 
-// lookups parses data and runs every lookup the hook makes on it.
-func lookups(data []byte) {
+// lookups parses data and runs every lookup the hook makes on it; dir is
+// a work tree with no sources, for the freshness checks.
+func lookups(data []byte, dir string) {
 	m, err := Parse(data)
 	if err != nil {
 		// Also try it with the header fixed up, to reach the lookups.
@@ -239,6 +251,8 @@ func lookups(data []byte) {
 		binary.LittleEndian.PutUint32(data[hVersion:], Version)
 		binary.LittleEndian.PutUint64(data[hFileSize:], uint64(len(data)))
 		if d := binary.LittleEndian.Uint32(data[hDirLen:]); int(d) <= len(data)-headerSize {
+			binary.LittleEndian.PutUint32(data[hWatchOff:], headerSize)
+			binary.LittleEndian.PutUint32(data[hWatchLen:], 0)
 			binary.LittleEndian.PutUint32(data[hDirOff:], headerSize)
 			binary.LittleEndian.PutUint32(data[hHeaderCRC:], headerCRC(data[:headerSize], data[headerSize:headerSize+int(d)]))
 		}
@@ -246,10 +260,13 @@ func lookups(data []byte) {
 			return
 		}
 	}
-	_ = m.SessionStart()
-	_, _ = m.Priority("01A")
+	_, _ = m.SessionStart()
+	_ = m.Verify()
+	_, _ = m.Changed(dir)
+	_, _, _ = m.Priority("01A")
 	for _, tool := range []string{"Bash", "Read", "*", "X"} {
-		for _, i := range m.Candidates(tool, "git push --force pytest", "release") {
+		idx, _ := m.Candidates(tool, "git push --force pytest", "release")
+		for _, i := range idx {
 			if it, err := m.Item(i); err == nil {
 				_, _ = m.Text(it)
 				_, _ = m.Fix(it)
@@ -258,5 +275,73 @@ func lookups(data []byte) {
 	}
 	for i := 0; i < m.Len() && i < 100; i++ {
 		_, _ = m.Item(i)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	root := t.TempDir()
+	lessons := filepath.Join(root, ".lore", "lessons")
+	if err := os.MkdirAll(lessons, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	item := filepath.Join(lessons, "a.md")
+	if err := os.WriteFile(item, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := sample()
+	src.Revision = 7
+	src.Watch = []Watched{{Path: ".lore/lessons", Stat: StatPath(lessons)}, {Path: ".lore/config.yaml", Stat: StatPath(filepath.Join(root, ".lore/config.yaml"))}}
+	src.Files = []Watched{{Path: ".lore/lessons/a.md", Stat: StatPath(item)}}
+	src.Items[0].Sources = []int{0}
+	path := filepath.Join(root, filepath.FromSlash(RelPath))
+	if got := Check(root, 7); got != "missing" {
+		t.Errorf("no manifest: %q", got)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, mustBuild(t, src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Check(root, 7); got != "" {
+		t.Errorf("fresh: %q", got)
+	}
+	if got := Check(root, 8); got != "stale: built by compiler revision 7" {
+		t.Errorf("other revision: %q", got)
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	it, err := m.Item(1) // 01B, the item with the source
+	if err != nil || it.ID != "01B" {
+		t.Fatalf("%v %v", it.ID, err)
+	}
+	// Rewritten in place: the folder does not change, the file does.
+	if err := os.WriteFile(item, []byte("three"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Changed(root); p != "" || err != nil {
+		t.Errorf("Changed = %q, %v: an edit in place does not touch the folder", p, err)
+	}
+	if p, err := m.ItemChanged(root, it); p != ".lore/lessons/a.md" || err != nil {
+		t.Errorf("ItemChanged = %q, %v", p, err)
+	}
+	if got := Check(root, 7); got != "stale: .lore/lessons/a.md changed" {
+		t.Errorf("edited: %q", got)
+	}
+	// A new file changes the folder; so does a config that appears.
+	if err := os.WriteFile(filepath.Join(root, ".lore/config.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Changed(root); p != ".lore/config.yaml" || err != nil {
+		t.Errorf("Changed = %q, %v", p, err)
+	}
+	b, _ := os.ReadFile(path)
+	b[len(b)-1] ^= 1
+	os.WriteFile(path, b, 0o644)
+	if got := Check(root, 7); !strings.HasPrefix(got, "corrupt: ") {
+		t.Errorf("flipped: %q", got)
 	}
 }

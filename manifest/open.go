@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -19,17 +20,24 @@ type Manifest struct {
 	buckets  []bucket
 	set      Settings
 	hash     [32]byte
+	rev      uint32
+	watch    []byte // the watched sources' entries
+	files    []byte // the item files' entries
 }
 
 type bucket struct {
 	name                                   string
 	alwaysOff, alwaysN, tableOff, tableLen int
+	alwaysCRC                              uint32
 }
 
 // Open maps the manifest at path and checks its header and directory: an
 // error when it is missing, of another version, truncated or corrupt.
 func Open(path string) (*Manifest, error) {
 	data, unmap, err := load(path)
+	if errors.Is(err, ErrCorrupt) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
@@ -68,14 +76,14 @@ func parse(data []byte) (*Manifest, error) {
 	}
 	u := func(at int) int { return int(le.Uint32(data[at:])) }
 	dirOff, dirLen := u(hDirOff), u(hDirLen)
-	if dirOff != headerSize || dirLen > len(data)-dirOff {
+	if u(hWatchOff) != headerSize || dirOff != headerSize+u(hWatchLen) || dirOff > len(data) || dirLen > len(data)-dirOff {
 		return nil, errf("directory out of range")
 	}
 	dir := data[dirOff : dirOff+dirLen]
 	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
 		return nil, errf("header checksum mismatch")
 	}
-	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), postBase: u(hPostBase)}
+	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
 	copy(m.hash[:], data[hHash:hHash+32])
 	m.set = Settings{
 		BudgetBytes:      u(hBudget),
@@ -91,22 +99,27 @@ func parse(data []byte) (*Manifest, error) {
 	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
 		return nil, errf("session block out of range")
 	}
+	if !inRange(data, u(hWatchOff), u(hWatchLen)) || !inRange(data, u(hFilesOff), u(hFilesLen)) {
+		return nil, errf("source list out of range")
+	}
+	m.watch = data[u(hWatchOff) : u(hWatchOff)+u(hWatchLen)]
+	m.files = data[u(hFilesOff) : u(hFilesOff)+u(hFilesLen)]
 	nb := u(hNBuckets)
-	if nb > dirLen/17 {
+	if nb > dirLen/21 {
 		return nil, errf("%d buckets in a %d-byte directory", nb, dirLen)
 	}
 	m.buckets = make([]bucket, 0, nb)
 	for pos := 0; len(m.buckets) < nb; {
 		l, k := binary.Uvarint(dir[pos:])
-		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < 16 {
+		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < 20 {
 			return nil, errf("directory entry %d", len(m.buckets))
 		}
 		pos += k
 		b := bucket{name: string(dir[pos : pos+int(l)])}
 		pos += int(l)
-		b.alwaysOff, b.alwaysN = int(le.Uint32(dir[pos:])), int(le.Uint32(dir[pos+4:]))
-		b.tableOff, b.tableLen = int(le.Uint32(dir[pos+8:])), int(le.Uint32(dir[pos+12:]))
-		pos += 16
+		b.alwaysOff, b.alwaysN, b.alwaysCRC = int(le.Uint32(dir[pos:])), int(le.Uint32(dir[pos+4:])), le.Uint32(dir[pos+8:])
+		b.tableOff, b.tableLen = int(le.Uint32(dir[pos+12:])), int(le.Uint32(dir[pos+16:]))
+		pos += 20
 		if b.alwaysN > len(data)/4 || !inRange(data, b.alwaysOff, 4*b.alwaysN) ||
 			b.tableLen > len(data)/slotSize || !inRange(data, b.tableOff, slotSize*b.tableLen) ||
 			b.tableLen&(b.tableLen-1) != 0 {
@@ -132,45 +145,55 @@ func (m *Manifest) Len() int { return m.nItems }
 
 // SessionStart returns the block pre-rendered for SessionStart: critical
 // items, a compact index and the count of drafts awaiting review.
-func (m *Manifest) SessionStart() string {
+func (m *Manifest) SessionStart() (string, error) {
 	le := binary.LittleEndian
 	off, n := int(le.Uint32(m.data[hSessionOff:])), int(le.Uint32(m.data[hSessionLen:]))
 	b := m.data[off : off+n] // range checked by parse
 	if sum32(b) != le.Uint32(m.data[hSessionCRC:]) {
-		return ""
+		return "", errf("session block checksum mismatch")
 	}
-	return string(b)
+	return string(b), nil
 }
 
 // Candidates returns the indexes (ascending) of the items worth scoring for
 // a call of tool: the tool's bucket (or the "*" bucket), its always-list and
-// the items a gram of target (the command or path) or prompt names.
-func (m *Manifest) Candidates(tool, target, prompt string) []int {
+// the items a gram of target (the command or path) or prompt names. Every
+// byte it reads is checked against its checksum first.
+func (m *Manifest) Candidates(tool, target, prompt string) ([]int, error) {
 	b := m.bucket(tool)
 	if b == nil {
 		b = m.bucket("*")
 	}
 	if b == nil {
-		return nil
+		return nil, nil
 	}
 	le := binary.LittleEndian
+	always := m.data[b.alwaysOff : b.alwaysOff+4*b.alwaysN] // range checked by parse
+	if sum32(always) != b.alwaysCRC {
+		return nil, errf("bucket %q: always list checksum mismatch", b.name)
+	}
 	out := make([]int, 0, b.alwaysN+8)
 	for i := 0; i < b.alwaysN; i++ {
-		if v := int(le.Uint32(m.data[b.alwaysOff+4*i:])); v < m.nItems {
+		if v := int(le.Uint32(always[4*i:])); v < m.nItems {
 			out = append(out, v)
 		}
 	}
 	if b.tableLen > 0 {
-		out = m.probe(b, kindTgt, target, out)
-		out = m.probe(b, kindKw, prompt, out)
+		var err error
+		if out, err = m.probe(b, kindTgt, target, out); err != nil {
+			return nil, err
+		}
+		if out, err = m.probe(b, kindKw, prompt, out); err != nil {
+			return nil, err
+		}
 	}
 	sort.Ints(out)
-	return compact(out)
+	return compact(out), nil
 }
 
-func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
+func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, error) {
 	if len(s) < gramLen {
-		return out
+		return out, nil
 	}
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
@@ -179,6 +202,9 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
 			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
+			if sum32(slot[:12]) != le.Uint32(slot[12:]) {
+				return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+			}
 			k := le.Uint32(slot)
 			if k == 0 {
 				break
@@ -186,9 +212,9 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
 			if k != key {
 				continue
 			}
-			off, cnt := int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:]))
-			if cnt > len(m.data)/8 || !inRange(m.data, off, 8*cnt) {
-				break
+			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
+			if err != nil {
+				return nil, err
 			}
 			if low == nil {
 				low = []byte(s)
@@ -196,30 +222,53 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) []int {
 					low[x] = lower(c)
 				}
 			}
-			for x := 0; x < cnt; x++ {
-				e := m.data[off+8*x:]
-				v := int(le.Uint32(e))
-				if v < m.nItems && m.hasLiteral(int(le.Uint32(e[4:])), low) {
+			for x := 0; x+8 <= len(list); x += 8 {
+				v := int(le.Uint32(list[x:]))
+				if v >= m.nItems {
+					continue
+				}
+				lit, err := m.literal(int(le.Uint32(list[x+4:])))
+				if err != nil {
+					return nil, err
+				}
+				if bytes.Contains(low, lit) {
 					out = append(out, v)
 				}
 			}
 			break
 		}
 	}
-	return out
+	return out, nil
 }
 
-// hasLiteral reports whether the pooled literal at off occurs in low.
-func (m *Manifest) hasLiteral(off int, low []byte) bool {
+// postings returns the checked posting list of cnt entries at off.
+func (m *Manifest) postings(off, cnt int) ([]byte, error) {
+	if cnt > len(m.data)/8 || !inRange(m.data, off, 8*cnt+4) {
+		return nil, errf("posting list out of range")
+	}
+	list := m.data[off : off+8*cnt]
+	if sum32(list) != binary.LittleEndian.Uint32(m.data[off+8*cnt:]) {
+		return nil, errf("posting list at %d: checksum mismatch", off)
+	}
+	return list, nil
+}
+
+// literal returns the checked pooled literal at off (relative to the
+// postings section).
+func (m *Manifest) literal(off int) ([]byte, error) {
 	off += m.postBase
 	if off < 0 || off >= len(m.data) {
-		return false
+		return nil, errf("literal out of range")
 	}
 	l, k := binary.Uvarint(m.data[off:])
-	if k <= 0 || l > uint64(len(m.data)-off-k) {
-		return false
+	if k <= 0 || l > uint64(len(m.data)-off-k) || len(m.data)-off-k-int(l) < 4 {
+		return nil, errf("literal at %d out of range", off)
 	}
-	return bytes.Contains(low, m.data[off+k:off+k+int(l)])
+	end := off + k + int(l)
+	if sum32(m.data[off:end]) != binary.LittleEndian.Uint32(m.data[end:]) {
+		return nil, errf("literal at %d: checksum mismatch", off)
+	}
+	return m.data[off+k : end], nil
 }
 
 func compact(s []int) []int {
@@ -263,6 +312,9 @@ func (m *Manifest) record(i int) ([]byte, error) {
 	if sum32(p) != le.Uint32(m.data[off+4:]) {
 		return nil, errf("record %d checksum mismatch", i)
 	}
+	if idx, k := binary.Uvarint(p); k <= 0 || idx != uint64(i) {
+		return nil, errf("item table entry %d points at another record", i)
+	}
 	return p, nil
 }
 
@@ -272,7 +324,8 @@ func (m *Manifest) Item(i int) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	d := decoder{b: p}
+	_, k := binary.Uvarint(p) // the index, checked by record
+	d := decoder{b: p[k:]}
 	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
 	it.Priority = int(d.byte())
 	flags := d.byte()
@@ -281,6 +334,13 @@ func (m *Manifest) Item(i int) (Item, error) {
 	t := &it.Triggers
 	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics} {
 		*l = d.list()
+	}
+	n := d.uvarint()
+	if n > len(d.b)/4 {
+		d.bad = true
+	}
+	for j := 0; j < n && !d.bad; j++ {
+		it.srcOffs = append(it.srcOffs, d.u32())
 	}
 	it.textRef = ref{d.u32(), d.u32(), d.u32()}
 	it.fixRef = ref{d.u32(), d.u32(), d.u32()}
@@ -308,31 +368,34 @@ func (m *Manifest) text(r ref) (string, error) {
 }
 
 // Priority returns the priority of the item with this id (binary search
-// over the id-ordered records), for re-injection after compaction.
-func (m *Manifest) Priority(id string) (int, bool) {
+// over the id-ordered records), for re-injection after compaction; found
+// is false when no item has the id, err set when a record on the way is
+// damaged.
+func (m *Manifest) Priority(id string) (p int, found bool, err error) {
 	lo, hi := 0, m.nItems
 	for lo < hi {
 		mid := (lo + hi) / 2
-		p, err := m.record(mid)
+		rec, err := m.record(mid)
 		if err != nil {
-			return 0, false
+			return 0, false, err
 		}
-		d := decoder{b: p}
+		_, k := binary.Uvarint(rec)
+		d := decoder{b: rec[k:]}
 		got := d.bytes()
 		if d.bad {
-			return 0, false
+			return 0, false, errf("record %d is malformed", mid)
 		}
 		switch c := bytes.Compare(got, []byte(id)); {
 		case c == 0:
 			it, err := m.Item(mid)
-			return it.Priority, err == nil
+			return it.Priority, err == nil, err
 		case c < 0:
 			lo = mid + 1
 		default:
 			hi = mid
 		}
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // decoder reads a record payload; any overrun sets bad instead of panicking.
@@ -395,4 +458,65 @@ func (d *decoder) list() []string {
 		out = append(out, d.str())
 	}
 	return out
+}
+
+// Verify checks every checksum in the file, which together cover every
+// byte: what a hook call checks piecemeal as it reads, all at once (lore
+// build and lore doctor, before they call a manifest up to date).
+func (m *Manifest) Verify() error {
+	le := binary.LittleEndian
+	for bi := range m.buckets {
+		b := &m.buckets[bi]
+		if sum32(m.data[b.alwaysOff:b.alwaysOff+4*b.alwaysN]) != b.alwaysCRC {
+			return errf("bucket %q: always list checksum mismatch", b.name)
+		}
+		for j := 0; j < b.tableLen; j++ {
+			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
+			if sum32(slot[:12]) != le.Uint32(slot[12:]) {
+				return errf("bucket %q: slot %d checksum mismatch", b.name, j)
+			}
+			if le.Uint32(slot) == 0 {
+				continue
+			}
+			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
+			if err != nil {
+				return err
+			}
+			for x := 0; x+8 <= len(list); x += 8 {
+				if _, err := m.literal(int(le.Uint32(list[x+4:]))); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i := 0; i < m.nItems; i++ {
+		it, err := m.Item(i)
+		if err != nil {
+			return err
+		}
+		if _, err := m.Text(it); err != nil {
+			return err
+		}
+		if _, err := m.Fix(it); err != nil {
+			return err
+		}
+		for _, off := range it.srcOffs {
+			if _, _, err := entry(m.files, int(off)); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := m.SessionStart(); err != nil {
+		return err
+	}
+	for _, sec := range [][]byte{m.watch, m.files} {
+		for off := 0; off < len(sec); {
+			_, next, err := entry(sec, off)
+			if err != nil {
+				return err
+			}
+			off = next
+		}
+	}
+	return nil
 }

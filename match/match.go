@@ -46,6 +46,9 @@ type Result struct {
 	item       manifest.Item
 }
 
+// Item is the compiled item the result scored, for manifest.ItemChanged.
+func (r Result) Item() manifest.Item { return r.item }
+
 // Decision is the outcome for one call: what to inject, in order; what
 // passed the threshold but did not fit; and how many items were scored.
 // Rejected (Explain only) lists every other item with why it was out.
@@ -64,14 +67,22 @@ const Tolerance = 1e-9
 // deduplicated.
 func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, error) {
 	e := newEval(c, false)
-	return e.decide(m, m.Candidates(e.tool, e.target, c.Prompt), seen, false)
+	idx, err := m.Candidates(e.tool, e.target, c.Prompt)
+	if err != nil {
+		return Decision{}, err
+	}
+	return e.decide(m, idx, seen, false)
 }
 
 // DecidePrompt is the UserPromptSubmit variant: only items that have
 // keywords and no tools or targets, scored with tool and target at 0.5.
 func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen func(id string) bool) (Decision, error) {
 	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
-	return e.decide(m, m.Candidates(PromptBucket, "", prompt), seen, false)
+	idx, err := m.Candidates(PromptBucket, "", prompt)
+	if err != nil {
+		return Decision{}, err
+	}
+	return e.decide(m, idx, seen, false)
 }
 
 // Explain is Decide for `lore match`: it scores every item, not only the
@@ -84,7 +95,11 @@ func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 		all[i] = i
 	}
 	d, err := e.decide(m, all, nil, true)
-	d.Considered = len(m.Candidates(e.tool, e.target, c.Prompt))
+	if err != nil {
+		return Decision{}, err
+	}
+	idx, err := m.Candidates(e.tool, e.target, c.Prompt)
+	d.Considered = len(idx)
 	return d, err
 }
 

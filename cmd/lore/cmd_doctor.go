@@ -3,13 +3,11 @@ package main
 import (
 	"debug/buildinfo"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os/exec"
 	"strings"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/doctor"
 	"github.com/lore-agents/lore/githooks"
 	"github.com/lore-agents/lore/gitstore"
@@ -85,27 +83,19 @@ func lintCounts(s *gitstore.Store) (errs, warns int, err error) {
 	return errs, warns, nil
 }
 
-// manifestFreshness compares the manifest's source hash with a fresh
-// compile of the store. It is the one place doctor judges staleness: swap
-// it for the hook's own staleness check once there is one.
+// manifestFreshness is the agent hook's own staleness check
+// (manifest.Check): a few stats, no compile.
 func manifestFreshness(s *gitstore.Store) (doctor.Freshness, error) {
-	m, err := manifest.Open(s.Path(manifest.RelPath))
-	if errors.Is(err, fs.ErrNotExist) {
+	why := manifest.Check(s.Root, compile.Revision)
+	switch {
+	case why == "":
+		return doctor.Fresh, nil
+	case why == "missing":
 		return doctor.Missing, nil
-	}
-	if err != nil {
+	case strings.HasPrefix(why, "corrupt"):
 		return doctor.Corrupt, nil
 	}
-	defer m.Close()
-	b, err := buildManifest(s, true, false, io.Discard)
-	if err != nil {
-		return "", err
-	}
-	defer b.m.Close()
-	if b.m.SourceHash() != m.SourceHash() {
-		return doctor.Stale, nil
-	}
-	return doctor.Fresh, nil
+	return doctor.Stale, nil
 }
 
 // binaryVersion reads a Go binary's module version, or its VCS revision

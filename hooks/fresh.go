@@ -1,0 +1,313 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/match"
+)
+
+// How long a call waits for a rebuild of a missing, corrupt or stale
+// manifest: SessionStart briefly (it then answers without the manifest and
+// says so), a tool call or prompt long enough for a fresh clone's build, so
+// that its first deny guard already holds; both within the deadline.
+const (
+	startWait = 500 * time.Millisecond
+	callWait  = 1500 * time.Millisecond
+	// deadlineMargin is left for deciding and printing after a wait.
+	deadlineMargin = 200 * time.Millisecond
+)
+
+// load returns the manifest to answer from: the one on disk when no source
+// changed since it was built, else a rebuilt one when the rebuild finishes
+// within wait. Otherwise it logs why and returns what there is: nil, or the
+// stale manifest (stale set), whose items are then checked one by one.
+// every: also stat every item file, not only the folders (SessionStart).
+func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, stale bool) {
+	if h.root == "" {
+		return nil, false
+	}
+	if linkedCache(h.root) {
+		h.logf(".lore or .lore/cache is a symbolic link: ignored, no lessons; remove it")
+		return nil, false
+	}
+	m, why := h.openChecked(every)
+	if why == "" {
+		return m, false
+	}
+	start := time.Now()
+	if h.rebuild(wait) {
+		m2, why2 := h.openChecked(every)
+		if m2 != nil { // fresh, or stale but newer than m
+			if m != nil {
+				h.release(m)
+			}
+			m = m2
+		}
+		if why2 == "" {
+			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+			return m, false
+		}
+		why = why2
+	}
+	if m == nil {
+		h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		return nil, false
+	}
+	h.logf("manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
+		why, time.Since(start).Round(time.Millisecond))
+	return m, true
+}
+
+// openChecked opens the manifest and says why it cannot be used as it is:
+// "" when it is fresh, else missing, corrupt or stale (the manifest is
+// returned when stale).
+func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
+	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "missing"
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("corrupt (%v)", err)
+	}
+	changed := m.Changed
+	if every {
+		changed = m.ChangedAny
+	}
+	p, err := changed(h.root)
+	if err != nil {
+		h.release(m)
+		return nil, fmt.Sprintf("corrupt (%v)", err)
+	}
+	if p != "" {
+		return m, fmt.Sprintf("stale (%s changed)", p)
+	}
+	return m, ""
+}
+
+// rebuild starts `lore build --quiet` unless a build is running, and
+// reports whether the build (this one or the running one) finished within
+// wait, cut to what the deadline leaves (with no time left it only starts
+// the build). The child gets the build lock this call took, so parallel
+// calls that find the manifest stale start one build, and the build
+// outlives the hook when it takes longer than the wait.
+func (h *handler) rebuild(wait time.Duration) bool {
+	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
+	lockPath := filepath.Join(h.root, filepath.FromSlash(manifest.LockRelPath))
+	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
+		h.logf("rebuild: %v", err)
+		return false
+	}
+	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", manifest.LockRelPath)
+		return false
+	}
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		h.logf("rebuild: %v", err)
+		return false
+	}
+	var exited chan struct{}
+	if tryLock(f) {
+		exited = h.startBuild(f)
+		f.Close() // the child holds the lock now
+		if exited == nil {
+			return false
+		}
+	} else {
+		f.Close() // another call's build is running: wait for it
+	}
+	if wait <= 0 {
+		return false
+	}
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-exited:
+			return true
+		case <-timeout.C:
+			return false
+		case <-tick.C:
+			if exited == nil && !isLocked(lockPath) {
+				return true
+			}
+		}
+	}
+}
+
+// startBuild starts the full lore binary's build with the held lock as its
+// descriptor 3; the channel closes when the build exits (nil: not started).
+func (h *handler) startBuild(lock *os.File) chan struct{} {
+	lore := findLore()
+	if lore == "" {
+		h.logf("lore not found next to %s or on PATH: the manifest cannot be rebuilt", os.Args[0])
+		return nil
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		h.logf("rebuild: %v", err)
+		return nil
+	}
+	defer null.Close()
+	// The build's problems (a broken config.yaml) go to the hook log.
+	errs := null
+	if path := logPath(h.root); path != "" {
+		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+			defer f.Close()
+			errs = f
+		}
+	}
+	p, err := os.StartProcess(lore, []string{lore, "build", "--quiet"}, &os.ProcAttr{
+		Dir:   h.root,
+		Env:   append(os.Environ(), manifest.LockFDEnv+"=3"),
+		Files: []*os.File{null, null, errs, lock},
+		Sys:   detached(),
+	})
+	if err != nil {
+		h.logf("rebuild: start %s: %v", lore, err)
+		return nil
+	}
+	exited := make(chan struct{})
+	go func() {
+		p.Wait()
+		close(exited)
+	}()
+	return exited
+}
+
+// decide runs f on the manifest and makes sure nothing it picked is stale:
+// when the manifest is corrupt or an item f picked comes from a file that
+// changed since the build (an edit in place, which the folder checks
+// cannot see), it rebuilds and runs f again, once; items whose files still
+// differ are left out. ok is false when there is nothing to answer from.
+func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, bool) {
+	m, stale := h.load(callWait, false)
+	if m == nil {
+		return match.Decision{}, false
+	}
+	if !stale {
+		d, why := h.check(m, f)
+		h.release(m)
+		if why == "" {
+			return d, true
+		}
+		start := time.Now()
+		rebuilt := h.rebuild(callWait)
+		var again string
+		m, again = h.openChecked(false) // the old one when the build did not finish
+		if m == nil {
+			h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+			return match.Decision{}, false
+		}
+		if rebuilt && again == "" {
+			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+		} else {
+			h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, time.Since(start).Round(time.Millisecond))
+		}
+	}
+	defer h.release(m)
+	d, why := h.check(m, f)
+	switch {
+	case why == "":
+		return d, true
+	case d.Injected == nil:
+		h.logf("manifest %s", why)
+		return match.Decision{}, false
+	}
+	return h.withoutChanged(m, d), true
+}
+
+// check runs f and says why its decision cannot be used as it is: the
+// manifest is corrupt (no decision), or a picked item's file changed.
+func (h *handler) check(m *manifest.Manifest, f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, string) {
+	d, err := f(m)
+	if err != nil {
+		return match.Decision{}, fmt.Sprintf("corrupt (%v)", err)
+	}
+	return d, h.changedItems(m, d)
+}
+
+// changedItems says which file of a picked item changed since the build.
+func (h *handler) changedItems(m *manifest.Manifest, d match.Decision) string {
+	for _, r := range d.Injected {
+		p, err := m.ItemChanged(h.root, r.Item())
+		if err != nil {
+			return fmt.Sprintf("corrupt (%v)", err)
+		}
+		if p != "" {
+			return fmt.Sprintf("stale (%s changed)", p)
+		}
+	}
+	return ""
+}
+
+// withoutChanged leaves out the picked items whose files changed since the
+// build, logging each; they are never injected from their old text.
+func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.Decision {
+	kept := d.Injected[:0:0]
+	for _, r := range d.Injected {
+		if p, err := m.ItemChanged(h.root, r.Item()); err != nil || p != "" {
+			h.logf("left out %s: %s changed since the manifest was built", r.ID, p)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	d.Injected = kept
+	return d
+}
+
+// startBlock is the manifest's SessionStart block or, with no manifest or
+// a stale or damaged one, a note that says lessons come later (never the
+// old block, which may show lessons that no longer exist).
+func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
+	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see .lore/cache/hook.log); they apply from the next tool calls."
+	if h.root == "" {
+		return ""
+	}
+	if m == nil || stale {
+		return later
+	}
+	block, err := m.SessionStart()
+	if err != nil {
+		h.logf("%v", err)
+		return later
+	}
+	return strings.TrimSpace(block)
+}
+
+// markIfEditing creates the edit mark before a call that may write a file
+// under .lore/ (an Edit or Write of one, or a shell command that names the
+// folder): an editor's write in place changes no folder, so without the
+// mark a lesson the agent edits would count only from the next session.
+func (h *handler) markIfEditing(tc call, cwd string) {
+	if h.root == "" {
+		return
+	}
+	editing := tc.Tool == "Bash" && strings.Contains(tc.Command, ".lore/")
+	if tc.Tool != "Read" && tc.Tool != "Glob" && tc.Tool != "Grep" {
+		for _, p := range tc.Paths {
+			rel := relPath(h.root, cwd, p)
+			editing = editing || strings.HasPrefix(rel, ".lore/") && !strings.HasPrefix(rel, ".lore/cache/")
+		}
+	}
+	if !editing {
+		return
+	}
+	mark := filepath.Join(h.root, filepath.FromSlash(manifest.EditedRelPath))
+	os.MkdirAll(filepath.Dir(mark), 0o755)
+	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		h.logf("mark the edit: %v", err)
+		return
+	}
+	f.Close()
+}

@@ -1,0 +1,111 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeLore puts on PATH a lore that records each run (arguments and the
+// lock descriptor it was handed) and holds the build lock for a while
+// without building anything.
+func fakeLore(t *testing.T) (runs string) {
+	t.Helper()
+	bin := t.TempDir()
+	runs = filepath.Join(t.TempDir(), "runs")
+	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n/bin/sleep 0.3\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	return runs
+}
+
+// Parallel calls that find no manifest start one build between them, hand
+// it the build lock, wait for it, and log what happened.
+func TestParallelStaleCallsStartOneBuild(t *testing.T) {
+	root := repo(t, testItems)
+	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
+	runs := fakeLore(t)
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
+			var out bytes.Buffer
+			Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
+			if out.String() != "{}\n" {
+				t.Errorf("stdout %q", out.String())
+			}
+		})
+	}
+	wg.Wait()
+	got, err := os.ReadFile(runs)
+	if err != nil || string(got) != "build --quiet fd=3\n" {
+		t.Errorf("lore runs: %q (%v), want one build with the lock as fd 3", got, err)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if n := strings.Count(string(log), "manifest missing: not rebuilt within"); n != 6 {
+		t.Errorf("%d of 6 calls logged the missing manifest:\n%s", n, log)
+	}
+}
+
+// With no time left to wait, a call still starts the build and answers at once.
+func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
+	root := repo(t, testItems)
+	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
+	runs := fakeLore(t)
+	t.Setenv("LORE_HOOK_DEADLINE", "150ms")
+	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
+	var out bytes.Buffer
+	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
+	if out.String() != "{}\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	// The build runs on after the call: wait for its record.
+	var got []byte
+	for i := 0; i < 500 && len(got) == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+		got, _ = os.ReadFile(runs)
+	}
+	if string(got) != "build --quiet fd=3\n" {
+		t.Errorf("lore runs: %q", got)
+	}
+}
+
+// An item file edited in place (same inode, same size: no folder changes)
+// is never injected from its old text: with no lore to rebuild, the call
+// answers without it and keeps the deny whose file did not change.
+func TestItemEditedInPlaceIsLeftOut(t *testing.T) {
+	root := repo(t, testItems)
+	t.Setenv("PATH", t.TempDir())
+	p := filepath.Join(root, ".lore/lessons/pytest.md")
+	old, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(old, []byte("Bare pytest"), []byte("BARE PYTEST"), 1)
+	if bytes.Equal(edited, old) {
+		t.Fatal("the edit changed nothing")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(edited)
+	f.Close()
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "git push --force origin main && pytest"))
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, "Bare pytest") {
+		t.Errorf("want the deny and not the edited lesson: %s", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	for _, want := range []string{"stale (.lore/lessons/pytest.md changed)", "left out 01JPYTEST0000000000000000A"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+}
