@@ -163,8 +163,9 @@ func firstOf(ss ...string) string {
 	return ""
 }
 
-// titleFrom makes a one-line title of at most 100 characters from the
-// first sentence of the mistake (or the fix).
+// titleFrom makes a title from the first sentence of the mistake (or the
+// fix); redactAll shortens every title once its secrets are out, so that
+// a cut never leaves part of a secret the detector no longer recognises.
 func titleFrom(ss ...string) string {
 	s := strings.TrimSpace(firstOf(ss...))
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -173,7 +174,13 @@ func titleFrom(ss ...string) string {
 	if i := strings.Index(s, ". "); i > 20 {
 		s = s[:i]
 	}
-	s = strings.TrimRight(strings.TrimSpace(s), ".:")
+	return strings.TrimRight(strings.TrimSpace(s), ".:")
+}
+
+// shortTitle makes s one line of at most 100 characters, cut at a word:
+// what lint accepts as a title.
+func shortTitle(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > maxTitle {
 		cut := string(r[:maxTitle-1])
 		if i := strings.LastIndexByte(cut, ' '); i > 40 {
@@ -303,6 +310,7 @@ func (c *Candidate) redactAll() error {
 		}
 		*p = r
 	}
+	c.Title = shortTitle(c.Title)
 	return nil
 }
 
