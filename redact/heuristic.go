@@ -25,6 +25,9 @@ type heuristic struct {
 // quoted is a shell word: bare, or in single or double quotes.
 const quoted = `([^\s'"]+|'[^']+'|"[^"]+")`
 
+// envValue is the value of a KEY=value line: quoted, or up to a comment.
+const envValue = `('[^'\n]+'|"[^"\n]+"|[^\s"'#]{4,})`
+
 var heuristics = []heuristic{
 	// gitleaks wants a complete block; a transcript often cuts it, and a
 	// PGP block ends in KEY BLOCK.
@@ -33,17 +36,21 @@ var heuristics = []heuristic{
 	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1, []string{"sk-"}, hasDigitAndLetter},
 	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1, []string{"://"}, credential},
 	// .env style: upper-case names only; lower-case ones are code.
-	{"env", `(?m)^[ \t]*(?:export[ \t]+)?([A-Z_][A-Z0-9_.\-]*)[ \t]*[=:][ \t]*["']?([^\s"'#]{4,})`, 2, nil, nil},
+	{"env", `(?m)^[ \t]*(?:export[ \t]+)?([A-Z_][A-Z0-9_.\-]*)[ \t]*[=:][ \t]*` + envValue, 2, nil, nil},
+	{"env", `(?:[\s;&|(]|^)([A-Z_][A-Z0-9_]*)=` + envValue, 2, []string{"="}, nil},
 	// password: x, db_password=x, "password": "x", --pass=x (also JSON
 	// with escaped quotes, as tool output shows it).
 	{"password", `(?i)(?:(?:^|[^a-z])(?:password|passwd|passphrase)|--?(?:pass|pwd))\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\]+)`, 1, []string{"pass", "pwd"}, credential},
+	// client_secret: x, token = x mid-line, where gitleaks' generic rule
+	// stops at a character it does not expect (~ in Azure secrets).
+	{"secret", `(?i)(?:^|[^a-z])(?:secret|token|api_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token)\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\,;]{8,})`, 1, []string{"secret", "token", "key"}, randomish},
 	{"password", `(?i)(?:^|\s)--?(?:password|passwd|pass|token|api-?key|secret|client-secret|auth-token|access-token)[ \t]+` + quoted, 1, []string{"--", " -"}, credential},
 	{"password", `(?:^|[\s;&|(])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential},
 	{"password", `\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl)\s+login|helm\s+registry\s+login)\b[^\n|;&]*?\s-p\s*` + quoted, 1, []string{"sshpass", "login"}, credential},
 	{"password", `\bredis-cli\b[^\n|;&]*?\s-a\s+` + quoted, 1, []string{"redis-cli"}, credential},
 	{"bearer", `(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{8,}=*)`, 1, []string{"bearer"}, randomish},
 	{"authorization", `(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?([^\s"',]{8,})`, 1, []string{"authorization"}, credential},
-	{"api-key", `(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)["']?\s*[:=]\s*["']?([^\s"',]{8,})`, 1, []string{"key", "token"}, credential},
+	{"api-key", `(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)["']?\s*[:=]\s*["']?([^\s"',@]{8,})`, 1, []string{"key", "token"}, credential},
 	{"json-secret", `(?i)"(?:auth|identitytoken|registrytoken|password|passwd|secret|client_secret|clientsecret|api_?key|access_?token|refresh_?token|auth_?token|token|private_?key)"\s*:\s*"([^"]{4,})"`, 1, []string{`"`}, credential},
 	{"connection-string", `(?:^|[;?&\s"'])(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|Pwd)=([^;&\s"']{4,})`, 1, []string{"key=", "sig=", "pwd=", "signature="}, credential},
 	{"twilio-account-sid", `\bAC[0-9a-f]{32}\b`, 0, []string{"ac"}, nil},
@@ -156,10 +163,14 @@ func credential(v string) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '<', '%', '{', '*', '/', '~', '[', '(':
+	case '$', '/', '[', '(':
 		return false
+	case '<', '%', '{':
+		if strings.ContainsAny(v[len(v)-1:], ">%}") {
+			return false
+		}
 	}
-	if strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.Trim(lv, "x*.") == "" {
+	if strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.Trim(lv, "x*.") == "" {
 		return false
 	}
 	// Code, not a value: a call, an index, a field of a variable.
@@ -202,7 +213,9 @@ func entropySpans(s string) []span {
 	var out []span
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isTokenByte(s[i]) {
+		// = inside a token is an assignment (KEY=value, ?key=value);
+		// only trailing = is base64 padding.
+		if i < len(s) && isTokenByte(s[i]) && !(s[i] == '=' && i+1 < len(s) && isTokenByte(s[i+1]) && s[i+1] != '=') {
 			if start < 0 {
 				start = i
 			}

@@ -48,7 +48,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 		{"jwt", "", "eyJ" + b64(t, 20) + ".eyJ" + b64(t, 40) + "." + b64(t, 32), ""},
 		{"pem", "", "-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "\n-----END RSA PRIVATE KEY-----", "private-key"},
 		{"url", randFrom(t, alnum, 14), "", "url-password"},
-		{"env", randFrom(t, alnum, 12), "", "env"},
+		{"env", randFrom(t, alnum, 12), "", ""},
 		{"entropy", "", b64(t, 33), "high-entropy"},
 	}
 	for _, c := range cases {
