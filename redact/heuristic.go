@@ -177,10 +177,10 @@ func credential(v string) bool {
 	return !strings.Contains(v, "(") && !strings.Contains(v, "[:") && !fieldRef.MatchString(v)
 }
 
-// randomish: a token after "Bearer" rather than a word ("Bearer
-// authentication"): digits or mixed case, or long.
+// randomish: a token rather than a word ("Bearer authentication") or a
+// name (csrfToken): digits or mixed case that is not CamelCase, or long.
 func randomish(v string) bool {
-	if !credential(v) {
+	if !credential(v) || isWord(v) {
 		return false
 	}
 	lower, upper, digit := false, false, false
@@ -223,7 +223,7 @@ func entropySpans(s string) []span {
 		}
 		if start >= 0 && i-start >= 32 {
 			tok := s[start:i]
-			if looksRandom(tok) && !integrity(tok) && !knownID(tok) && !encodedText(tok) {
+			if looksRandom(tok) && !integrity(s[:start], tok) && !knownID(tok) && !encodedText(tok) {
 				out = append(out, span{start, i, "high-entropy"})
 			}
 		}
@@ -237,14 +237,19 @@ func isTokenByte(c byte) bool {
 		c == '+' || c == '/' || c == '_' || c == '-' || c == '=' || c == '.'
 }
 
-// integrity is a Subresource Integrity hash (npm lockfiles, <script>):
-// sha512- and base64 of a digest, public by design.
-func integrity(tok string) bool {
+// integrity is a digest in base64, public by design: a Subresource
+// Integrity hash (sha512-... in npm lockfiles and <script>) or a Go
+// module hash (h1:... in go.sum); before is the text before the token.
+func integrity(before, tok string) bool {
 	for _, p := range []string{"sha1-", "sha256-", "sha384-", "sha512-"} {
 		if rest, ok := strings.CutPrefix(tok, p); ok {
 			_, err := base64.StdEncoding.DecodeString(rest)
 			return err == nil
 		}
+	}
+	if strings.HasSuffix(before, "h1:") || strings.HasSuffix(before, "sha256:") || strings.HasSuffix(before, "sha512:") {
+		_, err := base64.StdEncoding.DecodeString(tok)
+		return err == nil
 	}
 	return false
 }
