@@ -45,7 +45,7 @@ var heuristics = []heuristic{
 	// stops at a character it does not expect (~ in Azure secrets).
 	{"secret", `(?i)(?:^|[^a-z])(?:secret|token|api_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token)\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\,;]{8,})`, 1, []string{"secret", "token", "key"}, randomish},
 	{"password", `(?i)(?:^|\s)--?(?:password|passwd|pass|token|api-?key|secret|client-secret|auth-token|access-token)[ \t]+` + quoted, 1, []string{"--", " -"}, credential},
-	{"password", `(?:^|[\s;&|(])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential},
+	{"password", `(?:^|[\s;&|(\x60"'])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential},
 	{"password", `\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl)\s+login|helm\s+registry\s+login)\b[^\n|;&]*?\s-p\s*` + quoted, 1, []string{"sshpass", "login"}, credential},
 	{"password", `\bredis-cli\b[^\n|;&]*?\s-a\s+` + quoted, 1, []string{"redis-cli"}, credential},
 	{"bearer", `(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{8,}=*)`, 1, []string{"bearer"}, randomish},
