@@ -1,40 +1,31 @@
 package redact
 
 import (
-	_ "embed"
 	"fmt"
 	"math"
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/BurntSushi/toml"
 )
 
-// gitleaks' default rule set (v8.30.1, MIT, see gitleaks/LICENSE), carried
-// as data: importing the gitleaks module costs every lore process about
-// 1.7-2.7 ms of package initialisation and 4-10 MB of binary, so lore
-// reads its rules file instead and compiles a rule only when one of its
-// keywords occurs in the text.
-//
-//go:embed gitleaks/gitleaks.toml
-var gitleaksTOML string
+// gitleaks' default rule set (v8.30.1, MIT, see gitleaks/LICENSE) is
+// carried as data: importing the gitleaks module would cost every lore
+// process 1.7-2.7 ms of package initialisation and 4-10 MB of binary, and
+// decoding its TOML file 18 ms wherever text is checked. gitleaks_rules.go
+// holds the rules of gitleaks/gitleaks.toml as Go values (TestGitleaksTable
+// -update writes it), so nothing is parsed at run time, and a rule's
+// regexp is compiled only when one of its keywords occurs in the text.
 
-// glConfig is the part of gitleaks.toml that decides a finding in text
-// without a file name: paths and commits cannot apply to transcript text.
-type glConfig struct {
-	Allowlist  glAllowlist   `toml:"allowlist"`
-	Allowlists []glAllowlist `toml:"allowlists"`
-	Rules      []*glRule     `toml:"rules"`
-}
-
+// glRule is the part of a gitleaks rule that decides a finding in text
+// without a file name: paths and commits cannot apply to transcript text,
+// and path-only rules are left out.
 type glRule struct {
-	ID          string        `toml:"id"`
-	Regex       string        `toml:"regex"`
-	SecretGroup int           `toml:"secretGroup"`
-	Entropy     float64       `toml:"entropy"`
-	Keywords    []string      `toml:"keywords"`
-	Allowlists  []glAllowlist `toml:"allowlists"`
+	ID          string
+	Regex       string
+	SecretGroup int
+	Entropy     float64
+	Keywords    []string // lower case
+	Allowlists  []*glAllowlist
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -42,74 +33,25 @@ type glRule struct {
 }
 
 type glAllowlist struct {
-	Condition   string   `toml:"condition"`
-	RegexTarget string   `toml:"regexTarget"`
-	Regexes     []string `toml:"regexes"`
-	StopWords   []string `toml:"stopwords"`
-	Paths       []string `toml:"paths"`
-	Commits     []string `toml:"commits"`
+	And            bool // condition = "AND"
+	RegexTarget    string
+	Regexes        []string
+	StopWords      []string // lower case
+	PathsOrCommits bool     // an AND list with paths or commits never holds for text
 
-	re *regexp.Regexp
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
 }
 
-var (
-	glOnce  sync.Once
-	glCfg   *glConfig
-	glAllow []*glAllowlist // global allowlists, compiled
-	glErr   error
-)
-
-func loadGitleaks() {
-	var c glConfig
-	if _, err := toml.Decode(gitleaksTOML, &c); err != nil {
-		glErr = fmt.Errorf("redact: gitleaks rules: %w", err)
-		return
-	}
-	if c.Allowlist.Regexes != nil || c.Allowlist.StopWords != nil {
-		c.Allowlists = append(c.Allowlists, c.Allowlist)
-	}
-	for i := range c.Allowlists {
-		if err := c.Allowlists[i].compile(); err != nil {
-			glErr = fmt.Errorf("redact: gitleaks global allowlist: %w", err)
-			return
-		}
-		glAllow = append(glAllow, &c.Allowlists[i])
-	}
-	var rules []*glRule
-	for _, r := range c.Rules {
-		if r.Regex == "" {
-			continue // a path-only rule: text has no file name
-		}
-		for i, k := range r.Keywords {
-			r.Keywords[i] = strings.ToLower(k)
-		}
-		rules = append(rules, r)
-	}
-	c.Rules = rules
-	glCfg = &c
-}
-
-func (a *glAllowlist) compile() error {
+func (a *glAllowlist) compile() {
 	if len(a.Regexes) > 0 {
-		re, err := regexp.Compile("(?:" + strings.Join(a.Regexes, "|") + ")")
-		if err != nil {
-			return err
-		}
-		a.re = re
+		a.re, a.err = regexp.Compile("(?:" + strings.Join(a.Regexes, "|") + ")")
 	}
-	for i, w := range a.StopWords {
-		a.StopWords[i] = strings.ToLower(w)
-	}
-	return nil
 }
 
 func (r *glRule) compile() {
 	r.re, r.err = regexp.Compile(r.Regex)
-	for i := range r.Allowlists {
-		if r.err == nil {
-			r.err = r.Allowlists[i].compile()
-		}
-	}
 	if r.err != nil {
 		r.err = fmt.Errorf("redact: gitleaks rule %s: %w", r.ID, r.err)
 	}
@@ -118,13 +60,9 @@ func (r *glRule) compile() {
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
 // decides them: keyword prefilter, secret group, entropy floor, allowlists.
 func gitleaksSpans(s string) ([]span, error) {
-	glOnce.Do(loadGitleaks)
-	if glErr != nil {
-		return nil, glErr
-	}
 	lower := strings.ToLower(s)
 	var out []span
-	for _, r := range glCfg.Rules {
+	for _, r := range gitleaksRules {
 		if !r.mayMatch(lower) {
 			continue
 		}
@@ -132,7 +70,11 @@ func gitleaksSpans(s string) ([]span, error) {
 		if r.err != nil {
 			return nil, r.err
 		}
-		out = append(out, r.find(s)...)
+		found, err := r.find(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
 	}
 	return out, nil
 }
@@ -146,7 +88,7 @@ func (r *glRule) mayMatch(lower string) bool {
 	return len(r.Keywords) == 0
 }
 
-func (r *glRule) find(s string) []span {
+func (r *glRule) find(s string) ([]span, error) {
 	var out []span
 	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
 		from, to := m[0], m[1]
@@ -178,26 +120,28 @@ func (r *glRule) find(s string) []span {
 			continue
 		}
 		line := lineAround(s, from, to)
-		if allowed(glAllow, secret, match, line) || allowed(ptrs(r.Allowlists), secret, match, line) {
-			continue
+		ok, err := allowed(gitleaksAllow, secret, match, line)
+		if err == nil && !ok {
+			ok, err = allowed(r.Allowlists, secret, match, line)
 		}
-		out = append(out, span{sf, st, r.ID})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, span{sf, st, r.ID})
+		}
 	}
-	return out
-}
-
-func ptrs(as []glAllowlist) []*glAllowlist {
-	out := make([]*glAllowlist, len(as))
-	for i := range as {
-		out[i] = &as[i]
-	}
-	return out
+	return out, nil
 }
 
 // allowed applies gitleaks' allowlist semantics to text with no path or
 // commit: an AND list that names paths or commits can never be satisfied.
-func allowed(lists []*glAllowlist, secret, match, line string) bool {
+func allowed(lists []*glAllowlist, secret, match, line string) (bool, error) {
 	for _, a := range lists {
+		a.once.Do(a.compile)
+		if a.err != nil {
+			return false, fmt.Errorf("redact: gitleaks allowlist: %w", a.err)
+		}
 		target := secret
 		switch a.RegexTarget {
 		case "match":
@@ -214,20 +158,17 @@ func allowed(lists []*glAllowlist, secret, match, line string) bool {
 				break
 			}
 		}
-		if strings.EqualFold(a.Condition, "AND") {
-			if len(a.Paths) > 0 || len(a.Commits) > 0 {
-				continue
-			}
-			if (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) {
-				return true
+		if !a.And {
+			if regexOK || stopOK {
+				return true, nil
 			}
 			continue
 		}
-		if regexOK || stopOK {
-			return true
+		if !a.PathsOrCommits && (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) {
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 func lineAround(s string, from, to int) string {

@@ -61,9 +61,11 @@ var (
 	heurOnce sync.Once
 	heurRes  []*regexp.Regexp
 	heurErr  error
+	fieldRef *regexp.Regexp // a.b.c: a field of a variable, not a value
 )
 
 func compileHeuristics() {
+	fieldRef = regexp.MustCompile(`^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+,?$`)
 	for _, h := range heuristics {
 		re, err := regexp.Compile(h.re)
 		if err != nil {
@@ -196,8 +198,6 @@ func randomish(v string) bool {
 	}
 	return digit || lower && upper || len(v) >= 32
 }
-
-var fieldRef = regexp.MustCompile(`^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+,?$`)
 
 func hasDigitAndLetter(s string) bool {
 	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
