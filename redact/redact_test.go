@@ -115,3 +115,21 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// TestFailClosed: a rule that cannot compile makes the detector fail for
+// text that would use it, and String then returns nothing at all.
+func TestFailClosed(t *testing.T) {
+	bad := &glRule{ID: "broken", Regex: `(`, Keywords: []string{"brokenrule"}}
+	gitleaksRules = append(gitleaksRules, bad)
+	defer func() { gitleaksRules = gitleaksRules[:len(gitleaksRules)-1] }()
+	if out, err := String("token ghp_" + randFrom(t, alnum, 36)); err != nil || strings.Contains(out, "ghp_") {
+		t.Fatalf("a text that does not reach the rule: %q, %v", out, err)
+	}
+	out, err := String("brokenrule AKIA" + strings.Repeat("Q", 16))
+	if err == nil || out != "" {
+		t.Fatalf("want an error and nothing, got %q, %v", out, err)
+	}
+	if _, err := Find("brokenrule"); err == nil {
+		t.Fatal("Find: want an error")
+	}
+}
