@@ -34,6 +34,9 @@ func TestGitleaksExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if again, err := String(out); err != nil || again != out {
+			t.Errorf("%s: not idempotent: %q -> %q", ex.Rule, out, again)
+		}
 		for _, s := range ex.Secrets {
 			if strings.Contains(out, s) {
 				if leaked[ex.Rule]++; leaked[ex.Rule] == 1 {

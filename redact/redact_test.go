@@ -104,6 +104,9 @@ func FuzzString(f *testing.F) {
 	f.Add("export API_TOKEN=abcdef123456")
 	f.Add("https://u:p@h/x")
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc")
+	f.Add("mysql -uroot -pS3cr3t! db; sshpass -p 'a b' ssh h; password: hunter22")
+	f.Add("Authorization: Bearer eyJabc.def123; {\"auth\": \"dXNlcjpwYXNz\"} AccountKey=abc123==;")
+	f.Add("DB_PASSWORD=[REDACTED:env]x PGPASSWORD=abc123 psql client_secret: Ab1~cd2.ef3")
 	f.Fuzz(func(t *testing.T, s string) {
 		out, err := String(s)
 		if err != nil {
