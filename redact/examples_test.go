@@ -19,6 +19,21 @@ func TestGitleaksExamples(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	rules, leaked, n := map[string]bool{}, map[string]int{}, 0
+	var long strings.Builder // the examples in long texts, as lint reads a file
+	var longSecrets []string
+	checkLong := func() {
+		out, err := String(long.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range longSecrets {
+			if strings.Contains(out, s) {
+				t.Errorf("%q survives in a long text", s)
+			}
+		}
+		long.Reset()
+		longSecrets = nil
+	}
 	for sc.Scan() {
 		var ex struct {
 			Rule    string
@@ -27,6 +42,11 @@ func TestGitleaksExamples(t *testing.T) {
 		}
 		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
 			t.Fatal(err)
+		}
+		long.WriteString("Some words between examples.\n\n" + ex.Text + "\n\nMore words.\n")
+		longSecrets = append(longSecrets, ex.Secrets...)
+		if long.Len() > 8<<10 {
+			checkLong()
 		}
 		n++
 		rules[ex.Rule] = true
@@ -48,6 +68,7 @@ func TestGitleaksExamples(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	checkLong()
 	if n < 6000 || len(rules) < 216 {
 		t.Fatalf("only %d examples of %d rules", n, len(rules))
 	}

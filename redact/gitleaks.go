@@ -60,32 +60,94 @@ func (r *glRule) compile() {
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
 // decides them: keyword prefilter, secret group, entropy floor, allowlists.
 func gitleaksSpans(s string) ([]span, error) {
-	lower := strings.ToLower(s)
 	var out []span
-	for _, r := range gitleaksRules {
-		if !r.mayMatch(lower) {
+	for i, at := range keywordHits(strings.ToLower(s)) {
+		if at == nil {
 			continue
 		}
+		r := gitleaksRules[i]
 		r.once.Do(r.compile)
 		if r.err != nil {
 			return nil, r.err
 		}
-		found, err := r.find(s)
-		if err != nil {
-			return nil, err
+		for _, w := range r.windows(s, at) {
+			found, err := r.find(s[w[0]:w[1]])
+			if err != nil {
+				return nil, err
+			}
+			for _, sp := range found {
+				out = append(out, span{sp.Start + w[0], sp.End + w[0], sp.Kind})
+			}
 		}
-		out = append(out, found...)
 	}
 	return out, nil
 }
 
-func (r *glRule) mayMatch(lower string) bool {
-	for _, k := range r.Keywords {
-		if strings.Contains(lower, k) {
-			return true
+// keywordRef is one keyword of one rule.
+type keywordRef struct {
+	keyword string
+	rule    int
+}
+
+var (
+	keywordOnce  sync.Once
+	keywordIndex map[string][]keywordRef // by a keyword's first two bytes
+)
+
+// keywordHits reads lower once and returns, for each rule, where its
+// keywords occur (nil: nowhere, so the rule cannot match).
+func keywordHits(lower string) [][]int {
+	keywordOnce.Do(func() {
+		keywordIndex = map[string][]keywordRef{}
+		for i, r := range gitleaksRules {
+			for _, k := range r.Keywords {
+				keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+			}
+		}
+	})
+	hits := make([][]int, len(gitleaksRules))
+	for i := 0; i+1 < len(lower); i++ {
+		for _, ref := range keywordIndex[lower[i:i+2]] {
+			if strings.HasPrefix(lower[i:], ref.keyword) {
+				hits[ref.rule] = append(hits[ref.rule], i)
+			}
 		}
 	}
-	return len(r.Keywords) == 0
+	return hits
+}
+
+// windowLines is how many lines around a keyword a rule's match can reach
+// (curl-auth-user allows five line breaks of up to two characters).
+const windowLines = 10
+
+// windows are the parts of a long text a rule has to read: the lines
+// around each place at which one of its keywords occurs, since each of
+// its matches holds one. A short text, and a rule whose match can span
+// any number of lines (a private key block), are read whole.
+func (r *glRule) windows(s string, at []int) [][2]int {
+	if len(s) < 1024 || strings.Contains(r.Regex, `[\s\S`) || strings.Contains(r.Regex, "(?s") {
+		return [][2]int{{0, len(s)}}
+	}
+	var out [][2]int
+	for _, i := range at {
+		from, to := i, i+1
+		for n := 0; n <= windowLines && from > 0; n++ {
+			from = strings.LastIndexByte(s[:from-1], '\n') + 1
+		}
+		for n := 0; n <= windowLines && to < len(s); n++ {
+			if j := strings.IndexByte(s[to:], '\n'); j >= 0 {
+				to += j + 1
+			} else {
+				to = len(s)
+			}
+		}
+		if n := len(out); n > 0 && from <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], to)
+		} else {
+			out = append(out, [2]int{from, to})
+		}
+	}
+	return out
 }
 
 func (r *glRule) find(s string) ([]span, error) {

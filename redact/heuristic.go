@@ -11,15 +11,21 @@ import (
 )
 
 // heuristic is one generic case gitleaks leaves: a pattern, the kind it
-// reports, the submatch that is the secret (0: the whole match), a literal
-// that must occur (lowercase) before the pattern runs, and an optional
-// test that the value is a credential rather than a word or a reference.
+// reports, the submatch that is the secret (0: the whole match), literals
+// one of which must occur (lowercase) before the pattern runs, and an
+// optional test that the value is a credential rather than a word or a
+// reference. The literals keep the common text from paying for patterns
+// that cannot match it: a pattern with assign set runs only where one of
+// them is followed by : or =, a pattern with flag set only where one
+// starts a word.
 type heuristic struct {
 	kind    string
 	re      string
 	group   int
 	literal []string
 	value   func(string) bool
+	assign  bool
+	flag    bool
 }
 
 // quoted is a shell word: bare, or in single or double quotes.
@@ -31,30 +37,30 @@ const envValue = `('[^'\n]+'|"[^"\n]+"|[^\s"'#]{4,})`
 var heuristics = []heuristic{
 	// gitleaks wants a complete block; a transcript often cuts it, and a
 	// PGP block ends in KEY BLOCK.
-	{"private-key", `-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|\z)`, 0, []string{"private key"}, nil},
+	{"private-key", `-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|\z)`, 0, []string{"private key"}, nil, false, false},
 	// Keys of vendors without a gitleaks rule share the sk- shape.
-	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1, []string{"sk-"}, hasDigitAndLetter},
-	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1, []string{"://"}, credential},
+	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1, []string{"sk-"}, hasDigitAndLetter, false, false},
+	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1, []string{"://"}, credential, false, false},
 	// .env style: upper-case names only; lower-case ones are code.
-	{"env", `(?m)^[ \t]*(?:export[ \t]+)?([A-Z_][A-Z0-9_.\-]*)[ \t]*[=:][ \t]*` + envValue, 2, nil, nil},
-	{"env", `(?:[\s;&|(]|^)([A-Z_][A-Z0-9_]*)=` + envValue, 2, []string{"="}, nil},
+	{"env", `(?m)^[ \t]*(?:export[ \t]+)?([A-Z_][A-Z0-9_.\-]*)[ \t]*[=:][ \t]*` + envValue, 2, nil, nil, false, false},
+	{"env", `(?:[\s;&|(]|^)([A-Z_][A-Z0-9_]*)=` + envValue, 2, []string{"="}, nil, false, false},
 	// password: x, db_password=x, "password": "x", --pass=x (also JSON
 	// with escaped quotes, as tool output shows it).
-	{"password", `(?i)(?:(?:^|[^a-z])(?:password|passwd|passphrase)|--?(?:pass|pwd))\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\]+)`, 1, []string{"pass", "pwd"}, credential},
+	{"password", `(?i)(?:(?:^|[^a-z])(?:password|passwd|passphrase)|--?(?:pass|pwd))\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\]+)`, 1, []string{"password", "passwd", "passphrase", "-pass", "-pwd"}, credential, true, false},
 	// client_secret: x, token = x mid-line, where gitleaks' generic rule
 	// stops at a character it does not expect (~ in Azure secrets).
-	{"secret", `(?i)(?:^|[^a-z])(?:secret|token|api_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token)\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\,;]{8,})`, 1, []string{"secret", "token", "key"}, randomish},
-	{"password", `(?i)(?:^|\s)--?(?:password|passwd|pass|token|api-?key|secret|client-secret|auth-token|access-token)[ \t]+` + quoted, 1, []string{"--", " -"}, credential},
-	{"password", `(?:^|[\s;&|(\x60"'])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential},
-	{"password", `\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl)\s+login|helm\s+registry\s+login)\b[^\n|;&]*?\s-p\s*` + quoted, 1, []string{"sshpass", "login"}, credential},
-	{"password", `\bredis-cli\b[^\n|;&]*?\s-a\s+` + quoted, 1, []string{"redis-cli"}, credential},
-	{"bearer", `(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{8,}=*)`, 1, []string{"bearer"}, randomish},
-	{"authorization", `(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?([^\s"',]{8,})`, 1, []string{"authorization"}, credential},
-	{"api-key", `(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)["']?\s*[:=]\s*["']?([^\s"',@]{8,})`, 1, []string{"key", "token"}, credential},
-	{"json-secret", `(?i)"(?:auth|identitytoken|registrytoken|password|passwd|secret|client_secret|clientsecret|api_?key|access_?token|refresh_?token|auth_?token|token|private_?key)"\s*:\s*"([^"]{4,})"`, 1, []string{`"`}, credential},
-	{"connection-string", `(?:^|[;?&\s"'])(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|Pwd)=([^;&\s"']{4,})`, 1, []string{"key=", "sig=", "pwd=", "signature="}, credential},
-	{"twilio-account-sid", `\bAC[0-9a-f]{32}\b`, 0, []string{"ac"}, nil},
-	{"mailgun-key", `\bkey-[0-9a-z]{32}\b`, 0, []string{"key-"}, nil},
+	{"secret", `(?i)(?:^|[^a-z])(?:secret|token|api_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token)\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\,;]{8,})`, 1, []string{"secret", "token", "key"}, randomish, true, false},
+	{"password", `(?i)--?(?:password|passwd|pass|token|api-?key|secret|client-secret|auth-token|access-token)[ \t]+` + quoted, 1, []string{"-pass", "-token", "-api", "-secret", "-client-secret", "-auth-token", "-access-token"}, credential, false, true},
+	{"password", `(?:^|[\s;&|(\x60"'])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential, false, false},
+	{"password", `\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl)\s+login|helm\s+registry\s+login)\b[^\n|;&]*?\s-p\s*` + quoted, 1, []string{"sshpass", "login"}, credential, false, false},
+	{"password", `\bredis-cli\b[^\n|;&]*?\s-a\s+` + quoted, 1, []string{"redis-cli"}, credential, false, false},
+	{"bearer", `(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{8,}=*)`, 1, []string{"bearer"}, randomish, false, false},
+	{"authorization", `(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?([^\s"',]{8,})`, 1, []string{"authorization"}, credential, true, false},
+	{"api-key", `(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)["']?\s*[:=]\s*["']?([^\s"',@]{8,})`, 1, []string{"key", "token"}, credential, true, false},
+	{"json-secret", `(?i)"(?:auth|identitytoken|registrytoken|password|passwd|secret|client_secret|clientsecret|api_?key|access_?token|refresh_?token|auth_?token|token|private_?key)"\s*:\s*"([^"]{4,})"`, 1, []string{`"`}, credential, false, false},
+	{"connection-string", `(?:^|[;?&\s"'])(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|Pwd)=([^;&\s"']{4,})`, 1, []string{"key=", "sig=", "pwd=", "signature="}, credential, false, false},
+	{"twilio-account-sid", `\bAC[0-9a-f]{32}\b`, 0, []string{"ac"}, nil, false, false},
+	{"mailgun-key", `\bkey-[0-9a-z]{32}\b`, 0, []string{"key-"}, nil, false, false},
 }
 
 var (
@@ -83,29 +89,80 @@ func heuristicSpans(s string) ([]span, error) {
 	}
 	lower := strings.ToLower(s)
 	var out []span
+	// Every pattern but private key blocks matches within a line: each
+	// runs only on the lines its literals allow, so a long text costs what
+	// its few candidate lines cost.
 	for i, h := range heuristics {
-		if !containsAny(lower, h.literal) {
+		if h.kind == "private-key" {
+			if containsAny(lower, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+			}
 			continue
 		}
-		for _, m := range heurRes[i].FindAllStringSubmatchIndex(s, -1) {
-			from, to := m[2*h.group], m[2*h.group+1]
-			if from < 0 || to <= from {
-				continue
+		for ls := 0; ls < len(s); {
+			le := strings.IndexByte(s[ls:], '\n')
+			if le < 0 {
+				le = len(s)
+			} else {
+				le += ls
 			}
-			v := s[from:to]
-			if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
-				from, to, v = from+1, to-1, v[1:len(v)-1]
+			if l := lower[ls:le]; h.assign && assigned(l, h.literal) || !h.assign && containsAny(l, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, ls, le)...)
 			}
-			if h.kind == "env" && !secretKey(s[m[2]:m[3]]) {
-				continue
-			}
-			if h.value != nil && !h.value(v) || h.kind == "env" && !credential(v) {
-				continue
-			}
-			out = append(out, span{from, to, h.kind})
+			ls = le + 1
 		}
 	}
 	return out, nil
+}
+
+// spans runs the pattern on s[start:end] and keeps the values that pass.
+func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []span {
+	var out []span
+	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += start
+			}
+		}
+		from, to := m[2*h.group], m[2*h.group+1]
+		if from < 0 || to <= from || h.flag && m[0] > 0 && !strings.ContainsRune(" \t\n\"'`(", rune(s[m[0]-1])) {
+			continue
+		}
+		v := s[from:to]
+		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+			from, to, v = from+1, to-1, v[1:len(v)-1]
+		}
+		if h.kind == "env" && !secretKey(s[m[2]:m[3]]) {
+			continue
+		}
+		if h.value != nil && !h.value(v) || h.kind == "env" && !credential(v) {
+			continue
+		}
+		out = append(out, span{from, to, h.kind})
+	}
+	return out
+}
+
+// assigned: one of the words is followed by : or =, past any quotes,
+// backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
+func assigned(s string, words []string) bool {
+	for _, w := range words {
+		for off := 0; ; {
+			i := strings.Index(s[off:], w)
+			if i < 0 {
+				break
+			}
+			j := off + i + len(w)
+			for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+				j++
+			}
+			if j < len(s) && (s[j] == ':' || s[j] == '=') {
+				return true
+			}
+			off += i + 1
+		}
+	}
+	return false
 }
 
 func containsAny(s string, lits []string) bool {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -124,7 +125,11 @@ func FuzzString(f *testing.F) {
 func TestFailClosed(t *testing.T) {
 	bad := &glRule{ID: "broken", Regex: `(`, Keywords: []string{"brokenrule"}}
 	gitleaksRules = append(gitleaksRules, bad)
-	defer func() { gitleaksRules = gitleaksRules[:len(gitleaksRules)-1] }()
+	keywordOnce = sync.Once{} // index the new rule's keyword
+	defer func() {
+		gitleaksRules = gitleaksRules[:len(gitleaksRules)-1]
+		keywordOnce = sync.Once{}
+	}()
 	if out, err := String("token ghp_" + randFrom(t, alnum, 36)); err != nil || strings.Contains(out, "ghp_") {
 		t.Fatalf("a text that does not reach the rule: %q, %v", out, err)
 	}
