@@ -285,8 +285,10 @@ func ContentHash(tool, trigger, mistake, fix string) string {
 }
 
 // redactAll replaces secrets in every text a candidate carries; on error
-// the candidate must not be used (fail closed).
-func (c *Candidate) redactAll() error {
+// the candidate must not be used (fail closed). seen holds texts already
+// redacted in this scan: the same incident in many sessions, or a field
+// repeated in the title, is checked once.
+func (c *Candidate) redactAll(seen map[string]string) error {
 	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
 	for i := range c.Tags {
 		texts = append(texts, &c.Tags[i])
@@ -304,9 +306,13 @@ func (c *Candidate) redactAll() error {
 		texts = append(texts, &c.Keywords[i])
 	}
 	for _, p := range texts {
-		r, err := redact.String(*p)
-		if err != nil {
-			return err
+		r, ok := seen[*p]
+		if !ok {
+			var err error
+			if r, err = redact.String(*p); err != nil {
+				return err
+			}
+			seen[*p] = r
 		}
 		*p = r
 	}
