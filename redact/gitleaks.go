@@ -59,8 +59,8 @@ func (r *glRule) compile() {
 
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
 // decides them: keyword prefilter, secret group, entropy floor, allowlists.
-func gitleaksSpans(s string) ([]span, error) {
-	var out []span
+func gitleaksSpans(s string) ([]Span, error) {
+	var out []Span
 	for i, at := range keywordHits(strings.ToLower(s)) {
 		if at == nil {
 			continue
@@ -76,7 +76,7 @@ func gitleaksSpans(s string) ([]span, error) {
 				return nil, err
 			}
 			for _, sp := range found {
-				out = append(out, span{sp.Start + w[0], sp.End + w[0], sp.Kind})
+				out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
 			}
 		}
 	}
@@ -150,8 +150,8 @@ func (r *glRule) windows(s string, at []int) [][2]int {
 	return out
 }
 
-func (r *glRule) find(s string) ([]span, error) {
-	var out []span
+func (r *glRule) find(s string) ([]Span, error) {
+	var out []Span
 	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
 		from, to := m[0], m[1]
 		// gitleaks trims newlines from the match; the secret is the
@@ -190,7 +190,7 @@ func (r *glRule) find(s string) ([]span, error) {
 			return nil, err
 		}
 		if !ok {
-			out = append(out, span{sf, st, r.ID})
+			out = append(out, Span{sf, st, r.ID})
 		}
 	}
 	return out, nil

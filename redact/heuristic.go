@@ -82,13 +82,13 @@ func compileHeuristics() {
 	}
 }
 
-func heuristicSpans(s string) ([]span, error) {
+func heuristicSpans(s string) ([]Span, error) {
 	heurOnce.Do(compileHeuristics)
 	if heurErr != nil {
 		return nil, heurErr
 	}
 	lower := strings.ToLower(s)
-	var out []span
+	var out []Span
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
 	// its few candidate lines cost.
@@ -116,8 +116,8 @@ func heuristicSpans(s string) ([]span, error) {
 }
 
 // spans runs the pattern on s[start:end] and keeps the values that pass.
-func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []span {
-	var out []span
+func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
+	var out []Span
 	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
 		for j := range m {
 			if m[j] >= 0 {
@@ -138,7 +138,7 @@ func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []span {
 		if h.value != nil && !h.value(v) || h.kind == "env" && !credential(v) {
 			continue
 		}
-		out = append(out, span{from, to, h.kind})
+		out = append(out, Span{from, to, h.kind})
 	}
 	return out
 }
@@ -266,8 +266,8 @@ func hasDigitAndLetter(s string) bool {
 // and are not ordinary identifiers, paths, hashes or encoded text. It
 // walks runs of token characters by hand: a regexp here dominated a
 // scan's profile.
-func entropySpans(s string) []span {
-	var out []span
+func entropySpans(s string) []Span {
+	var out []Span
 	start := -1
 	for i := 0; i <= len(s); i++ {
 		// = inside a token is an assignment (KEY=value, ?key=value);
@@ -281,7 +281,7 @@ func entropySpans(s string) []span {
 		if start >= 0 && i-start >= 32 {
 			tok := s[start:i]
 			if looksRandom(tok) && !integrity(s[:start], tok) && !knownID(tok) && !encodedText(tok) {
-				out = append(out, span{start, i, "high-entropy"})
+				out = append(out, Span{start, i, "high-entropy"})
 			}
 		}
 		start = -1

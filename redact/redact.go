@@ -19,8 +19,6 @@ type Span struct {
 	Kind       string
 }
 
-type span = Span
-
 const placeholderPrefix = "[REDACTED:"
 
 // Placeholder is what a secret of a kind is replaced by.
@@ -81,12 +79,12 @@ func String(s string) (string, error) {
 // matches a fixed-length prefix of a longer token must not leave the rest),
 // drops spans inside placeholders already there, and joins overlaps; on
 // equal starts the longer span names the kind, else the first found.
-func merge(s string, spans []span) []span {
+func merge(s string, spans []Span) []Span {
 	if len(spans) == 0 {
 		return nil
 	}
 	held := placeholders(s)
-	var in []span
+	var in []Span
 	for _, sp := range spans {
 		for sp.End < len(s) && isSecretByte(s[sp.End]) {
 			sp.End++
@@ -101,7 +99,7 @@ func merge(s string, spans []span) []span {
 		}
 		return in[i].End > in[j].End
 	})
-	var out []span
+	var out []Span
 	for _, sp := range in {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
 			out[n-1].End = max(out[n-1].End, sp.End)
@@ -117,8 +115,8 @@ func isSecretByte(c byte) bool {
 		c == '_' || c == '-' || c == '+' || c == '/' || c == '='
 }
 
-func placeholders(s string) []span {
-	var out []span
+func placeholders(s string) []Span {
+	var out []Span
 	for off := 0; ; {
 		i := strings.Index(s[off:], placeholderPrefix)
 		if i < 0 {
@@ -129,12 +127,12 @@ func placeholders(s string) []span {
 		if end < 0 {
 			return out
 		}
-		out = append(out, span{start, start + end + 1, ""})
+		out = append(out, Span{start, start + end + 1, ""})
 		off = start + end + 1
 	}
 }
 
-func overlapsAny(sp span, held []span) bool {
+func overlapsAny(sp Span, held []Span) bool {
 	for _, h := range held {
 		if sp.Start < h.End && h.Start < sp.End {
 			return true
