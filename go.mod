@@ -3,6 +3,7 @@ module github.com/lore-agents/lore
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/adrg/frontmatter v0.2.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
@@ -21,7 +22,6 @@ require (
 
 require (
 	dario.cat/mergo v1.0.0 // indirect
-	github.com/BurntSushi/toml v0.3.1 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect

@@ -16,7 +16,8 @@ func TestLeanDeps(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		for _, banned := range []string{"github.com/go-git/", "github.com/yuin/goldmark", "github.com/alecthomas/kong",
 			"gopkg.in/yaml", "github.com/adrg/frontmatter", "github.com/lore-agents/lore/gitstore",
-			"github.com/lore-agents/lore/markdown", "github.com/lore-agents/lore/scan"} {
+			"github.com/lore-agents/lore/markdown", "github.com/lore-agents/lore/scan",
+			"github.com/lore-agents/lore/redact", "github.com/BurntSushi/toml"} {
 			if strings.HasPrefix(dep, banned) {
 				t.Errorf("lore-hook links %s", dep)
 			}

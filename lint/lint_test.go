@@ -159,6 +159,23 @@ func TestEveryHiddenCharacterIsFlagged(t *testing.T) {
 	}
 }
 
+// TestSecretCheck: lint uses scan's detector, so what scan would redact
+// is an error in an item, with its place and without the secret.
+func TestSecretCheck(t *testing.T) {
+	secret := "glpat-x7Kq2mP9vR4tL8wN3zB6"
+	text := "## Fix\nRun `mysql -uroot -pHunter2x9 shop` first.\nThen push with " + secret + ".\n" +
+		"SSH_KEY_PATH=/home/ci/.ssh/id_ed25519, integrity sha512-" + strings.Repeat("A", 86) + "==\n"
+	fs := checkSecrets("x.md", []byte(text))
+	if len(fs) != 2 || fs[0].Line != 2 || fs[0].Col != 21 || fs[1].Line != 3 || fs[1].Col != 16 {
+		t.Fatalf("got %v", fs)
+	}
+	for _, f := range fs {
+		if f.Key != "secret" || f.Severity != Error || strings.Contains(f.Msg, "Hunter2") || strings.Contains(f.Msg, secret[:10]) {
+			t.Fatalf("bad finding %v", f)
+		}
+	}
+}
+
 func TestFindingString(t *testing.T) {
 	f := Finding{Path: "p.md", Line: 3, Col: 4, Key: "unicode", Msg: "m", Severity: Warning}
 	if f.String() != "p.md:3:4: warning: unicode: m" {

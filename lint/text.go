@@ -45,36 +45,10 @@ func hiddenName(r rune) (string, bool) {
 	return "", false
 }
 
-// secretRules are high-confidence secret shapes only: a lesson may well
-// talk about tokens, but it never needs a real one.
-var secretRules = []struct {
-	re   *regexp.Regexp
-	name string
-}{
-	{regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), "an AWS access key id"},
-	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), "a GitHub token"},
-	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), "a GitHub fine-grained token"},
-	{regexp.MustCompile(`\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}`), "an sk- API key"},
-	{regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY-----`), "a PEM private key"},
-}
-
 // checkText flags hidden characters (with line and column, in characters)
 // and secrets in a file's text. A BOM at the very start is allowed.
 func checkText(p string, data []byte) []Finding {
-	out := checkHidden(p, data)
-	text := string(data)
-	for _, rule := range secretRules {
-		for _, loc := range rule.re.FindAllStringIndex(text, -1) {
-			m := text[loc[0]:loc[1]]
-			if strings.Contains(m, "EXAMPLE") || (rule.name == "an sk- API key" && !hasDigitAndLetter(m[3:])) {
-				continue // documentation placeholders, words like sk-learn-...
-			}
-			l, c := position(data, loc[0])
-			out = append(out, Finding{Path: p, Line: l, Col: c, Key: "secret",
-				Msg: fmt.Sprintf("looks like %s (%s...): remove it and rotate the credential", rule.name, m[:min(len(m), 6)]), Severity: Error})
-		}
-	}
-	return out
+	return append(checkHidden(p, data), checkSecrets(p, data)...)
 }
 
 // checkHidden flags every hidden character: each run of adjacent ones is
@@ -113,12 +87,6 @@ func checkHidden(p string, data []byte) []Finding {
 	}
 	end()
 	return out
-}
-
-func hasDigitAndLetter(s string) bool {
-	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-	}) >= 0
 }
 
 // position returns the 1-based line and character column of a byte offset.

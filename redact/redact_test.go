@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/fuzzlimit"
@@ -41,16 +42,16 @@ func b64(t *testing.T, n int) string {
 func TestSecretsAreRedacted(t *testing.T) {
 	pemBody := b64(t, 300)
 	cases := []struct{ name, secret, text, kind string }{
-		{"aws", "", "AKIA" + randFrom(t, upperDigits, 16), "aws-key"},
-		{"gcp", "", "AIza" + randFrom(t, b64url, 35), "gcp-key"},
-		{"ghp", "", "ghp_" + randFrom(t, alnum, 36), "github-token"},
-		{"github_pat", "", "github_pat_" + randFrom(t, alnum+"_", 82), "github-token"},
+		{"aws", "", "AKIA" + randFrom(t, upperDigits, 16), "aws-access-token"},
+		{"gcp", "", "AIza" + randFrom(t, b64url, 35), "gcp-api-key"},
+		{"ghp", "", "ghp_" + randFrom(t, alnum, 36), "github-pat"},
+		{"github_pat", "", "github_pat_" + randFrom(t, alnum+"_", 82), "github-fine-grained-pat"},
 		{"sk", "", "sk-" + randFrom(t, alnum, 48), "api-key"},
 		{"sk-proj", "", "sk-proj-" + randFrom(t, b64url, 60), "api-key"},
-		{"jwt", "", "eyJ" + b64(t, 20) + ".eyJ" + b64(t, 40) + "." + b64(t, 32), "jwt"},
+		{"jwt", "", "eyJ" + b64(t, 20) + ".eyJ" + b64(t, 40) + "." + b64(t, 32), ""},
 		{"pem", "", "-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "\n-----END RSA PRIVATE KEY-----", "private-key"},
 		{"url", randFrom(t, alnum, 14), "", "url-password"},
-		{"env", randFrom(t, alnum, 12), "", "env"},
+		{"env", randFrom(t, alnum, 12), "", ""},
 		{"entropy", "", b64(t, 33), "high-entropy"},
 	}
 	for _, c := range cases {
@@ -71,7 +72,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 			if strings.Contains(got, secret) {
 				t.Fatalf("secret survived: %q", got)
 			}
-			if !strings.Contains(got, Placeholder(c.kind)) {
+			if !strings.Contains(got, Placeholder(c.kind)) && !(c.kind == "" && strings.Contains(got, placeholderPrefix)) {
 				t.Fatalf("want %s in %q", Placeholder(c.kind), got)
 			}
 		})
@@ -106,6 +107,9 @@ func FuzzString(f *testing.F) {
 	f.Add("export API_TOKEN=abcdef123456")
 	f.Add("https://u:p@h/x")
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc")
+	f.Add("mysql -uroot -pS3cr3t! db; sshpass -p 'a b' ssh h; password: hunter22")
+	f.Add("Authorization: Bearer eyJabc.def123; {\"auth\": \"dXNlcjpwYXNz\"} AccountKey=abc123==;")
+	f.Add("DB_PASSWORD=[REDACTED:env]x PGPASSWORD=abc123 psql client_secret: Ab1~cd2.ef3")
 	f.Fuzz(func(t *testing.T, s string) {
 		var out, again string
 		var err error
@@ -121,4 +125,26 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
 		}
 	})
+}
+
+// TestFailClosed: a rule that cannot compile makes the detector fail for
+// text that would use it, and String then returns nothing at all.
+func TestFailClosed(t *testing.T) {
+	bad := &glRule{ID: "broken", Regex: `(`, Keywords: []string{"brokenrule"}}
+	gitleaksRules = append(gitleaksRules, bad)
+	keywordOnce = sync.Once{} // index the new rule's keyword
+	defer func() {
+		gitleaksRules = gitleaksRules[:len(gitleaksRules)-1]
+		keywordOnce = sync.Once{}
+	}()
+	if out, err := String("token ghp_" + randFrom(t, alnum, 36)); err != nil || strings.Contains(out, "ghp_") {
+		t.Fatalf("a text that does not reach the rule: %q, %v", out, err)
+	}
+	out, err := String("brokenrule AKIA" + strings.Repeat("Q", 16))
+	if err == nil || out != "" {
+		t.Fatalf("want an error and nothing, got %q, %v", out, err)
+	}
+	if _, err := Find("brokenrule"); err == nil {
+		t.Fatal("Find: want an error")
+	}
 }

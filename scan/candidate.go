@@ -163,8 +163,9 @@ func firstOf(ss ...string) string {
 	return ""
 }
 
-// titleFrom makes a one-line title of at most 100 characters from the
-// first sentence of the mistake (or the fix).
+// titleFrom makes a title from the first sentence of the mistake (or the
+// fix); redactAll shortens every title once its secrets are out, so that
+// a cut never leaves part of a secret the detector no longer recognises.
 func titleFrom(ss ...string) string {
 	s := strings.TrimSpace(firstOf(ss...))
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -173,7 +174,13 @@ func titleFrom(ss ...string) string {
 	if i := strings.Index(s, ". "); i > 20 {
 		s = s[:i]
 	}
-	s = strings.TrimRight(strings.TrimSpace(s), ".:")
+	return strings.TrimRight(strings.TrimSpace(s), ".:")
+}
+
+// shortTitle makes s one line of at most 100 characters, cut at a word:
+// what lint accepts as a title.
+func shortTitle(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > maxTitle {
 		cut := string(r[:maxTitle-1])
 		if i := strings.LastIndexByte(cut, ' '); i > 40 {
@@ -278,8 +285,10 @@ func ContentHash(tool, trigger, mistake, fix string) string {
 }
 
 // redactAll replaces secrets in every text a candidate carries; on error
-// the candidate must not be used (fail closed).
-func (c *Candidate) redactAll() error {
+// the candidate must not be used (fail closed). seen holds texts already
+// redacted in this scan: the same incident in many sessions, or a field
+// repeated in the title, is checked once.
+func (c *Candidate) redactAll(seen map[string]string) error {
 	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
 	for i := range c.Tags {
 		texts = append(texts, &c.Tags[i])
@@ -297,12 +306,17 @@ func (c *Candidate) redactAll() error {
 		texts = append(texts, &c.Keywords[i])
 	}
 	for _, p := range texts {
-		r, err := redact.String(*p)
-		if err != nil {
-			return err
+		r, ok := seen[*p]
+		if !ok {
+			var err error
+			if r, err = redact.String(*p); err != nil {
+				return err
+			}
+			seen[*p] = r
 		}
 		*p = r
 	}
+	c.Title = shortTitle(c.Title)
 	return nil
 }
 

@@ -40,11 +40,13 @@ func FuzzLessonBlock(f *testing.F) {
 	f.Add("tool: Bash\ntrigger: pytest\nmistake: hangs\nfix: TERM=dumb\ntags: a:b, c:d")
 	f.Add("  mistake: indented\n  fix:\n    - one\n    - two\n  extra_key: kept")
 	f.Add("```\nfix: fenced\n```")
+	f.Add("title: " + strings.Repeat("a long title ", 10) + "\nfix: x")
 	f.Fuzz(func(t *testing.T, body string) {
 		var bs []Block
 		fuzzlimit.Run(t, func() { bs = ParseBlocks("text\n#lesson\n" + body + "\n#/lesson\nmore") })
 		for _, b := range bs {
 			checkBlock(t, b, lessonClose)
+			checkTitle(t, fromBlock(b))
 		}
 	})
 }
@@ -53,6 +55,8 @@ func FuzzLessonBlock(f *testing.F) {
 func FuzzPKBlock(f *testing.F) {
 	f.Add("type: checklist\nlabel: L\ntrigger_conditions:\n  tool_names: [Write, Edit]\nchecklist:\n  items:\n    - a")
 	f.Add("label: only a label")
+	f.Add("label: " + strings.Repeat("a label over a hundred characters ", 4) + "\ntype: checklist")
+	f.Add("label: a label\n  that spans\n  lines\ntype: pattern")
 	f.Fuzz(func(t *testing.T, body string) {
 		var bs []Block
 		var cs []Candidate
@@ -64,12 +68,20 @@ func FuzzPKBlock(f *testing.F) {
 		})
 		for i, b := range bs {
 			checkBlock(t, b, pkClose)
-			c := cs[i]
-			if len([]rune(c.Title)) > maxTitle {
-				t.Fatalf("title too long: %q", c.Title)
-			}
+			checkTitle(t, cs[i])
 		}
 	})
+}
+
+// checkTitle: what scan writes as a title is one line lint accepts.
+func checkTitle(t *testing.T, c Candidate) {
+	t.Helper()
+	if err := c.redactAll(map[string]string{}); err != nil {
+		t.Fatal(err)
+	}
+	if len([]rune(c.Title)) > maxTitle || strings.ContainsAny(c.Title, "\r\n") {
+		t.Fatalf("title not one line of at most %d characters: %q", maxTitle, c.Title)
+	}
 }
 
 func checkBlock(t *testing.T, b Block, closing string) {

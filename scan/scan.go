@@ -210,9 +210,10 @@ func key(path string) string {
 // finish redacts, hashes, merges duplicates and scores.
 func finish(all []Candidate) ([]Candidate, error) {
 	index := map[string]int{}
+	redacted := map[string]string{}
 	var out []Candidate
 	for _, c := range all {
-		if err := c.redactAll(); err != nil {
+		if err := c.redactAll(redacted); err != nil {
 			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
 		}
 		c.Hash = ContentHash(c.Tool, c.Trigger, c.Mistake, c.Fix)

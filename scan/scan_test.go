@@ -312,7 +312,7 @@ func TestSecretsRedactedInCandidates(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "pushed with "+key+" in the URL"))
 	res, _ := scanDir(t, dir, nil)
 	b, _ := json.Marshal(res.Candidates)
-	if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:github-token]") {
+	if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:github-pat]") {
 		t.Fatalf("secret not redacted: %s", b)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -114,13 +115,17 @@ func (c *ScanCmd) run(g *Globals) error {
 		if written, err = review.Write(s, sel, time.Now()); err != nil {
 			return err
 		}
-		// The bookmarks last: a scan killed before them reads the same
-		// lines again, and finds its drafts and sightings already there.
 		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
 			return err
 		}
-		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
-			return err
+		// The bookmarks last: a scan killed before them reads the same
+		// lines again, and finds its drafts and sightings already there.
+		// Unchanged bookmarks (nothing new) are not rewritten: the fsyncs
+		// of a rewrite were most of what a re-scan cost.
+		if bm := res.Bookmarks.Marshal(); !bytes.Equal(bm, data) {
+			if err := s.WriteFile(bmRel, bm); err != nil {
+				return err
+			}
 		}
 	}
 	if c.JSON || c.Quiet {

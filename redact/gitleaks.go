@@ -1,0 +1,260 @@
+package redact
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// gitleaks' default rule set (v8.30.1, MIT, see gitleaks/LICENSE) is
+// carried as data: importing the gitleaks module would cost every lore
+// process 1.7-2.7 ms of package initialisation and 4-10 MB of binary, and
+// decoding its TOML file 18 ms wherever text is checked. gitleaks_rules.go
+// holds the rules of gitleaks/gitleaks.toml as Go values (TestGitleaksTable
+// -update writes it), so nothing is parsed at run time, and a rule's
+// regexp is compiled only when one of its keywords occurs in the text.
+
+// glRule is the part of a gitleaks rule that decides a finding in text
+// without a file name: paths and commits cannot apply to transcript text,
+// and path-only rules are left out.
+type glRule struct {
+	ID          string
+	Regex       string
+	SecretGroup int
+	Entropy     float64
+	Keywords    []string // lower case
+	Allowlists  []*glAllowlist
+
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+type glAllowlist struct {
+	And            bool // condition = "AND"
+	RegexTarget    string
+	Regexes        []string
+	StopWords      []string // lower case
+	PathsOrCommits bool     // an AND list with paths or commits never holds for text
+
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+func (a *glAllowlist) compile() {
+	if len(a.Regexes) > 0 {
+		a.re, a.err = regexp.Compile("(?:" + strings.Join(a.Regexes, "|") + ")")
+	}
+}
+
+func (r *glRule) compile() {
+	r.re, r.err = regexp.Compile(r.Regex)
+	if r.err != nil {
+		r.err = fmt.Errorf("redact: gitleaks rule %s: %w", r.ID, r.err)
+	}
+}
+
+// gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
+// decides them: keyword prefilter, secret group, entropy floor, allowlists.
+func gitleaksSpans(s string) ([]Span, error) {
+	var out []Span
+	for i, at := range keywordHits(strings.ToLower(s)) {
+		if at == nil {
+			continue
+		}
+		r := gitleaksRules[i]
+		r.once.Do(r.compile)
+		if r.err != nil {
+			return nil, r.err
+		}
+		for _, w := range r.windows(s, at) {
+			found, err := r.find(s[w[0]:w[1]])
+			if err != nil {
+				return nil, err
+			}
+			for _, sp := range found {
+				out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
+			}
+		}
+	}
+	return out, nil
+}
+
+// keywordRef is one keyword of one rule.
+type keywordRef struct {
+	keyword string
+	rule    int
+}
+
+var (
+	keywordOnce  sync.Once
+	keywordIndex map[string][]keywordRef // by a keyword's first two bytes
+)
+
+// keywordHits reads lower once and returns, for each rule, where its
+// keywords occur (nil: nowhere, so the rule cannot match).
+func keywordHits(lower string) [][]int {
+	keywordOnce.Do(func() {
+		keywordIndex = map[string][]keywordRef{}
+		for i, r := range gitleaksRules {
+			for _, k := range r.Keywords {
+				keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+			}
+		}
+	})
+	hits := make([][]int, len(gitleaksRules))
+	for i := 0; i+1 < len(lower); i++ {
+		for _, ref := range keywordIndex[lower[i:i+2]] {
+			if strings.HasPrefix(lower[i:], ref.keyword) {
+				hits[ref.rule] = append(hits[ref.rule], i)
+			}
+		}
+	}
+	return hits
+}
+
+// windowLines is how many lines around a keyword a rule's match can reach
+// (curl-auth-user allows five line breaks of up to two characters).
+const windowLines = 10
+
+// windows are the parts of a long text a rule has to read: the lines
+// around each place at which one of its keywords occurs, since each of
+// its matches holds one. A short text, and a rule whose match can span
+// any number of lines (a private key block), are read whole.
+func (r *glRule) windows(s string, at []int) [][2]int {
+	if len(s) < 1024 || strings.Contains(r.Regex, `[\s\S`) || strings.Contains(r.Regex, "(?s") {
+		return [][2]int{{0, len(s)}}
+	}
+	var out [][2]int
+	for _, i := range at {
+		from, to := i, i+1
+		for n := 0; n <= windowLines && from > 0; n++ {
+			from = strings.LastIndexByte(s[:from-1], '\n') + 1
+		}
+		for n := 0; n <= windowLines && to < len(s); n++ {
+			if j := strings.IndexByte(s[to:], '\n'); j >= 0 {
+				to += j + 1
+			} else {
+				to = len(s)
+			}
+		}
+		if n := len(out); n > 0 && from <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], to)
+		} else {
+			out = append(out, [2]int{from, to})
+		}
+	}
+	return out
+}
+
+func (r *glRule) find(s string) ([]Span, error) {
+	var out []Span
+	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
+		from, to := m[0], m[1]
+		// gitleaks trims newlines from the match; the secret is the
+		// configured group, else the first non-empty one.
+		for from < to && s[from] == '\n' {
+			from++
+		}
+		for to > from && s[to-1] == '\n' {
+			to--
+		}
+		match := s[from:to]
+		sf, st := from, to
+		if r.SecretGroup > 0 && 2*r.SecretGroup+1 < len(m) {
+			sf, st = m[2*r.SecretGroup], m[2*r.SecretGroup+1]
+		} else {
+			for g := 1; 2*g+1 < len(m); g++ {
+				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+					sf, st = m[2*g], m[2*g+1]
+					break
+				}
+			}
+		}
+		if sf < 0 || st <= sf {
+			continue
+		}
+		secret := s[sf:st]
+		if r.Entropy != 0 && shannon(secret) <= r.Entropy {
+			continue
+		}
+		line := lineAround(s, from, to)
+		ok, err := allowed(gitleaksAllow, secret, match, line)
+		if err == nil && !ok {
+			ok, err = allowed(r.Allowlists, secret, match, line)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, Span{sf, st, r.ID})
+		}
+	}
+	return out, nil
+}
+
+// allowed applies gitleaks' allowlist semantics to text with no path or
+// commit: an AND list that names paths or commits can never be satisfied.
+func allowed(lists []*glAllowlist, secret, match, line string) (bool, error) {
+	for _, a := range lists {
+		a.once.Do(a.compile)
+		if a.err != nil {
+			return false, fmt.Errorf("redact: gitleaks allowlist: %w", a.err)
+		}
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regexOK := a.re != nil && target != "" && a.re.FindString(target) != ""
+		stopOK := false
+		ls := strings.ToLower(secret)
+		for _, w := range a.StopWords {
+			if strings.Contains(ls, w) {
+				stopOK = true
+				break
+			}
+		}
+		if !a.And {
+			if regexOK || stopOK {
+				return true, nil
+			}
+			continue
+		}
+		if !a.PathsOrCommits && (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func lineAround(s string, from, to int) string {
+	start := strings.LastIndexByte(s[:from], '\n') + 1
+	end := strings.IndexByte(s[to:], '\n')
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : to+end]
+}
+
+// shannon is gitleaks' entropy: over runes, divided by the byte length.
+func shannon(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	for _, c := range s {
+		counts[c]++
+	}
+	h, inv := 0.0, 1/float64(len(s))
+	for _, n := range counts {
+		p := float64(n) * inv
+		h -= p * math.Log2(p)
+	}
+	return h
+}

@@ -1,0 +1,445 @@
+package redact
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// heuristic is one generic case gitleaks leaves: a pattern, the kind it
+// reports, the submatch that is the secret (0: the whole match), literals
+// one of which must occur (lowercase) before the pattern runs, and an
+// optional test that the value is a credential rather than a word or a
+// reference. The literals keep the common text from paying for patterns
+// that cannot match it: a pattern with assign set runs only where one of
+// them is followed by : or =, a pattern with flag set only where one
+// starts a word.
+type heuristic struct {
+	kind    string
+	re      string
+	group   int
+	literal []string
+	value   func(string) bool
+	assign  bool
+	flag    bool
+}
+
+// quoted is a shell word: bare, or in single or double quotes.
+const quoted = `([^\s'"]+|'[^']+'|"[^"]+")`
+
+// envValue is the value of a KEY=value line: quoted, or up to a comment.
+const envValue = `('[^'\n]+'|"[^"\n]+"|[^\s"'#]{4,})`
+
+var heuristics = []heuristic{
+	// gitleaks wants a complete block; a transcript often cuts it, and a
+	// PGP block ends in KEY BLOCK.
+	{"private-key", `-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|\z)`, 0, []string{"private key"}, nil, false, false},
+	// Keys of vendors without a gitleaks rule share the sk- shape.
+	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1, []string{"sk-"}, hasDigitAndLetter, false, false},
+	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1, []string{"://"}, credential, false, false},
+	// .env style: upper-case names only; lower-case ones are code.
+	{"env", `(?m)^[ \t]*(?:export[ \t]+)?([A-Z_][A-Z0-9_.\-]*)[ \t]*[=:][ \t]*` + envValue, 2, nil, nil, false, false},
+	{"env", `(?:[\s;&|(]|^)([A-Z_][A-Z0-9_]*)=` + envValue, 2, []string{"="}, nil, false, false},
+	// password: x, db_password=x, "password": "x", --pass=x (also JSON
+	// with escaped quotes, as tool output shows it).
+	{"password", `(?i)(?:(?:^|[^a-z])(?:password|passwd|passphrase)|--?(?:pass|pwd))\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\]+)`, 1, []string{"password", "passwd", "passphrase", "-pass", "-pwd"}, credential, true, false},
+	// client_secret: x, token = x mid-line, where gitleaks' generic rule
+	// stops at a character it does not expect (~ in Azure secrets).
+	{"secret", `(?i)(?:^|[^a-z])(?:secret|token|api_?key|access_?key|private_?key|client_?secret|auth_?token|access_?token|refresh_?token)\\?["']?[ \t]*[:=][ \t]*(?:\\?["'])?([^\s'"\\,;]{8,})`, 1, []string{"secret", "token", "key"}, randomish, true, false},
+	{"password", `(?i)--?(?:password|passwd|pass|token|api-?key|secret|client-secret|auth-token|access-token)[ \t]+` + quoted, 1, []string{"-pass", "-token", "-api", "-secret", "-client-secret", "-auth-token", "-access-token"}, credential, false, true},
+	{"password", `(?:^|[\s;&|(\x60"'])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb)\b[^\n|;&]*?\s-p` + quoted, 1, []string{"mysql", "mariadb"}, credential, false, false},
+	{"password", `\b(?:sshpass|(?:docker|podman|buildah|skopeo|nerdctl)\s+login|helm\s+registry\s+login)\b[^\n|;&]*?\s-p\s*` + quoted, 1, []string{"sshpass", "login"}, credential, false, false},
+	{"password", `\bredis-cli\b[^\n|;&]*?\s-a\s+` + quoted, 1, []string{"redis-cli"}, credential, false, false},
+	{"bearer", `(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{8,}=*)`, 1, []string{"bearer"}, randomish, false, false},
+	{"authorization", `(?i)\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|bot|apikey)\s+)?([^\s"',]{8,})`, 1, []string{"authorization"}, credential, true, false},
+	{"api-key", `(?i)\b(?:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key)["']?\s*[:=]\s*["']?([^\s"',@]{8,})`, 1, []string{"key", "token"}, credential, true, false},
+	{"json-secret", `(?i)"(?:auth|identitytoken|registrytoken|password|passwd|secret|client_secret|clientsecret|api_?key|access_?token|refresh_?token|auth_?token|token|private_?key)"\s*:\s*"([^"]{4,})"`, 1, []string{`"`}, credential, false, false},
+	{"connection-string", `(?:^|[;?&\s"'])(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig|Pwd)=([^;&\s"']{4,})`, 1, []string{"key=", "sig=", "pwd=", "signature="}, credential, false, false},
+	{"twilio-account-sid", `\bAC[0-9a-f]{32}\b`, 0, []string{"ac"}, nil, false, false},
+	{"mailgun-key", `\bkey-[0-9a-z]{32}\b`, 0, []string{"key-"}, nil, false, false},
+}
+
+var (
+	heurOnce sync.Once
+	heurRes  []*regexp.Regexp
+	heurErr  error
+	fieldRef *regexp.Regexp // a.b.c: a field of a variable, not a value
+)
+
+func compileHeuristics() {
+	fieldRef = regexp.MustCompile(`^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+,?$`)
+	for _, h := range heuristics {
+		re, err := regexp.Compile(h.re)
+		if err != nil {
+			heurErr = fmt.Errorf("redact: heuristic %s: %w", h.kind, err)
+			return
+		}
+		heurRes = append(heurRes, re)
+	}
+}
+
+func heuristicSpans(s string) ([]Span, error) {
+	heurOnce.Do(compileHeuristics)
+	if heurErr != nil {
+		return nil, heurErr
+	}
+	lower := strings.ToLower(s)
+	var out []Span
+	// Every pattern but private key blocks matches within a line: each
+	// runs only on the lines its literals allow, so a long text costs what
+	// its few candidate lines cost.
+	for i, h := range heuristics {
+		if h.kind == "private-key" {
+			if containsAny(lower, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+			}
+			continue
+		}
+		for ls := 0; ls < len(s); {
+			le := strings.IndexByte(s[ls:], '\n')
+			if le < 0 {
+				le = len(s)
+			} else {
+				le += ls
+			}
+			if l := lower[ls:le]; h.assign && assigned(l, h.literal) || !h.assign && containsAny(l, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, ls, le)...)
+			}
+			ls = le + 1
+		}
+	}
+	return out, nil
+}
+
+// spans runs the pattern on s[start:end] and keeps the values that pass.
+func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
+	var out []Span
+	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += start
+			}
+		}
+		from, to := m[2*h.group], m[2*h.group+1]
+		if from < 0 || to <= from || h.flag && m[0] > 0 && !strings.ContainsRune(" \t\n\"'`(", rune(s[m[0]-1])) {
+			continue
+		}
+		v := s[from:to]
+		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+			from, to, v = from+1, to-1, v[1:len(v)-1]
+		}
+		// Punctuation after a value ends the sentence or the `code`.
+		for to > from && strings.IndexByte("`,;.)]}>", s[to-1]) >= 0 {
+			to--
+		}
+		v = s[from:to]
+		if h.kind == "env" && !secretKey(s[m[2]:m[3]]) {
+			continue
+		}
+		if h.value != nil && !h.value(v) || h.kind == "env" && !credential(v) {
+			continue
+		}
+		out = append(out, Span{from, to, h.kind})
+	}
+	return out
+}
+
+// assigned: one of the words is followed by : or =, past any quotes,
+// backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
+func assigned(s string, words []string) bool {
+	for _, w := range words {
+		for off := 0; ; {
+			i := strings.Index(s[off:], w)
+			if i < 0 {
+				break
+			}
+			j := off + i + len(w)
+			for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+				j++
+			}
+			if j < len(s) && (s[j] == ':' || s[j] == '=') {
+				return true
+			}
+			off += i + 1
+		}
+	}
+	return false
+}
+
+func containsAny(s string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return len(lits) == 0
+}
+
+// secretKey says whether a KEY=value name holds a credential: one of its
+// words names one, and its last word is not what describes a credential
+// without being one (SSH_KEY_PATH, TOKEN_TTL, API_KEY_ID).
+func secretKey(name string) bool {
+	words := strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	if len(words) == 0 {
+		return false
+	}
+	switch words[len(words)-1] {
+	case "PATH", "FILE", "DIR", "NAME", "ID", "URL", "URI", "HOST", "PORT", "USER", "USERNAME", "TYPE",
+		"LEN", "LENGTH", "SIZE", "ENV", "MODE", "COUNT", "LIMIT", "TTL", "TIMEOUT", "EXPIRY", "EXPIRES",
+		"HEADER", "PREFIX", "FIELD", "REGION", "VERSION", "ENABLED", "ALGORITHM", "FORMAT":
+		return false
+	}
+	for _, w := range words {
+		switch w {
+		case "SECRET", "SECRETS", "TOKEN", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL",
+			"CREDENTIALS", "AUTH", "APIKEY", "PRIVATE", "SID":
+			return true
+		case "KEY":
+			if len(words) > 1 {
+				return true // a bare "key:" is a YAML field, API_KEY is not
+			}
+		}
+		for _, part := range []string{"PASSWORD", "SECRET", "TOKEN", "APIKEY"} {
+			if strings.Contains(w, part) && !strings.HasSuffix(w, part+"S") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// credential rejects values that only stand for a credential: references
+// ($VAR, ${VAR}, %VAR%), placeholders (<token>, ***, xxx, {{ x }}), paths,
+// booleans and words that say a value is asked for.
+func credential(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if len(v) < 3 {
+		return false
+	}
+	lv := strings.ToLower(v)
+	switch lv {
+	case "null", "none", "nil", "true", "false", "empty", "required", "optional", "hidden", "prompt",
+		"undefined", "string", "secret", "password", "token", "changeme", "example", "stdin", "yes", "no":
+		return false
+	}
+	switch v[0] {
+	case '$', '/', '[', '(':
+		return false
+	case '<', '%', '{':
+		if strings.ContainsAny(v[len(v)-1:], ">%}") {
+			return false
+		}
+	}
+	if strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.Trim(lv, "x*.") == "" {
+		return false
+	}
+	// Code, not a value: a call, an index, a field of a variable.
+	return !strings.Contains(v, "(") && !strings.Contains(v, "[:") && !fieldRef.MatchString(v)
+}
+
+// randomish: a token rather than a word ("Bearer authentication") or a
+// name (csrfToken): digits or mixed case that is not CamelCase, or long.
+func randomish(v string) bool {
+	if !credential(v) || isWord(v) {
+		return false
+	}
+	lower, upper, digit := false, false, false
+	for _, c := range v {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	return digit || lower && upper || len(v) >= 32
+}
+
+func hasDigitAndLetter(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}) >= 0
+}
+
+// entropySpans finds long tokens that look random (base64/hex of a key)
+// and are not ordinary identifiers, paths, hashes or encoded text. It
+// walks runs of token characters by hand: a regexp here dominated a
+// scan's profile.
+func entropySpans(s string) []Span {
+	var out []Span
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		// = inside a token is an assignment (KEY=value, ?key=value);
+		// only trailing = is base64 padding.
+		if i < len(s) && isTokenByte(s[i]) && !(s[i] == '=' && i+1 < len(s) && isTokenByte(s[i+1]) && s[i+1] != '=') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 32 {
+			tok := s[start:i]
+			if looksRandom(tok) && !integrity(s[:start], tok) && !knownID(tok) && !encodedText(tok) {
+				out = append(out, Span{start, i, "high-entropy"})
+			}
+		}
+		start = -1
+	}
+	return out
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '+' || c == '/' || c == '_' || c == '-' || c == '=' || c == '.'
+}
+
+// integrity is a digest in base64, public by design: a Subresource
+// Integrity hash (sha512-... in npm lockfiles and <script>) or a Go
+// module hash (h1:... in go.sum); before is the text before the token.
+func integrity(before, tok string) bool {
+	for _, p := range []string{"sha1-", "sha256-", "sha384-", "sha512-"} {
+		if rest, ok := strings.CutPrefix(tok, p); ok {
+			_, err := base64.StdEncoding.DecodeString(rest)
+			return err == nil
+		}
+	}
+	if strings.HasSuffix(before, "h1:") || strings.HasSuffix(before, "sha256:") || strings.HasSuffix(before, "sha512:") {
+		_, err := base64.StdEncoding.DecodeString(tok)
+		return err == nil
+	}
+	return false
+}
+
+// knownID is an id agents' APIs put in transcripts (message, tool call,
+// request ids): random by design and no credential.
+func knownID(tok string) bool {
+	for _, p := range []string{"msg_", "toolu_", "srvtoolu_", "agent_msg_", "req_", "call_", "chatcmpl-", "resp_", "run_", "thread_", "asst_", "file-", "batch_"} {
+		if strings.HasPrefix(tok, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// encodedText is base64 of readable text with no secret in it (test data,
+// a config echoed through base64): decoded, it is printable and clean.
+func encodedText(tok string) bool {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		b, err := enc.DecodeString(tok)
+		if err != nil || !utf8.Valid(b) {
+			continue
+		}
+		for _, r := range string(b) {
+			if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == utf8.RuneError {
+				return false
+			}
+		}
+		inner, err := Find(string(b))
+		return err == nil && len(inner) == 0
+	}
+	return false
+}
+
+// looksRandom: mixed character classes and Shannon entropy above what
+// words, paths and identifiers reach. Hex strings (git hashes) are allowed
+// up to 64 characters, since commit ids and sha256 sums are everywhere in
+// transcripts.
+func looksRandom(tok string) bool {
+	if strings.Contains(tok, "REDACTED") {
+		return false
+	}
+	var lower, upper, digit, other int
+	for _, c := range tok {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= '0' && c <= '9':
+			digit++
+		default:
+			other++
+		}
+	}
+	if isHex(tok) {
+		return len(tok) > 64
+	}
+	// Paths, module names and snake_case names are mostly words between
+	// separators; in a random key such words cover little of the token.
+	words, covered := 0, 0
+	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == '.' || r == '_' || r == '-' }) {
+		switch {
+		case len(part) >= 3 && isWord(part):
+			words++
+			covered += len(part)
+		case len(part) <= 4 && strings.Trim(part, "0123456789") == "", isHex(part) && len(part) <= 64:
+			covered += len(part) // arities, versions, hashes
+		}
+	}
+	if words >= 2 && (covered*2 >= len(tok) || tok[0] == '/' && covered*3 >= len(tok)) {
+		return false
+	}
+	if other > len(tok)/4 { // paths, dotted names, dashed-words
+		return false
+	}
+	classes := 0
+	for _, n := range []int{lower, upper, digit} {
+		if n > 0 {
+			classes++
+		}
+	}
+	// Two classes pass only when they look drawn at random: digits with
+	// letters in a long token, or mixed case with capitals far more often
+	// than at word starts (CamelCase identifiers).
+	mixedCase := lower > 0 && upper > 0 && digit == 0 && upper*4 >= lower+upper && entropy(tok) >= 4.2
+	if classes < 3 && !(classes == 2 && digit > 0 && len(tok) >= 40) && !mixedCase {
+		return false
+	}
+	return entropy(tok) >= 4.0
+}
+
+// isWord: letters only, lower case or CamelCase (JSONSerializer): few
+// changes from a small letter to a capital, where random text has many.
+func isWord(s string) bool {
+	humps := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+		if i > 0 && c >= 'A' && c <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			humps++
+		}
+	}
+	return humps*5 <= len(s)
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func entropy(s string) float64 {
+	var freq [256]int
+	for i := 0; i < len(s); i++ {
+		freq[s[i]]++
+	}
+	h, n := 0.0, float64(len(s))
+	for _, f := range freq {
+		if f > 0 {
+			p := float64(f) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
