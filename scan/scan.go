@@ -215,7 +215,7 @@ func finish(all []Candidate) ([]Candidate, error) {
 		if err := c.redactAll(); err != nil {
 			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
 		}
-		c.Hash = ContentHash(c.Tool, c.Trigger, c.Mistake, c.Fix)
+		c.Hash = c.hash()
 		if j, ok := index[c.Hash]; ok {
 			d := &out[j]
 			d.Occurrences++
