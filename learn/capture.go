@@ -310,26 +310,9 @@ func appendEvent(s *gitstore.Store, e Event) error {
 	if err := gitstore.WriteAtomic(path, append(append(data, line...), '\n')); err != nil {
 		return err
 	}
-	return ensureUnion(s)
+	return s.EnsureAttribute(UnionLine)
 }
 
 // UnionLine makes git merge two branches' event logs by keeping both
 // sides' lines: the log is append-only and order does not matter.
 const UnionLine = "/" + EventsPath + " merge=union"
-
-// ensureUnion adds UnionLine to the work tree's .gitattributes once.
-func ensureUnion(s *gitstore.Store) error {
-	data, err := os.ReadFile(s.Path(".gitattributes"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("learn: %w", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == UnionLine {
-			return nil
-		}
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
-	}
-	return gitstore.WriteAtomic(s.Path(".gitattributes"), append(data, UnionLine+"\n"...))
-}

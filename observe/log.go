@@ -126,7 +126,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		return nil
 	}
 	if l.Share {
-		if err := ensureUnion(l.s); err != nil {
+		if err := l.s.EnsureAttribute(UnionLine); err != nil {
 			return err
 		}
 	}
@@ -162,24 +162,6 @@ func (l *Log) appendLocked(recs []Record) error {
 		return fmt.Errorf("observe: sync %s: %w", l.Rel(), err)
 	}
 	return nil
-}
-
-// ensureUnion adds UnionLine to the work tree's .gitattributes once.
-func ensureUnion(s *gitstore.Store) error {
-	data, err := os.ReadFile(s.Path(".gitattributes"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("observe: %w", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == UnionLine {
-			return nil
-		}
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
-	}
-	data = append(data, UnionLine+"\n"...)
-	return gitstore.WriteAtomic(s.Path(".gitattributes"), data)
 }
 
 // maxLine bounds one record; longer lines are skipped as broken.
