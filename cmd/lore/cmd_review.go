@@ -55,6 +55,11 @@ func (c *ReviewCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stdout, "no drafts to review")
 		return nil
 	}
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	minConf := cfg.Inject.MinConfidence
 	interactive := isTerminal(g.Stdin) && isTerminal(g.Stdout)
 	in := bufio.NewReader(g.Stdin)
 	for i, it := range drafts {
@@ -82,7 +87,11 @@ func (c *ReviewCmd) Run(g *Globals) error {
 			var actErr error
 			switch strings.TrimSpace(strings.ToLower(line)) {
 			case "p", "promote":
-				actErr = review.SetStatus(s, it, "active", time.Now())
+				var notes []string
+				notes, actErr = review.Promote(s, it, review.Refinement{}, minConf, time.Now())
+				for _, n := range notes {
+					fmt.Fprintf(g.Stdout, "  %s\n", n)
+				}
 			case "a", "archive":
 				actErr = review.SetStatus(s, it, "archived", time.Now())
 			case "r", "reject":
@@ -217,14 +226,28 @@ func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
 	if it.Kind == markdown.KindDecision {
 		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
 	}
-	if err := review.Refine(it, r); err != nil {
-		return err
-	}
 	s, _ := g.Store()
-	if err := review.SetStatus(s, it, status, time.Now()); err != nil {
-		return err
+	var notes []string
+	if status == "active" {
+		cfg, err := s.Config()
+		if err != nil {
+			return err
+		}
+		if notes, err = review.Promote(s, it, r, cfg.Inject.MinConfidence, time.Now()); err != nil {
+			return err
+		}
+	} else {
+		if err := review.Refine(it, r); err != nil {
+			return err
+		}
+		if err := review.SetStatus(s, it, status, time.Now()); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", it.Path, it.Title, status)
+	for _, n := range notes {
+		fmt.Fprintf(g.Stdout, "  %s\n", n)
+	}
 	return nil
 }
 
