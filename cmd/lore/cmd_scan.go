@@ -85,7 +85,10 @@ func (c *ScanCmd) run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	bmRel := gitstore.DirName + "/cache/" + review.BookmarksFile
+	bmRel, err := s.Local(review.BookmarksFile)
+	if err != nil {
+		return err
+	}
 	data, _ := s.ReadFile(bmRel)
 	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since})
 	if err != nil {
