@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -162,8 +163,21 @@ var ErrNothing = errors.New("learn: no learnings found")
 
 // Source is one file of notes.
 type Source struct {
-	Path string
+	Path string // relative to the work tree, or absolute
 	Data []byte
+}
+
+// sourceName is how a notes file is cited in the committed learnings: its
+// path in the work tree, or only its name when it lies outside (an
+// absolute path would carry this machine's home folder and user name).
+func sourceName(s *gitstore.Store, p string) string {
+	if !filepath.IsAbs(p) {
+		return filepath.ToSlash(p) // already relative to the work tree
+	}
+	if rel := s.Rel(p); !filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Base(p)
 }
 
 // Capture records key's learnings from srcs into the store's learnings
@@ -224,7 +238,7 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	}
 	var found []Learning
 	for _, src := range srcs {
-		found = append(found, Extract(src.Path, src.Data)...)
+		found = append(found, Extract(sourceName(s, src.Path), src.Data)...)
 	}
 	kept, skipped, err := Validate(found, rest)
 	if err != nil {

@@ -317,9 +317,10 @@ func shape(text string, cmds ...string) string {
 	return strings.Join(words, " ")
 }
 
-// redactAll replaces secrets in every text a candidate carries; on error
-// the candidate must not be used (fail closed).
-func (c *Candidate) redactAll() error {
+// redactAll replaces secrets in every text a candidate carries, and this
+// machine's paths through local; on error the candidate must not be used
+// (fail closed).
+func (c *Candidate) redactAll(local *strings.Replacer) error {
 	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
 	for i := range c.Tags {
 		texts = append(texts, &c.Tags[i])
@@ -337,7 +338,7 @@ func (c *Candidate) redactAll() error {
 		texts = append(texts, &c.Keywords[i])
 	}
 	for _, p := range texts {
-		r, err := redact.String(*p)
+		r, err := redact.String(local.Replace(*p))
 		if err != nil {
 			return err
 		}

@@ -90,7 +90,8 @@ func (c *ScanCmd) run(g *Globals) error {
 		return err
 	}
 	data, _ := s.ReadFile(bmRel)
-	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since})
+	home, _ := os.UserHomeDir()
+	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since, Root: s.Root, Home: home})
 	if err != nil {
 		return err
 	}
