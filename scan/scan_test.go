@@ -575,3 +575,35 @@ func TestCommandDropsHeredoc(t *testing.T) {
 		t.Fatalf("errorLine %q", got)
 	}
 }
+
+// One incident, one draft: a statement right after an error that was fixed
+// is that incident's lesson, not a second candidate; paths under the
+// repository and the home folder are localized.
+func TestStatementFoldsIntoIncident(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"tool_use","id":"k1","name":"Bash","input":{"command":"ruff check /home/al/src/app/src"}}]}}
+{"type":"user","sessionId":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"k1","is_error":true,"content":"Exit code 2\nruff: unknown option --strict in /home/al/src/app/pyproject.toml"}]}}
+{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"tool_use","id":"k2","name":"Bash","input":{"command":"ruff check --isolated src"}}]}}
+{"type":"user","sessionId":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"k2","is_error":false,"content":"All checks passed!"}]}}
+{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"text","text":"Lesson learned: ruff reads pyproject options; use --isolated when they are stale."}]}}
+`
+	writeFile(t, filepath.Join(dir, "r.jsonl"), lines)
+	files, err := Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Scan(files, nil, Options{Root: "/home/al/src/app", Home: "/home/al"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Candidates) != 1 {
+		t.Fatalf("%d candidates, want 1: %+v", len(res.Candidates), res.Candidates)
+	}
+	c := res.Candidates[0]
+	if c.Signal != SignalErrorFix || c.Fix != "ruff check --isolated src" || !strings.Contains(c.Evidence[len(c.Evidence)-1].Text, "Lesson learned") {
+		t.Fatalf("%+v", c)
+	}
+	if c.Trigger != "ruff check src" || strings.Contains(c.Mistake, "/home/al") || !strings.Contains(c.Mistake, "pyproject.toml") {
+		t.Fatalf("not localized: trigger %q mistake %q", c.Trigger, c.Mistake)
+	}
+}
