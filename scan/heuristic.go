@@ -179,7 +179,7 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) (*C
 	switch {
 	case fixed < 0 && same && len(attempts) >= 3 && !timeout:
 		return nil, end // the same failure repeated, never fixed: no fix to teach
-	case fixed >= 0 && evs[fixed].Text == call.Text && !timeout:
+	case fixed >= 0 && evs[fixed].Text == call.Text && len(attempts) < 3 && !timeout:
 		return nil, end // the same command passed once the code changed: a bug fixed, not a way of working
 	case timeout:
 		c.Signal = SignalHang
@@ -343,7 +343,7 @@ func errorLine(out string) string {
 func command(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
 	first, rest, _ := strings.Cut(cmd, "\n")
-	if i := strings.Index(first, "<<"); i >= 0 {
+	if i := strings.Index(first, "<<"); i >= 0 && !strings.HasPrefix(first[i:], "<<<") { // <<< is a here-string, kept
 		head := strings.TrimRight(first[:i], " ")
 		if j := strings.LastIndex(head, "$(cat"); j >= 0 {
 			head = strings.TrimRight(head[:j], " \"'")

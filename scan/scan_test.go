@@ -568,6 +568,9 @@ func TestCommandDropsHeredoc(t *testing.T) {
 	if got != "git add a.go && git commit -m … && git push" {
 		t.Fatalf("got %q", got)
 	}
+	if got := command("grep -c x <<< \"$v\""); got != "grep -c x <<< \"$v\"" {
+		t.Fatalf("here-string: %q", got)
+	}
 	if got := errorLine("Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\nRun 'mix format' to fix."); got != "Pre-commit validation failed: [FORMAT] Code is not formatted." {
 		t.Fatalf("errorLine %q", got)
 	}
