@@ -85,9 +85,11 @@ func (c *ScanCmd) run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	bmRel, err := s.Local(review.BookmarksFile)
-	if err != nil {
-		return err
+	bmRel := gitstore.LocalRel + "/" + review.BookmarksFile
+	if !c.DryRun { // moving an older lore's bookmarks out of the cache is a write
+		if bmRel, err = s.Local(review.BookmarksFile); err != nil {
+			return err
+		}
 	}
 	data, _ := s.ReadFile(bmRel)
 	home, _ := os.UserHomeDir()
