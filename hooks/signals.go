@@ -22,6 +22,9 @@ func (h *handler) signals() string {
 		return ""
 	}
 	data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signal.RelPath)))
+	if errors.Is(err, fs.ErrNotExist) { // not yet moved by a lore command
+		data, err = os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signal.LegacyRelPath)))
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			h.logf("%v", err)

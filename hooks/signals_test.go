@@ -38,6 +38,9 @@ func TestSessionStartSignalsAndLearnings(t *testing.T) {
 		{ID: "3", Type: signal.Feedback, Text: "an old signal that has decayed by now", Strength: 0.09, HalfLife: 6 * time.Hour, Created: t0},
 	}
 	p := filepath.Join(root, filepath.FromSlash(signal.RelPath))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(p, append([]byte("broken line\n"), signal.Marshal(sigs)...), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func (h *handler) reconcileInBackground(cwd string) {
 	if h.root == "" {
 		return
 	}
-	for _, rel := range []string{".lore/cache/render.json", ".lore/render.json"} {
+	for _, rel := range []string{".lore/local/render.json", ".lore/render.json", ".lore/cache/render.json"} {
 		if _, err := os.Stat(filepath.Join(h.root, filepath.FromSlash(rel))); err == nil {
 			h.background(cwd, "reconcile", "--quiet")
 			return

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -164,8 +165,21 @@ var ErrNothing = errors.New("learn: no learnings found")
 
 // Source is one file of notes.
 type Source struct {
-	Path string
+	Path string // relative to the work tree, or absolute
 	Data []byte
+}
+
+// sourceName is how a notes file is cited in the committed learnings: its
+// path in the work tree, or only its name when it lies outside (an
+// absolute path would carry this machine's home folder and user name).
+func sourceName(s *gitstore.Store, p string) string {
+	if !filepath.IsAbs(p) {
+		return filepath.ToSlash(p) // already relative to the work tree
+	}
+	if rel := s.Rel(p); !filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Base(p)
 }
 
 // Capture records key's learnings from srcs into the store's learnings
@@ -179,6 +193,13 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	if err := ValidKey(key); err != nil {
 		return nil, err
 	}
+	// Learnings cite their notes repo-relative (or by name, from outside
+	// the work tree): never this machine's absolute path.
+	named := make([]Source, len(srcs))
+	for i, src := range srcs {
+		named[i] = Source{Path: sourceName(s, src.Path), Data: src.Data}
+	}
+	srcs = named
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
@@ -347,7 +368,7 @@ func appendEvent(s *gitstore.Store, e Event) error {
 		return fmt.Errorf("learn: %w", err)
 	}
 	// The merge rule first: the event is the last write of a capture.
-	if err := ensureUnion(s); err != nil {
+	if err := s.EnsureAttribute(UnionLine); err != nil {
 		return err
 	}
 	return gitstore.WriteAtomic(path, append(append(data, line...), '\n'))
@@ -356,20 +377,3 @@ func appendEvent(s *gitstore.Store, e Event) error {
 // UnionLine makes git merge two branches' event logs by keeping both
 // sides' lines: the log is append-only and order does not matter.
 const UnionLine = "/" + EventsPath + " merge=union"
-
-// ensureUnion adds UnionLine to the work tree's .gitattributes once.
-func ensureUnion(s *gitstore.Store) error {
-	data, err := os.ReadFile(s.Path(".gitattributes"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("learn: %w", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == UnionLine {
-			return nil
-		}
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
-	}
-	return gitstore.WriteAtomic(s.Path(".gitattributes"), append(data, UnionLine+"\n"...))
-}

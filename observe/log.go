@@ -70,8 +70,8 @@ func Sighting(typ, title string, count int, at time.Time, qualityOK bool, detail
 		Count: count, FirstSeen: at, LastSeen: at, QualityOK: qualityOK, Evidence: evidence, Status: Observing}, nil
 }
 
-// Paths of the log and the render manifest: in the gitignored cache by
-// default, committed next to the items with `share: true`.
+// Paths of the log and the render manifest: this machine's (.lore/local)
+// by default, committed next to the items with `share: true`.
 const (
 	LogName      = "observations.jsonl"
 	ManifestName = "render.json"
@@ -83,20 +83,75 @@ type Log struct {
 	Share bool
 }
 
-// Open returns the store's log, shared or cached as config.yaml says.
+// Open returns the store's log, shared or this machine's as config.yaml
+// says. Turning share on or off carries the log and manifest over.
 func Open(s *gitstore.Store) (*Log, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
-	return &Log{s: s, Share: cfg.Share}, nil
+	l := &Log{s: s, Share: cfg.Share}
+	for _, name := range []string{LogName, ManifestName} {
+		if err := l.carryOver(name); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// carryOver moves a file to where the share setting wants it: .lore/local
+// (from the cache, where an older lore kept it, or a copy of the shared
+// one when share was turned off: the committed file is the team's) or
+// .lore/ (from .lore/local when share was turned on; a log already shared
+// by a teammate gets this machine's lines appended, since its lines merge
+// by union anyway).
+func (l *Log) carryOver(name string) error {
+	local, err := l.s.Local(name)
+	if err != nil {
+		return err
+	}
+	shared := gitstore.DirName + "/" + name
+	from, to := shared, local
+	if l.Share {
+		from, to = local, shared
+	}
+	data, err := os.ReadFile(l.s.Path(from))
+	if err != nil {
+		return nil // nothing to carry over
+	}
+	old, err := os.ReadFile(l.s.Path(to))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("observe: %w", err)
+	case !l.Share || name != LogName:
+		return nil // both exist: the one in place wins
+	default:
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			old = append(old, '\n')
+		}
+		data = append(old, data...)
+	}
+	if err := gitstore.WriteAtomic(l.s.Path(to), data); err != nil {
+		return err
+	}
+	if !l.Share {
+		return nil
+	}
+	if err := os.Remove(l.s.Path(from)); err != nil {
+		return fmt.Errorf("observe: %w", err)
+	}
+	if name == LogName {
+		return l.s.EnsureAttribute(UnionLine)
+	}
+	return nil
 }
 
 func (l *Log) rel(name string) string {
 	if l.Share {
 		return gitstore.DirName + "/" + name
 	}
-	return gitstore.DirName + "/cache/" + name
+	return gitstore.LocalRel + "/" + name
 }
 
 // Rel is the repo-relative path of the log.
@@ -126,7 +181,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		return nil
 	}
 	if l.Share {
-		if err := ensureUnion(l.s); err != nil {
+		if err := l.s.EnsureAttribute(UnionLine); err != nil {
 			return err
 		}
 	}
@@ -140,24 +195,6 @@ func (l *Log) appendLocked(recs []Record) error {
 		buf.WriteByte('\n')
 	}
 	return gitstore.Append(l.s.Path(l.Rel()), buf.Bytes())
-}
-
-// ensureUnion adds UnionLine to the work tree's .gitattributes once.
-func ensureUnion(s *gitstore.Store) error {
-	data, err := os.ReadFile(s.Path(".gitattributes"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("observe: %w", err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == UnionLine {
-			return nil
-		}
-	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
-	}
-	data = append(data, UnionLine+"\n"...)
-	return gitstore.WriteAtomic(s.Path(".gitattributes"), data)
 }
 
 // maxLine bounds one record; longer lines are skipped as broken.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,9 +103,13 @@ func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
 	if err != nil {
 		return nil, rep, err
 	}
+	rejected, err := l.s.Rejected()
+	if err != nil {
+		return nil, rep, err
+	}
 	var out []Rendered
 	for _, o := range Fold(recs) {
-		if o.Status != Ready {
+		if o.Status != Ready || Rejected(o, rejected) {
 			continue
 		}
 		rel, data, err := l.artifact(o, now)
@@ -193,10 +198,12 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 			"# "+title+"\n\n"+details+"\n\n"+seen+"\n")
 		return rel, data, err
 	}
+	// Pitfalls and decisions enter the store through review, like scan
+	// drafts: a draft (proposed decision) that a reviewer promotes.
 	kind := markdown.KindPitfall
-	status, body := "active", "## Issue\n"+o.Title+"\n\n## Avoid\n"+details+"\n\n## Evidence\n"+seen+"\n"+evidence
+	status, body := "draft", "## Issue\n"+o.Title+"\n\n## Avoid\n"+details+"\n\n## Evidence\n"+seen+"\n"+evidence
 	if o.Type == Decision {
-		kind, status = markdown.KindDecision, "accepted"
+		kind, status = markdown.KindDecision, "proposed"
 		body = "## Context\n" + seen + "\n" + evidence + "\n## Decision\n" + details + "\n"
 	}
 	ref, err := l.s.NextRef(kind)
@@ -216,11 +223,32 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 		{Key: "source", Value: struct {
 			Type        string `yaml:"type"`
 			Occurrences int    `yaml:"occurrences"`
-		}{sourceType, o.Count}},
+			Hash        string `yaml:"hash"`
+		}{sourceType, o.Count, o.ID}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
 	}, body)
 	return rel, data, err
+}
+
+var evidenceHashRe = regexp.MustCompile(`\((\S+) ([0-9a-f]{16})\)$`)
+
+// Rejected says a reviewer rejected o: its rendered draft (by o's id), or
+// every scan draft its evidence came from (by their content hashes).
+func Rejected(o *Observation, rejected map[string]bool) bool {
+	if rejected[o.ID] {
+		return true
+	}
+	seen := 0
+	for _, e := range o.Evidence {
+		if m := evidenceHashRe.FindStringSubmatch(e); m != nil {
+			if !rejected[m[2]] {
+				return false
+			}
+			seen++
+		}
+	}
+	return seen > 0
 }
 
 // free returns the first name(i), i = 1, 2, ..., that no file uses.

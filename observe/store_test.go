@@ -93,7 +93,7 @@ func TestAppendAfterAKilledWrite(t *testing.T) {
 	if o := load(t, l, Pitfall, "npm ci wipes node_modules"); o.Count != 2 || o.Status != Ready {
 		t.Fatalf("after the broken line: %+v", o)
 	}
-	if l.Rel() != ".lore/cache/observations.jsonl" {
+	if l.Rel() != ".lore/local/observations.jsonl" {
 		t.Fatalf("default log path %s", l.Rel())
 	}
 }

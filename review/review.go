@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,11 +27,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Cache files (in .lore/cache/, gitignored).
-const (
-	BookmarksFile = "scan-bookmarks.json"
-	RejectedFile  = "scan-rejected"
-)
+// BookmarksFile is the scan state, in this machine's .lore/local/.
+const BookmarksFile = "scan-bookmarks.json"
+
+// legacyRejected is where rejections were kept before .lore/rejected: in
+// the cache, which lore calls safe to delete. It is moved on first use.
+const legacyRejected = "scan-rejected"
 
 // source is the provenance written on a draft; hash lets later scans (and
 // reject) recognise the same lesson.
@@ -60,23 +62,26 @@ type Written struct {
 // scan carry source.hash; other items are hashed from their sections) and
 // the rejected ones.
 func Known(s *gitstore.Store) (map[string]bool, error) {
-	known := map[string]bool{}
+	known, err := Rejected(s)
 	items, _ := s.Load() // unparseable files are lint's business
 	for _, it := range items {
 		if h := SourceHash(it); h != "" {
 			known[h] = true
 		}
-		tool := ""
-		if len(it.Triggers.Tools) > 0 {
-			tool = it.Triggers.Tools[0]
+		// An item with neither section says nothing a candidate could repeat
+		// (its hash would be every such candidate's).
+		if m, f := it.Section("Mistake"), it.Section("Fix"); m != "" || f != "" {
+			known[scan.ContentHash(firstTool(it), "", m, f)] = true
 		}
-		known[scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))] = true
-	}
-	rej, err := Rejected(s)
-	for h := range rej {
-		known[h] = true
 	}
 	return known, err
+}
+
+func firstTool(it *markdown.Item) string {
+	if len(it.Triggers.Tools) > 0 {
+		return it.Triggers.Tools[0]
+	}
+	return ""
 }
 
 // SourceHash is the source.hash of an item written by scan, or "".
@@ -87,23 +92,53 @@ func SourceHash(it *markdown.Item) string {
 	return it.Source.Hash
 }
 
-// Rejected reads the rejected hashes from the cache.
+// Rejected reads the committed rejections (.lore/rejected), moving any
+// left in the cache by an older lore there first.
 func Rejected(s *gitstore.Store) (map[string]bool, error) {
-	out := map[string]bool{}
-	data, err := os.ReadFile(filepath.Join(s.CacheDir(), RejectedFile))
+	if _, err := os.Stat(filepath.Join(s.CacheDir(), legacyRejected)); err == nil {
+		unlock, err := s.Lock()
+		if err != nil {
+			return map[string]bool{}, err
+		}
+		err = migrateRejected(s)
+		unlock()
+		if err != nil {
+			return map[string]bool{}, err
+		}
+	}
+	return s.Rejected()
+}
+
+// migrateRejected moves the cache's rejections to .lore/rejected. The
+// caller holds the lock.
+func migrateRejected(s *gitstore.Store) error {
+	p := filepath.Join(s.CacheDir(), legacyRejected)
+	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
+		return nil
 	}
 	if err != nil {
-		return out, fmt.Errorf("review: %w", err)
+		return fmt.Errorf("review: %w", err)
+	}
+	have, err := s.Rejected()
+	if err != nil {
+		return err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) > 0 {
-			out[f[0]] = true
+		hash, title, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+		if hash == "" || have[hash] {
+			continue
 		}
+		if err := s.RejectLocked(hash, title); err != nil {
+			return err
+		}
+		have[hash] = true
 	}
-	return out, nil
+	if err := os.Remove(p); err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
 }
 
 // Select picks the candidates to write: not known, best first (priority,
@@ -327,6 +362,12 @@ func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 // those keys change; every other byte is kept, and an invalid result writes
 // nothing.
 func SetStatus(s *gitstore.Store, rel, status string, r Refinement, now time.Time) (*markdown.Item, error) {
+	return update(s, rel, status, now, func(it *markdown.Item) error { return Refine(it, r) })
+}
+
+// update re-reads the item at rel under the store lock, applies edit, sets
+// status and updated, and writes it back.
+func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*markdown.Item) error) (*markdown.Item, error) {
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
@@ -336,7 +377,7 @@ func SetStatus(s *gitstore.Store, rel, status string, r Refinement, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	if err := Refine(it, r); err != nil {
+	if err := edit(it); err != nil {
 		return nil, err
 	}
 	if err := it.Set("status", status); err != nil {
@@ -348,8 +389,32 @@ func SetStatus(s *gitstore.Store, rel, status string, r Refinement, now time.Tim
 	return it, gitstore.WriteAtomic(s.Path(rel), it.Raw())
 }
 
-// Reject records a draft's content hash in the cache, so scans do not
-// propose it again, and removes the draft file. Only drafts can be rejected.
+// Promote makes the item at rel active, after the reviewer's refinement
+// r, as an item that injects: a confidence under minConf (the hook's
+// inject.minConfidence) is raised to it, since the reviewer's approval is
+// the evidence a scan draft lacked. It returns the item and what it
+// changed beyond the status, for the reviewer to see.
+func Promote(s *gitstore.Store, rel string, r Refinement, minConf float64, now time.Time) (*markdown.Item, []string, error) {
+	var notes []string
+	it, err := update(s, rel, "active", now, func(it *markdown.Item) error {
+		if err := Refine(it, r); err != nil {
+			return err
+		}
+		if it.Confidence < minConf {
+			was, raised := it.Confidence, math.Ceil(minConf*100-1e-9)/100
+			if err := it.Set("confidence", raised); err != nil {
+				return err
+			}
+			notes = append(notes, fmt.Sprintf("confidence %.2f raised to %.2f (inject.minConfidence), so it injects", was, raised))
+		}
+		return nil
+	})
+	return it, notes, err
+}
+
+// Reject records a draft's content hash in .lore/rejected (committed, so
+// no teammate's scan or render proposes it again) and removes the draft
+// file. Only drafts can be rejected.
 func Reject(s *gitstore.Store, listed *markdown.Item) error {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -362,30 +427,18 @@ func Reject(s *gitstore.Store, listed *markdown.Item) error {
 	if err != nil {
 		return err
 	}
-	if it.Status != "draft" {
+	if it.Status != "draft" && it.Status != "proposed" {
 		return fmt.Errorf("review: %s is %s, not a draft: archive it instead", it.Path, it.Status)
 	}
 	h := SourceHash(it)
 	if h == "" {
-		tool := ""
-		if len(it.Triggers.Tools) > 0 {
-			tool = it.Triggers.Tools[0]
-		}
-		h = scan.ContentHash(tool, "", it.Section("Mistake"), it.Section("Fix"))
+		h = scan.ContentHash(firstTool(it), "", it.Section("Mistake"), it.Section("Fix"))
 	}
-	p := filepath.Join(s.CacheDir(), RejectedFile)
-	old, err := os.ReadFile(p)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("review: %w", err)
-	}
-	// A reject killed after this write, run again, finds the hash there.
-	if rej, err := Rejected(s); err != nil {
+	if err := migrateRejected(s); err != nil {
 		return err
-	} else if !rej[h] {
-		line := fmt.Sprintf("%s %s\n", h, it.Title)
-		if err := gitstore.WriteAtomic(p, append(old, line...)); err != nil {
-			return err
-		}
+	}
+	if err := s.RejectLocked(h, it.Title); err != nil {
+		return err
 	}
 	if err := gitstore.Remove(s.Path(it.Path)); err != nil {
 		return fmt.Errorf("review: %w", err)

@@ -180,3 +180,50 @@ func TestCommandRegexNarrowsToTheSubcommand(t *testing.T) {
 		}
 	}
 }
+
+// Rejections an older lore kept in the cache move to .lore/rejected on
+// first use, so deleting the cache afterwards loses none.
+func TestRejectedMovesFromCache(t *testing.T) {
+	s := newStore(t)
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.CacheDir(), "scan-rejected"), []byte("00aa11bb22cc33dd old title\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	known, err := Known(s)
+	if err != nil || !known["00aa11bb22cc33dd"] {
+		t.Fatalf("known %v %v", known, err)
+	}
+	if err := os.RemoveAll(s.CacheDir()); err != nil {
+		t.Fatal(err)
+	}
+	rej, err := Rejected(s)
+	if err != nil || !rej["00aa11bb22cc33dd"] {
+		t.Fatalf("after deleting the cache: %v %v", rej, err)
+	}
+	data, _ := os.ReadFile(s.Path(".gitattributes"))
+	if !strings.Contains(string(data), "/.lore/rejected merge=union") {
+		t.Fatalf(".gitattributes: %q", data)
+	}
+}
+
+// An item with neither Mistake nor Fix does not make every candidate
+// without them known.
+func TestKnownIgnoresEmptySections(t *testing.T) {
+	s := newStore(t)
+	item := "---\nid: 01J0000000000000000000000A\nkind: lesson\ntitle: Notes\nstatus: active\n---\n## Notes\nsomething\n"
+	if err := os.WriteFile(s.Path(".lore/lessons/notes.md"), []byte(item), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if items, errs := s.Load(); len(items) != 1 || len(errs) > 0 {
+		t.Fatalf("load: %d items, %v", len(items), errs)
+	}
+	known, err := Known(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if known[scan.ContentHash("", "", "", "")] {
+		t.Fatal("the empty hash is known")
+	}
+}

@@ -122,6 +122,10 @@ func appendPKBlocks(out []Block, text string) []Block {
 	}
 }
 
+// lessonAliases are lessons-learned's spellings of #lesson keys, so its
+// users' history is read too.
+var lessonAliases = map[string]string{"problem": "mistake", "solution": "fix"}
+
 var keyRe = lazy(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
 
 // parseFields reads "key: value" lines leniently: any order, any keys, a
@@ -165,6 +169,9 @@ func parseFields(kind, body string, off int) (Block, bool) {
 		if m := keyRe.get().FindStringSubmatch(col); m != nil && col[0] != ' ' && col[0] != '\t' {
 			flush()
 			key := strings.ToLower(strings.TrimSpace(m[1]))
+			if a, ok := lessonAliases[key]; ok && kind == "lesson-tag" {
+				key = a
+			}
 			if _, dup := b.Values[key]; !dup {
 				b.Keys = append(b.Keys, key)
 			}

@@ -284,11 +284,52 @@ func ContentHash(tool, trigger, mistake, fix string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// redactAll replaces secrets in every text a candidate carries; on error
-// the candidate must not be used (fail closed). seen holds texts already
-// redacted in this scan: the same incident in many sessions, or a field
-// repeated in the title, is checked once.
-func (c *Candidate) redactAll(seen map[string]string) error {
+// hash is the candidate's identity in the store and in .lore/rejected. A
+// process-knowledge block is its label and whole body (its fields are
+// not tool/trigger/mistake/fix). A Tier 2 incident is its tool, program
+// and the shape of its error, so the same failure on another branch, file
+// or number is the same draft (and stays rejected once rejected).
+func (c *Candidate) hash() string {
+	switch {
+	case c.Signal == SignalProcessKnowledge:
+		body := []string{c.Mistake, c.Fix, c.Trigger, c.Form}
+		for _, f := range c.Extra {
+			body = append(body, f.Key, f.Value)
+		}
+		return ContentHash(c.Tool, c.Title, strings.Join(body, "\x00"), "")
+	case c.Tier == 2 && c.Trigger != "":
+		return ContentHash(c.Tool, prog(c.Trigger), shape(c.Mistake, c.Trigger, c.Fix), "")
+	}
+	return ContentHash(c.Tool, c.Trigger, c.Mistake, c.Fix)
+}
+
+// shape folds what differs between two runs of one failure: words with a
+// digit, a path or a dot inside, and words the commands themselves name
+// (a branch, a file), so "branch spotter-dov has no upstream" and "branch
+// spotter-a0y has no upstream" are one.
+func shape(text string, cmds ...string) string {
+	named := map[string]bool{}
+	for _, c := range cmds {
+		for _, w := range strings.Fields(c) {
+			named[strings.Trim(w, "\"'`,:;()[]{}")] = true
+		}
+	}
+	words := strings.Fields(text)
+	for i, w := range words {
+		t := strings.Trim(w, "\"'`,:;()[]{}")
+		if named[t] || strings.ContainsAny(t, "0123456789/\\") || strings.Contains(strings.TrimRight(t, "."), ".") {
+			words[i] = "_"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// redactAll replaces secrets in every text a candidate carries, and this
+// machine's paths through local; on error the candidate must not be used
+// (fail closed). seen holds texts already redacted in this scan: the same
+// incident in many sessions, or a field repeated in the title, is checked
+// once.
+func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) error {
 	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
 	for i := range c.Tags {
 		texts = append(texts, &c.Tags[i])
@@ -309,7 +350,7 @@ func (c *Candidate) redactAll(seen map[string]string) error {
 		r, ok := seen[*p]
 		if !ok {
 			var err error
-			if r, err = redact.String(*p); err != nil {
+			if r, err = redact.String(local.Replace(*p)); err != nil {
 				return err
 			}
 			seen[*p] = r

@@ -76,7 +76,7 @@ func FuzzPKBlock(f *testing.F) {
 // checkTitle: what scan writes as a title is one line lint accepts.
 func checkTitle(t *testing.T, c Candidate) {
 	t.Helper()
-	if err := c.redactAll(map[string]string{}); err != nil {
+	if err := c.redactAll(strings.NewReplacer(), map[string]string{}); err != nil {
 		t.Fatal(err)
 	}
 	if len([]rune(c.Title)) > maxTitle || strings.ContainsAny(c.Title, "\r\n") {

@@ -86,6 +86,7 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 	}
 	used := make([]bool, len(evs))
 	sawAssistant := resumed
+	lastInc, lastEnd := -1, -1 // the last error incident in out, and its last event
 	for i, e := range evs {
 		switch e.Kind {
 		case AssistantText, ToolCall:
@@ -101,7 +102,10 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 			if r < 0 || !evs[r].Error || harnessError(evs[r].Text) || (exploring(e) && !evs[r].Timeout) {
 				continue
 			}
-			c = errorIncident(evs, i, r, result, used)
+			c, lastEnd = errorIncident(evs, i, r, result, used)
+			if c != nil && !covered(i, c) {
+				lastInc = len(out)
+			}
 		case UserText:
 			head := clip(e.Text, 400)
 			if sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
@@ -112,6 +116,14 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 		case AssistantText:
 			if explicitPhrases.in(e.Text) && !HasBlock(e.Text) {
 				c = explicit(evs, i, e)
+			}
+			// A statement right after an error incident is that incident's
+			// lesson: one draft, with the words as its evidence.
+			if c != nil && lastInc >= 0 && i <= lastEnd+diagWindow {
+				inc := &out[lastInc]
+				inc.signals.explicit = true
+				inc.Evidence = append(inc.Evidence, c.Evidence...)
+				c = nil
 			}
 		}
 		if c == nil || covered(i, c) {
@@ -124,7 +136,7 @@ func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
 
 // errorIncident follows a failed call: retries of the same command, the
 // changed call that finally succeeded, or the assistant's diagnosis.
-func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Candidate {
+func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) (*Candidate, int) {
 	call, res := evs[i], evs[r]
 	attempts := []int{i}
 	fixed := -1
@@ -142,8 +154,10 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 			break
 		}
 	}
+	end := r
 	for _, a := range attempts {
 		used[a] = true
+		end = max(end, result(a))
 	}
 	diag := ""
 	for j := r + 1; j < len(evs) && j <= r+diagWindow; j++ {
@@ -154,11 +168,19 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 			}
 		}
 	}
-	c := &Candidate{Tier: 2, Tool: call.Tool, Trigger: call.Text, Line: call.Line}
-	c.Evidence = append(c.Evidence, Evidence{call.Line, call.Tool + ": " + clip(call.Text, 300)}, Evidence{res.Line, "error: " + clip(firstLines(res.Text, 3), 300)})
-	errLine := firstLines(res.Text, 1)
+	c := &Candidate{Tier: 2, Tool: call.Tool, Trigger: command(call.Text), Line: call.Line}
+	c.Evidence = append(c.Evidence, Evidence{call.Line, call.Tool + ": " + clip(command(call.Text), 300)}, Evidence{res.Line, "error: " + clip(firstLines(literalNewlines(res.Text), 3), 300)})
+	errLine := errorLine(res.Text)
 	timeout := res.Timeout
+	same := true // every attempt ran the very same command
+	for _, a := range attempts {
+		same = same && evs[a].Text == call.Text
+	}
 	switch {
+	case fixed < 0 && same && len(attempts) >= 3 && !timeout:
+		return nil, end // the same failure repeated, never fixed: no fix to teach
+	case fixed >= 0 && evs[fixed].Text == call.Text && len(attempts) < 3 && !timeout:
+		return nil, end // the same command passed once the code changed: a bug fixed, not a way of working
 	case timeout:
 		c.Signal = SignalHang
 		c.signals.hang = true
@@ -176,26 +198,26 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) *Ca
 		c.signals.diagnosis = true
 		c.Title = titleFrom(diag)
 	default:
-		return nil
+		return nil, end
 	}
 	c.Mistake = firstOf(diag, errLine)
 	if diag != "" && errLine != "" && diag != errLine {
 		c.Mistake = diag + "\n" + errLine
 	}
 	if fixed >= 0 {
-		c.Fix = evs[fixed].Text
+		c.Fix = command(evs[fixed].Text)
 		c.signals.fixConfirmed = true
-		c.Evidence = append(c.Evidence, Evidence{evs[fixed].Line, "fixed by: " + clip(evs[fixed].Text, 300)})
+		c.Evidence = append(c.Evidence, Evidence{evs[fixed].Line, "fixed by: " + clip(c.Fix, 300)})
 	}
 	c.signals.causal = diag != "" && causalPhrases.in(diag)
 	c.signals.dataLoss = dataLossPhrases.in(res.Text)
-	if p := program(call); p != "" && call.Tool == "Bash" {
-		c.Tags = append(c.Tags, "tool:"+p)
+	if p, _, _ := strings.Cut(program(call), " "); p != "" && call.Tool == "Bash" {
+		c.Tags = append(c.Tags, "tool:"+p) // one word, so `lore aggregate` groups git add with git push
 	}
 	if timeout {
 		c.Tags = append(c.Tags, "severity:hang")
 	}
-	return c
+	return c, end
 }
 
 func correction(evs []Event, i int) *Candidate {
@@ -267,6 +289,85 @@ func sentenceMatching(text string, ps phrases) string {
 		end += loc[0]
 	}
 	return clip(strings.Trim(strings.TrimSpace(text[start:end]), "*_#> -"), 300)
+}
+
+var (
+	errorWordRe = lazy(`(?i)\b(error|errors|fatal|failed|failure|fails|cannot|can't|could not|couldn't|not found|no such|denied|invalid|refused|unknown|missing|not a|is not|does not|did not|undefined|exception|panic|traceback|ignored|conflict|rejected)\b`)
+	noiseLineRe = lazy(`(?i)^(npm warn|warning:|checking \d+ source files?|> |wall time:|output:|exit code:?\s*\d+$|error: exit code \d+$|exit status \d+$|[-=_*~#┃│|]+$)`)
+	diagCodeRe  = lazy(`^\[[A-Z]{1,12}\]`) // [FORMAT], [D], [E]: a linter's finding
+)
+
+// literalNewlines turns the literal \n some hooks print (JSON-escaped output
+// passed through as text) into line breaks.
+func literalNewlines(s string) string {
+	if !strings.Contains(s, `\n`) {
+		return s
+	}
+	return strings.ReplaceAll(s, `\n`, "\n")
+}
+
+// errorLine is the line of a tool's output that says what went wrong: the
+// first that names an error or a linter's finding, past warnings, progress
+// ("Checking 1 source file ...") and exit codes; a line ending in ':' takes
+// the next line with it.
+func errorLine(out string) string {
+	var lines []string
+	for _, l := range strings.Split(literalNewlines(out), "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(l, "┃│ \t"))
+		if l != "" && !noiseLineRe.get().MatchString(l) {
+			lines = append(lines, l)
+		}
+		if len(lines) == 40 {
+			break
+		}
+	}
+	pick := -1
+	for i, l := range lines {
+		if errorWordRe.get().MatchString(l) || diagCodeRe.get().MatchString(l) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		return firstLines(out, 1)
+	}
+	l := lines[pick]
+	if strings.HasSuffix(l, ":") && pick+1 < len(lines) && strings.Contains(lines[pick+1], " ") {
+		l += " " + lines[pick+1]
+	}
+	return l
+}
+
+// command is the first line of a shell command with any heredoc body
+// left out: `git commit -m "$(cat <<'EOF' ...` is the call, not its message.
+func command(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	first, rest, _ := strings.Cut(cmd, "\n")
+	if i := strings.Index(first, "<<"); i >= 0 && !strings.HasPrefix(first[i:], "<<<") { // <<< is a here-string, kept
+		head := strings.TrimRight(first[:i], " ")
+		if j := strings.LastIndex(head, "$(cat"); j >= 0 {
+			head = strings.TrimRight(head[:j], " \"'")
+		}
+		head = strings.TrimSpace(head) + " …"
+		if after := heredocTail(rest); after != "" {
+			head += " " + after
+		}
+		return head
+	}
+	return cmd
+}
+
+// heredocTail is what follows the heredoc's closing line ("EOF\n)\" && git
+// push" keeps "&& git push").
+func heredocTail(rest string) string {
+	ls := strings.Split(rest, "\n")
+	for i := len(ls) - 1; i >= 0; i-- {
+		t := strings.TrimSpace(ls[i])
+		if strings.HasPrefix(t, ")\"") || strings.HasPrefix(t, ")'") {
+			return strings.TrimSpace(strings.TrimLeft(t, ")\"'"))
+		}
+	}
+	return ""
 }
 
 var exitOnlyRe = lazy(`^(Error: )?(Exit code|exit status) \d+$`)

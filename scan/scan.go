@@ -71,6 +71,11 @@ func (b *Bookmarks) Marshal() []byte {
 type Options struct {
 	Since   time.Time // files last modified before are skipped
 	Workers int       // files read in parallel; 0: one per CPU
+	// Root and Home are the repository's work tree and the user's home
+	// folder: in what candidates say, paths under Root become relative and
+	// Home becomes ~, so drafts (committed, and hashed for the team's
+	// rejections) carry no one machine's paths or user name.
+	Root, Home string
 }
 
 // Result is what one scan found.
@@ -190,7 +195,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 		}
 		all = append(all, o.cands...)
 	}
-	cands, err := finish(all)
+	cands, err := finish(all, localizer(opt.Root, opt.Home))
 	if err != nil {
 		return nil, err
 	}
@@ -208,15 +213,15 @@ func key(path string) string {
 }
 
 // finish redacts, hashes, merges duplicates and scores.
-func finish(all []Candidate) ([]Candidate, error) {
+func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 	index := map[string]int{}
 	redacted := map[string]string{}
 	var out []Candidate
 	for _, c := range all {
-		if err := c.redactAll(redacted); err != nil {
+		if err := c.redactAll(local, redacted); err != nil {
 			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
 		}
-		c.Hash = ContentHash(c.Tool, c.Trigger, c.Mistake, c.Fix)
+		c.Hash = c.hash()
 		if j, ok := index[c.Hash]; ok {
 			d := &out[j]
 			d.Occurrences++
@@ -242,6 +247,19 @@ func finish(all []Candidate) ([]Candidate, error) {
 		out[i].score()
 	}
 	return out, nil
+}
+
+// localizer rewrites root/ to nothing, root to . and home to ~ (longest
+// first: root is usually under home).
+func localizer(root, home string) *strings.Replacer {
+	var pairs []string
+	if root = strings.TrimRight(root, "/"); root != "" {
+		pairs = append(pairs, root+"/", "", root, ".")
+	}
+	if home = strings.TrimRight(home, "/"); home != "" && home != root {
+		pairs = append(pairs, home, "~")
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 func contains(ss []string, s string) bool {

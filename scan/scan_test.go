@@ -523,3 +523,90 @@ func TestPhrases(t *testing.T) {
 		}
 	}
 }
+
+// lessons-learned writes problem:/solution:; they are mistake and fix.
+func TestLessonProblemSolution(t *testing.T) {
+	bs := ParseBlocks("#lesson\ntool: Bash\nproblem: pip install fails in the venv\nsolution: use uv pip install\n#/lesson")
+	if len(bs) != 1 {
+		t.Fatalf("got %d blocks", len(bs))
+	}
+	c := fromBlock(bs[0])
+	if c.Mistake != "pip install fails in the venv" || c.Fix != "use uv pip install" {
+		t.Fatalf("mistake %q fix %q", c.Mistake, c.Fix)
+	}
+}
+
+// Two process-knowledge blocks with different labels and bodies are two
+// candidates, not one folded into the other.
+func TestProcessKnowledgeHashCoversLabelAndBody(t *testing.T) {
+	a := fromBlock(ParseBlocks("[PROCESS_KNOWLEDGE]\ntype: checklist\nlabel: Release steps\nchecklist: tag, push, announce\n[/PROCESS_KNOWLEDGE]")[0])
+	b := fromBlock(ParseBlocks("[PROCESS_KNOWLEDGE]\ntype: checklist\nlabel: Migration steps\nchecklist: backup, migrate\n[/PROCESS_KNOWLEDGE]")[0])
+	c := fromBlock(ParseBlocks("[PROCESS_KNOWLEDGE]\ntype: requirement\nlabel: Release steps\nnotes: sign the tag\n[/PROCESS_KNOWLEDGE]")[0])
+	ha, hb, hc := a.hash(), b.hash(), c.hash()
+	if ha == hb || ha == hc || hb == hc {
+		t.Fatalf("hashes collide: %s %s %s", ha, hb, hc)
+	}
+	if ha == ContentHash(a.Tool, "", "", "") {
+		t.Fatal("hash ignores the label and body")
+	}
+}
+
+// The same failure on another branch is the same incident.
+func TestShapeFoldsNames(t *testing.T) {
+	x := shape("fatal: The current branch spotter-dov has no upstream branch.", "git push", "git push --set-upstream origin spotter-dov")
+	y := shape("fatal: The current branch spotter-a0y has no upstream branch.", "git push", "git push --set-upstream origin spotter-a0y")
+	if x != y {
+		t.Fatalf("%q != %q", x, y)
+	}
+	if shape("permission denied", "ls") == shape("no such file", "ls") {
+		t.Fatal("different failures share a shape")
+	}
+}
+
+func TestCommandDropsHeredoc(t *testing.T) {
+	got := command("git add a.go && git commit -m \"$(cat <<'EOF'\nfeat: x\n\nbody\nEOF\n)\" && git push")
+	if got != "git add a.go && git commit -m … && git push" {
+		t.Fatalf("got %q", got)
+	}
+	if got := command("grep -c x <<< \"$v\""); got != "grep -c x <<< \"$v\"" {
+		t.Fatalf("here-string: %q", got)
+	}
+	if got := errorLine("Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\nRun 'mix format' to fix."); got != "Pre-commit validation failed: [FORMAT] Code is not formatted." {
+		t.Fatalf("errorLine %q", got)
+	}
+	if got := errorLine("Exit code 6\nChecking 1 source file ...\n\n  Software Design\n┃ [D] ↘ Nested modules could be aliased"); got != "[D] ↘ Nested modules could be aliased" {
+		t.Fatalf("errorLine %q", got)
+	}
+}
+
+// One incident, one draft: a statement right after an error that was fixed
+// is that incident's lesson, not a second candidate; paths under the
+// repository and the home folder are localized.
+func TestStatementFoldsIntoIncident(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"tool_use","id":"k1","name":"Bash","input":{"command":"ruff check /home/al/src/app/src"}}]}}
+{"type":"user","sessionId":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"k1","is_error":true,"content":"Exit code 2\nruff: unknown option --strict in /home/al/src/app/pyproject.toml"}]}}
+{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"tool_use","id":"k2","name":"Bash","input":{"command":"ruff check --isolated src"}}]}}
+{"type":"user","sessionId":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"k2","is_error":false,"content":"All checks passed!"}]}}
+{"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"text","text":"Lesson learned: ruff reads pyproject options; use --isolated when they are stale."}]}}
+`
+	writeFile(t, filepath.Join(dir, "r.jsonl"), lines)
+	files, err := Files([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Scan(files, nil, Options{Root: "/home/al/src/app", Home: "/home/al"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Candidates) != 1 {
+		t.Fatalf("%d candidates, want 1: %+v", len(res.Candidates), res.Candidates)
+	}
+	c := res.Candidates[0]
+	if c.Signal != SignalErrorFix || c.Fix != "ruff check --isolated src" || !strings.Contains(c.Evidence[len(c.Evidence)-1].Text, "Lesson learned") {
+		t.Fatalf("%+v", c)
+	}
+	if c.Trigger != "ruff check src" || strings.Contains(c.Mistake, "/home/al") || !strings.Contains(c.Mistake, "pyproject.toml") {
+		t.Fatalf("not localized: trigger %q mistake %q", c.Trigger, c.Mistake)
+	}
+}

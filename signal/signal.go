@@ -35,9 +35,14 @@ const (
 	DefaultHalfLife = 6 * time.Hour
 )
 
-// RelPath is the signal log relative to the work tree root: derived,
-// personal state, so it lives in the gitignored cache.
-const RelPath = ".lore/cache/signals.jsonl"
+// RelPath is the signal log relative to the work tree root: this
+// machine's state, gitignored; LegacyRelPath is where an older lore kept
+// it (moved on the next write, read until then).
+const (
+	RelPath       = ".lore/local/" + Name
+	LegacyRelPath = ".lore/cache/" + Name
+	Name          = "signals.jsonl"
+)
 
 // epsilon absorbs float rounding at the floor: 0.1 after exactly one
 // half-life is alive.

@@ -37,6 +37,8 @@ The first 10 lines of this file are never entries.
 // loreGitignore lists the derived files that are never committed.
 const loreGitignore = `# Derived by lore: rebuilt on demand, never committed.
 cache/
+# This machine's state: never committed.
+local/
 `
 
 // Run creates what is missing and leaves every existing file alone.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/observe"
+	"github.com/lore-agents/lore/review"
 	"github.com/lore-agents/lore/scan"
 )
 
@@ -196,7 +197,11 @@ func observeScan(s *gitstore.Store, cands []scan.Candidate, now time.Time) error
 	if err != nil {
 		return err
 	}
-	if recs := observe.FromCandidates(cands, now); len(recs) > 0 {
+	rejected, err := review.Rejected(s)
+	if err != nil {
+		return err
+	}
+	if recs := observe.FromCandidates(cands, rejected, now); len(recs) > 0 {
 		if _, err := l.ObserveOnce(recs...); err != nil {
 			return err
 		}

@@ -55,6 +55,11 @@ func (c *ReviewCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stdout, "no drafts to review")
 		return nil
 	}
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	minConf := cfg.Inject.MinConfidence
 	interactive := isTerminal(g.Stdin) && isTerminal(g.Stdout)
 	in := bufio.NewReader(g.Stdin)
 	for i, it := range drafts {
@@ -82,7 +87,11 @@ func (c *ReviewCmd) Run(g *Globals) error {
 			var actErr error
 			switch strings.TrimSpace(strings.ToLower(line)) {
 			case "p", "promote":
-				_, actErr = review.SetStatus(s, it.Path, "active", review.Refinement{}, time.Now())
+				var notes []string
+				_, notes, actErr = review.Promote(s, it.Path, review.Refinement{}, minConf, time.Now())
+				for _, n := range notes {
+					fmt.Fprintf(g.Stdout, "  %s\n", n)
+				}
 			case "a", "archive":
 				_, actErr = review.SetStatus(s, it.Path, "archived", review.Refinement{}, time.Now())
 			case "r", "reject":
@@ -218,10 +227,22 @@ func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
 		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
 	}
 	s, _ := g.Store()
-	if it, err = review.SetStatus(s, it.Path, status, r, time.Now()); err != nil {
+	var notes []string
+	if status == "active" {
+		cfg, err := s.Config()
+		if err != nil {
+			return err
+		}
+		if it, notes, err = review.Promote(s, it.Path, r, cfg.Inject.MinConfidence, time.Now()); err != nil {
+			return err
+		}
+	} else if it, err = review.SetStatus(s, it.Path, status, r, time.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", it.Path, it.Title, status)
+	for _, n := range notes {
+		fmt.Fprintf(g.Stdout, "  %s\n", n)
+	}
 	return nil
 }
 

@@ -89,9 +89,15 @@ func (c *ScanCmd) run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	bmRel := gitstore.DirName + "/cache/" + review.BookmarksFile
+	bmRel := gitstore.LocalRel + "/" + review.BookmarksFile
+	if !c.DryRun { // moving an older lore's bookmarks out of the cache is a write
+		if bmRel, err = s.Local(review.BookmarksFile); err != nil {
+			return err
+		}
+	}
 	data, _ := s.ReadFile(bmRel)
-	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since})
+	home, _ := os.UserHomeDir()
+	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: since, Root: s.Root, Home: home})
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,11 @@ func (c *SignalPruneCmd) Run(g *Globals) error {
 }
 
 func readSignals(s *gitstore.Store) ([]signal.Signal, int, error) {
-	data, err := os.ReadFile(s.Path(signal.RelPath))
+	rel, err := s.Local(signal.Name)
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := os.ReadFile(s.Path(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, nil
 	}

@@ -142,10 +142,10 @@ func checkNothingLost(t *testing.T, dir string, round int, items, learnings []st
 		}
 	}
 	for _, want := range []struct{ file, text string }{
-		{".lore/cache/signals.jsonl", "a signal emitted in parallel"},
-		{".lore/cache/signals.jsonl", "phase-3: 4 learning(s) captured"},
-		{".lore/cache/observations.jsonl", "release notes from the changelog"},
-		{".lore/cache/scan-rejected", "draft to reject"},
+		{".lore/local/signals.jsonl", "a signal emitted in parallel"},
+		{".lore/local/signals.jsonl", "phase-3: 4 learning(s) captured"},
+		{".lore/local/observations.jsonl", "release notes from the changelog"},
+		{".lore/rejected", "draft to reject"},
 		{".lore/skills/pytest.md", "pytest needs a TTY 5"},
 		{".lore/lessons/draft-to-promote.md", "\nstatus: active\n"},
 	} {

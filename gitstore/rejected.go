@@ -1,0 +1,82 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// RejectedPath holds the content hashes of rejected drafts, one a line
+// ("<hash> <title>"). It is committed and merged by union, so a rejection
+// holds for every teammate and survives a deleted cache.
+const RejectedPath = DirName + "/rejected"
+
+// rejectedUnion is the .gitattributes line that merges RejectedPath by
+// keeping both sides' lines.
+const rejectedUnion = "/" + RejectedPath + " merge=union"
+
+// Rejected reads the rejected hashes (none when the file does not exist).
+func (s *Store) Rejected() (map[string]bool, error) {
+	out := map[string]bool{}
+	data, err := os.ReadFile(s.Path(RejectedPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("gitstore: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			out[f[0]] = true
+		}
+	}
+	return out, nil
+}
+
+// RejectLocked appends hash (with a title for the reader) to RejectedPath
+// unless it is there already, and the union merge line to .gitattributes
+// once: a reject killed between the two writes completes when run again.
+// The caller holds the lock.
+func (s *Store) RejectLocked(hash, title string) error {
+	have, err := s.Rejected()
+	if err != nil {
+		return err
+	}
+	if !have[hash] {
+		old, err := os.ReadFile(s.Path(RejectedPath))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("gitstore: %w", err)
+		}
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			old = append(old, '\n')
+		}
+		line := hash + " " + strings.Join(strings.Fields(title), " ") + "\n"
+		if err := WriteAtomic(s.Path(RejectedPath), append(old, line...)); err != nil {
+			return err
+		}
+	}
+	return s.EnsureAttribute(rejectedUnion)
+}
+
+// EnsureAttribute adds line to the work tree's .gitattributes once (the
+// merge=union lines of lore's append-only committed files).
+func (s *Store) EnsureAttribute(line string) error {
+	data, err := os.ReadFile(s.Path(".gitattributes"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("gitstore: %w", err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == line {
+			return nil
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	return WriteAtomic(s.Path(".gitattributes"), append(data, line+"\n"...))
+}
