@@ -196,4 +196,3 @@ func groupEnd(s string) int {
 	}
 	return -1
 }
-
