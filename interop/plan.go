@@ -2,7 +2,9 @@ package interop
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -21,6 +23,7 @@ type Draft struct {
 	From       string // file (and line) it came from, for the report
 	Ref        string // the PF-/ADR- number to keep when it is free
 	Supersedes []string
+	ItemID     string // the lore item it was exported from, if any
 	Spec       markdown.Spec
 }
 
@@ -63,7 +66,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 	var res Result
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
-		if _, ok := ids[key]; ok {
+		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
 			res.Present++
 			continue
 		}
@@ -100,9 +103,48 @@ func importedIDs(s *gitstore.Store) (map[string]string, error) {
 	}
 	ids := map[string]string{}
 	for _, it := range items {
+		ids["id:"+it.ID] = it.ID
 		if n := it.Node(ImportedKey); n != nil && n.Value != "" {
 			ids[n.Value] = it.ID
 		}
 	}
 	return ids, nil
+}
+
+// Import reads a source (a kind, or a path relative to dir) and applies
+// its plan to the store.
+func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Plan, Result, error) {
+	if _, kind := sourceFiles[arg]; !kind && arg != "lessons-learned" && !filepath.IsAbs(arg) {
+		if abs, err := filepath.Abs(filepath.Join(dir, arg)); err == nil {
+			arg = abs
+		}
+	}
+	p, err := ReadSource(s.Root, arg)
+	if err != nil {
+		return p, Result{}, err
+	}
+	res, err := Apply(s, p, dryRun, now)
+	return p, res, err
+}
+
+// WriteReport prints what an import created and what it could not carry.
+func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
+	verb := "created"
+	if dryRun {
+		verb = "would create"
+	}
+	for _, c := range res.Created {
+		fmt.Fprintf(w, "%s %s (%s)\n", verb, c.Path, c.Key)
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(p.Notes))
+		for _, n := range p.Notes {
+			title := ""
+			if n.Title != "" {
+				title = " " + strconv.Quote(n.Title) + ":"
+			}
+			fmt.Fprintf(w, "- %s:%s %s\n", n.From, title, n.Msg)
+		}
+	}
+	fmt.Fprintf(w, "\n%s: %d draft(s) %s, %d already in the store; review them with `lore review`\n", p.Source, len(res.Created), verb, res.Present)
 }
