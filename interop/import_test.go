@@ -272,3 +272,64 @@ func TestJSPathGlob(t *testing.T) {
 		t.Error("an absolute anchor was carried")
 	}
 }
+
+// Devflow's knowledge files, rendered by Devflow's own formatter
+// (testdata/devflow/gen.cjs): numbers kept, sections named as lore names
+// them, a pitfall's Area a path trigger.
+func TestImportDevflow(t *testing.T) {
+	p := plan(t, "testdata/devflow", "devflow")
+	if len(p.Drafts) != 3 {
+		t.Fatalf("%d drafts %q", len(p.Drafts), titles(p))
+	}
+	adr, pf := p.Drafts[1], p.Drafts[2]
+	if adr.Ref != "ADR-0007" || adr.Spec.Kind != markdown.KindDecision || adr.Spec.Status != "proposed" ||
+		adr.Spec.Body != "## Context\nadding debug tracing to sidecar-capture\n\n## Decision\nimplement DEVFLOW_HOOK_DEBUG=1\n\n## Consequences\ncross-hook interaction visibility\n\n" {
+		t.Errorf("decision %+v", adr)
+	}
+	if pf.Ref != "PF-0007" || pf.Spec.Kind != markdown.KindPitfall || pf.Spec.Status != "draft" ||
+		!reflect.DeepEqual(pf.Spec.Triggers.Paths, []string{"src/assets/scripts/hooks/**"}) ||
+		!strings.Contains(pf.Spec.Body, "## Avoid\nedit source + rebuild + reinstall") {
+		t.Errorf("pitfall %+v", pf)
+	}
+}
+
+// Claude Code's auto memory of this repository, found where Claude Code
+// keeps it (~/.claude/projects/<root, dashed>/memory): the MEMORY.md
+// index's sections and each topic file (frontmatter name, description,
+// metadata.type, as Claude Code writes them). No public repository with
+// a licence publishes its auto memory, so the files are written here.
+func TestImportClaudeMemory(t *testing.T) {
+	s := newStore(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	dir := filepath.Join(home, ".claude", "projects", strings.NewReplacer("/", "-", ".", "-").Replace(s.Root), "memory")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"MEMORY.md": "# Memory\n\n- [Squash merges](squash-merges.md) — bisect granularity\n\n## Build\n\nRun `make test` before every commit.\n",
+		"squash-merges.md": "---\nname: squash-merge-loses-intermediate-history\ndescription: \"squash merges collapse intermediate commits so bisect loses per-step granularity\"\nmetadata:\n  type: feedback\n---\n\nPrefer merge commits or rebase-and-merge on branches where later bisection across\nindividual steps matters; squash is fine for small single-purpose PRs.\n",
+	}
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := plan(t, s.Root, "claude-memory")
+	got := map[string]string{}
+	for _, d := range p.Drafts {
+		got[d.Key] = d.Spec.Title
+	}
+	want := map[string]string{"memory/MEMORY.md#build": "Build", "memory/squash-merges.md": "squash merges collapse intermediate commits so bisect loses per-step granularity"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("drafts %q, want %q", got, want)
+	}
+	if res, err := Apply(s, p, false, time.Now()); err != nil || len(res.Created) != 2 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	data, _ := os.ReadFile(filepath.Join(s.Dir, "lessons", "build.md"))
+	if strings.Contains(string(data), home) || !strings.Contains(string(data), "imported: claude-memory:memory/MEMORY.md#build") {
+		t.Errorf("item names a home folder or lacks its key:\n%s", data)
+	}
+}

@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lore-agents/lore/scan"
 )
 
 // Sources are the kinds `lore import` reads from their usual places.
-var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr"}
+var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory"}
 
 // sourceFiles are each kind's usual places, repo-relative.
 var sourceFiles = map[string][]string{
@@ -23,6 +25,7 @@ var sourceFiles = map[string][]string{
 	"agents":       {"AGENTS.md"},
 	"gemini":       {"GEMINI.md"},
 	"adr":          {"doc/adr", "docs/adr", "docs/decisions"},
+	"devflow":      {".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md"},
 }
 
 // ReadSource plans an import from arg, a source kind (read from its usual
@@ -30,6 +33,9 @@ var sourceFiles = map[string][]string{
 func ReadSource(root, arg string) (Plan, error) {
 	if arg == "lessons-learned" {
 		return Plan{}, fmt.Errorf("import lessons-learned: give the path of its lesson-manifest.json (or a store export)")
+	}
+	if arg == "claude-memory" {
+		return readClaudeMemory(root)
 	}
 	if places, ok := sourceFiles[arg]; ok {
 		p := Plan{Source: arg}
@@ -95,6 +101,10 @@ func ReadSource(root, arg string) (Plan, error) {
 func kindOf(rel string) string {
 	base := path.Base(rel)
 	switch {
+	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"):
+		return "claude-memory"
+	case strings.Contains("/"+rel, "/.memory/knowledge"):
+		return "devflow"
 	case strings.HasSuffix(base, ".json"):
 		return "lessons-learned"
 	case strings.HasSuffix(base, ".mdc"), base == ".cursorrules", strings.HasSuffix(rel, ".cursor/rules"):
@@ -176,6 +186,10 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		read = p.ReadCopilotInstructions
 	case kind == "adr" && IsADRFile(base):
 		read = p.ReadADR
+	case kind == "devflow" && (base == "decisions.md" || base == "pitfalls.md"):
+		read = p.ReadDevflow
+	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
+		read = p.ReadClaudeMemory
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
 		kind == "claude" || kind == "agents" || kind == "gemini":
 		read = p.ReadSections
@@ -188,4 +202,26 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 	}
 	read(rel, data)
 	return nil
+}
+
+// readClaudeMemory reads Claude Code's auto memory of the repository at
+// root: <config>/projects/<root, dashed>/memory/ (the folder lore's scan
+// reads transcripts from). Keys are relative to that folder, so they name
+// no one's home.
+func readClaudeMemory(root string) (Plan, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return Plan{}, fmt.Errorf("import claude-memory: %w", err)
+	}
+	p := Plan{Source: "claude-memory"}
+	for _, dir := range scan.DefaultPaths(root, home) {
+		if !strings.Contains(filepath.ToSlash(dir), "/projects/") {
+			continue
+		}
+		ok, err := p.readPath(dir, "memory", "claude-memory")
+		if err != nil || ok {
+			return p, err
+		}
+	}
+	return p, fmt.Errorf("import claude-memory: no auto memory for %s under ~/.claude/projects (or $CLAUDE_CONFIG_DIR)", root)
 }
