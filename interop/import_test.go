@@ -308,7 +308,7 @@ func TestImportClaudeMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"MEMORY.md": "# Memory\n\n- [Squash merges](squash-merges.md) — bisect granularity\n\n## Build\n\nRun `make test` before every commit.\n",
+		"MEMORY.md":        "# Memory\n\n- [Squash merges](squash-merges.md) — bisect granularity\n\n## Build\n\nRun `make test` before every commit.\n",
 		"squash-merges.md": "---\nname: squash-merge-loses-intermediate-history\ndescription: \"squash merges collapse intermediate commits so bisect loses per-step granularity\"\nmetadata:\n  type: feedback\n---\n\nPrefer merge commits or rebase-and-merge on branches where later bisection across\nindividual steps matters; squash is fine for small single-purpose PRs.\n",
 	}
 	for n, c := range files {
