@@ -36,7 +36,7 @@ func (s Spec) Compose(id, ref string, now time.Time) ([]byte, error) {
 	}
 	var trig any
 	if !s.Triggers.Empty() {
-		trig = orderedTriggers(s.Triggers)
+		trig = s.Triggers // its yaml tags keep the documented key order
 	}
 	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	fields := []Field{
@@ -57,19 +57,6 @@ func (s Spec) Compose(id, ref string, now time.Time) ([]byte, error) {
 	fields = append(fields, s.Extra...)
 	fields = append(fields, Field{Key: "created", Value: stamp}, Field{Key: "updated", Value: stamp})
 	return Compose(fields, s.Body)
-}
-
-// orderedTriggers keeps the trigger keys in the documented order.
-func orderedTriggers(t Triggers) any {
-	type kv = struct {
-		Tools    []string `yaml:"tools,omitempty"`
-		Commands []string `yaml:"commands,omitempty"`
-		Unless   []string `yaml:"unless,omitempty"`
-		Paths    []string `yaml:"paths,omitempty"`
-		Keywords []string `yaml:"keywords,omitempty"`
-		Topics   []string `yaml:"topics,omitempty"`
-	}
-	return kv{t.Tools, t.Commands, t.Unless, t.Paths, t.Keywords, t.Topics}
 }
 
 // SectionsBody renders H2 sections in order, leaving out empty ones unless
