@@ -24,6 +24,9 @@ func IsADRFile(name string) bool { return adrFileRe.MatchString(name) }
 // (an accepted record arrives proposed, for review); a "Supersedes" link
 // to another record of the folder becomes supersedes.
 func (p *Plan) ReadADR(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	f := readRuleFile(data)
 	title, rest := splitTitle(f.body)
 	title = adrNumTitle.ReplaceAllString(title, "")

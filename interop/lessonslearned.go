@@ -112,6 +112,14 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	if title == "" {
 		title = l.Slug
 	}
+	if strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0) {
+		p.note(from, "", "skipped: its text has a NUL character")
+		return
+	}
+	if title == "" {
+		p.note(from, "", "skipped: no summary or slug to title it")
+		return
+	}
 	if l.Scope != nil && *l.Scope != "" {
 		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
 		return

@@ -20,6 +20,9 @@ var (
 // number kept when free. A pitfall's Area becomes paths when it names
 // files or folders.
 func (p *Plan) ReadDevflow(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	for _, s := range h2Sections(text) {
 		m := devflowHeadRe.FindStringSubmatch(s.title)
@@ -30,6 +33,9 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 		}
 		fields := devflowFields(s.content(text))
 		title := cutTitle(oneLine(m[3]))
+		if title == "" {
+			title = m[1] + "-" + m[2]
+		}
 		kind, ref := markdown.KindDecision, "ADR-"+fourDigits(m[2])
 		var secs [][2]string
 		var trig markdown.Triggers
@@ -37,7 +43,8 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 		if m[1] == "PF" {
 			kind, ref = markdown.KindPitfall, "PF-"+fourDigits(m[2])
 			secs = [][2]string{{"Issue", fields["issue"]}, {"Impact", fields["impact"]}, {"Avoid", fields["resolution"]}}
-			if paths, rest := areaPaths(fields["area"]); len(paths) > 0 {
+			paths, rest := areaPaths(fields["area"])
+			if paths = p.validGlobs(from, title, paths); len(paths) > 0 {
 				trig = markdown.Triggers{Tools: fileTools, Paths: paths}
 				if rest != "" {
 					p.note(from, title, "area %q is not a path: not a trigger", rest)
@@ -110,6 +117,9 @@ func (p *Plan) pitfallStatus(from, title, status string) string {
 // files, imported on their own); a topic file is one item, titled by its
 // frontmatter description (a sentence) or name, its H1 or its file name.
 func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	if path.Base(rel) == "MEMORY.md" {
 		p.ReadSections(rel, data)
 		return
@@ -122,7 +132,7 @@ func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
 	if fallback == "" {
 		fallback = strings.TrimSuffix(path.Base(rel), ".md")
 	}
-	d, id := ruleDraft(rel, rel, fallback, f.body, nil)
+	d, id := p.ruleDraft(rel, rel, fallback, f.body, nil)
 	if d.Spec.Body == "" {
 		p.note(rel, d.Spec.Title, "empty: nothing imported")
 		return

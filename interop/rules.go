@@ -6,7 +6,9 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/markdown"
@@ -55,6 +57,16 @@ func readRuleFile(data []byte) ruleFile {
 	return ruleFile{meta: meta, body: rest, line: strings.Count(text[:len(text)-len(rest)], "\n") + 1}
 }
 
+// isText reports whether data can become an item (no NUL byte, valid
+// UTF-8), noting the file when it cannot.
+func (p *Plan) isText(rel string, data []byte) bool {
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		p.note(rel, "", "not a text file (NUL byte or invalid UTF-8): skipped")
+		return false
+	}
+	return true
+}
+
 // globList reads a glob list given as a YAML list or a comma-separated
 // string (Cursor's globs, Copilot's applyTo).
 func globList(v any) []string {
@@ -98,7 +110,7 @@ func everywhere(globs []string) bool {
 // ruleDraft makes one draft from a rule body: its H1 (else the fallback)
 // is the title; lore's own sections stay sections, any other text becomes
 // the explicit injection.
-func ruleDraft(key, from, fallback, body string, paths []string) (Draft, string) {
+func (p *Plan) ruleDraft(key, from, fallback, body string, paths []string) (Draft, string) {
 	id := ""
 	if m := itemMarkerRe.FindStringSubmatch(body); m != nil {
 		id, body = m[1], itemMarkerRe.ReplaceAllString(body, "")
@@ -109,10 +121,24 @@ func ruleDraft(key, from, fallback, body string, paths []string) (Draft, string)
 		title = fallback
 	}
 	spec := markdown.Spec{Kind: markdown.KindLesson, Title: cutTitle(oneLine(title)), Status: "draft", Body: itemBody(rest)}
+	paths = p.validGlobs(from, spec.Title, paths)
 	if len(paths) > 0 && !everywhere(paths) {
 		spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
 	}
 	return Draft{Key: key, From: from, Spec: spec}, id
+}
+
+// validGlobs drops (and notes) the globs doublestar cannot read.
+func (p *Plan) validGlobs(from, title string, globs []string) []string {
+	var ok []string
+	for _, g := range globs {
+		if doublestar.ValidatePattern(g) {
+			ok = append(ok, g)
+		} else {
+			p.note(from, title, "glob %q is not valid: left out of paths", g)
+		}
+	}
+	return ok
 }
 
 // splitTitle takes a leading "# Title" line off a body.
@@ -190,6 +216,9 @@ func h2Sections(text string) []h2 {
 // alwaysApply the always-on mode (no triggers); a rule Cursor attaches only
 // when its agent asks for it by description has no lore equivalent.
 func (p *Plan) ReadCursorRule(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	f := readRuleFile(data)
 	globs := globList(f.meta["globs"])
 	always := fmt.Sprint(f.meta["alwaysApply"]) == "true"
@@ -197,7 +226,7 @@ func (p *Plan) ReadCursorRule(rel string, data []byte) {
 	if fallback == "" {
 		fallback = strings.TrimSuffix(path.Base(rel), ".mdc")
 	}
-	d, id := ruleDraft(rel, rel, fallback, f.body, globs)
+	d, id := p.ruleDraft(rel, rel, fallback, f.body, globs)
 	if !always && len(globs) == 0 {
 		p.note(rel, d.Spec.Title, "applied by Cursor only when its agent asks for it (description) or by @-mention: lore has no such mode; imported without triggers")
 	}
@@ -206,20 +235,26 @@ func (p *Plan) ReadCursorRule(rel string, data []byte) {
 
 // ReadClaudeRule plans a .claude/rules/**/*.md file (paths frontmatter).
 func (p *Plan) ReadClaudeRule(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	f := readRuleFile(data)
-	d, id := ruleDraft(rel, rel, strings.TrimSuffix(path.Base(rel), ".md"), f.body, globList(f.meta["paths"]))
+	d, id := p.ruleDraft(rel, rel, strings.TrimSuffix(path.Base(rel), ".md"), f.body, globList(f.meta["paths"]))
 	p.add(d, id)
 }
 
 // ReadCopilotInstructions plans a .github/instructions/*.instructions.md
 // file (applyTo frontmatter).
 func (p *Plan) ReadCopilotInstructions(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	f := readRuleFile(data)
 	fallback := metaString(f.meta, "description")
 	if fallback == "" {
 		fallback = strings.TrimSuffix(path.Base(rel), ".instructions.md")
 	}
-	d, id := ruleDraft(rel, rel, fallback, f.body, globList(f.meta["applyTo"]))
+	d, id := p.ruleDraft(rel, rel, fallback, f.body, globList(f.meta["applyTo"]))
 	p.add(d, id)
 }
 
@@ -229,6 +264,9 @@ func (p *Plan) ReadCopilotInstructions(rel string, data []byte) {
 // file's introduction). Inline code that reads like a command is
 // suggested as a trigger in a note.
 func (p *Plan) ReadSections(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
 	text := strings.ReplaceAll(string(bytes.TrimPrefix(data, []byte("\ufeff"))), "\r\n", "\n")
 	secs := h2Sections(text)
 	if len(secs) == 0 && strings.TrimSpace(text) != "" {
@@ -247,7 +285,11 @@ func (p *Plan) ReadSections(rel string, data []byte) {
 			content = promote(content)
 		}
 		from := fmt.Sprintf("%s:%d", rel, s.line)
-		d, id := ruleDraft(rel+"#"+markdown.Slug(s.title), from, s.title, "# "+s.title+"\n"+content, paths)
+		if oneLine(s.title) == "" {
+			p.note(from, "", "a heading without text: nothing imported")
+			continue
+		}
+		d, id := p.ruleDraft(rel+"#"+markdown.Slug(s.title), from, s.title, "# "+s.title+"\n"+content, paths)
 		if d.Spec.Body == "" {
 			p.note(from, s.title, "empty section: nothing imported")
 			continue
