@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -50,6 +52,35 @@ func FuzzReaders(f *testing.F) {
 			}
 			if errs := markdown.Validate(it); len(errs) > 0 {
 				t.Fatalf("%s: %v\n%s", d.Key, errs[0], raw)
+			}
+		}
+	})
+}
+
+// FuzzJSRegex: whatever a lessons-learned regex holds, what it converts
+// to compiles (RE2) or is a valid glob; anything else is an error.
+func FuzzJSRegex(f *testing.F) {
+	for _, s := range []string{`.*/[^/]*\.ts`, `\bgit\s+stash\b(?!.*(-u|--all))`, `^(?!.*/\.worktrees/).*docs/(plans|specs)/.*\.md$`, `(a|(b`, `.*/[x]`, `\`} {
+		f.Add(s, "i")
+	}
+	f.Fuzz(func(t *testing.T, source, flags string) {
+		if pat, unless, err := jsCommand(source, flags); err == nil {
+			for _, p := range append([]string{pat}, unless...) {
+				if markdown.CheckRegex(p) != nil {
+					t.Fatalf("%q -> %q does not compile", source, p)
+				}
+			}
+		}
+		if globs, unless, err := jsPathGlob(source, flags); err == nil {
+			for _, g := range globs {
+				if !doublestar.ValidatePattern(g) {
+					t.Fatalf("%q -> invalid glob %q", source, g)
+				}
+			}
+			for _, u := range unless {
+				if markdown.CheckRegex(u) != nil {
+					t.Fatalf("%q -> unless %q does not compile", source, u)
+				}
 			}
 		}
 	})
