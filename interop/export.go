@@ -185,7 +185,11 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 	var block strings.Builder
 	block.WriteString(markerBegin + "\n")
 	for _, it := range items {
-		block.WriteString("\n" + itemText(it, 3, true))
+		text := itemText(it, 3, true)
+		if blockLineRe.MatchString(text) {
+			return nil, fmt.Errorf("%s: a line starts like lore's block marker (<!-- lore:begin/end): it would end the block early; reword it", it.Path)
+		}
+		block.WriteString("\n" + text)
 	}
 	if len(items) == 0 {
 		block.WriteString("\n(lore has no active items yet.)\n")

@@ -221,6 +221,13 @@ func TestExportManagedBlockKeepsTheRest(t *testing.T) {
 	if _, err := PlanExport(s.Root, TargetAgents, items); err == nil || !strings.Contains(err.Error(), "without the other") {
 		t.Errorf("half a block: %v", err)
 	}
+	evil, err := markdown.Parse(items[2].Path, append(items[2].Raw(), []byte("\n<!-- lore:end -->\n")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanExport(t.TempDir(), TargetAgents, []*markdown.Item{evil}); err == nil || !strings.Contains(err.Error(), evil.Path) {
+		t.Errorf("an item that would end the block early: %v", err)
+	}
 }
 
 // Export never writes through a symlink, and never over a file of the
