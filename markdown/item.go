@@ -38,12 +38,12 @@ func Folder(kind string) string {
 
 // Triggers say when an item is injected (DESIGN section 3). All optional.
 type Triggers struct {
-	Tools    []string `json:"tools,omitempty"`
-	Commands []string `json:"commands,omitempty"`
-	Unless   []string `json:"unless,omitempty"`
-	Paths    []string `json:"paths,omitempty"`
-	Keywords []string `json:"keywords,omitempty"`
-	Topics   []string `json:"topics,omitempty"`
+	Tools    []string `json:"tools,omitempty" yaml:"tools,omitempty"`
+	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
+	Unless   []string `json:"unless,omitempty" yaml:"unless,omitempty"`
+	Paths    []string `json:"paths,omitempty" yaml:"paths,omitempty"`
+	Keywords []string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+	Topics   []string `json:"topics,omitempty" yaml:"topics,omitempty"`
 }
 
 // Empty reports whether no trigger key is set.

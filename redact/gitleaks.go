@@ -181,6 +181,9 @@ func (r *glRule) find(s string) ([]Span, error) {
 		if r.Entropy != 0 && shannon(secret) <= r.Entropy {
 			continue
 		}
+		if r.ID == "private-key" && !keyMaterial(secret) {
+			continue // two headers named in prose, no key between them
+		}
 		line := lineAround(s, from, to)
 		ok, err := allowed(gitleaksAllow, secret, match, line)
 		if err == nil && !ok {
@@ -257,4 +260,21 @@ func shannon(s string) float64 {
 		h -= p * math.Log2(p)
 	}
 	return h
+}
+
+// keyMaterial reports whether a private key match holds a run of 40 or
+// more base64 characters: the key itself, not only its BEGIN/END lines.
+func keyMaterial(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' {
+			if run++; run >= 40 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }

@@ -36,8 +36,10 @@ const envValue = `('[^'\n]+'|"[^"\n]+"|[^\s"'#]{4,})`
 
 var heuristics = []heuristic{
 	// gitleaks wants a complete block; a transcript often cuts it, and a
-	// PGP block ends in KEY BLOCK.
-	{"private-key", `-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|\z)`, 0, []string{"private key"}, nil, false, false},
+	// PGP block ends in KEY BLOCK. Key material must follow the header
+	// (after armor headers, and newlines that may still be escaped): a
+	// header named in prose is no secret.
+	{"private-key", `-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr])*(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{40}[\s\S]*?(?:-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|\z)`, 0, []string{"private key"}, nil, false, false},
 	// Keys of vendors without a gitleaks rule share the sk- shape.
 	{"api-key", `(?:^|[^A-Za-z0-9_\-])(sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,})`, 1, []string{"sk-"}, hasDigitAndLetter, false, false},
 	{"url-password", `[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@"'<>]+:([^\s@/"'<>]+)@`, 1, []string{"://"}, credential, false, false},

@@ -71,6 +71,8 @@ type CLI struct {
 	Learn       LearnCmd       `cmd:"" help:"Record a build phase's learnings into learnings.md, once per --key."`
 	Scan        Capture        `embed:"" help:"scan, review, promote, archive, reject"`
 	Loop        LearningLoop   `embed:"" help:"observe, render, reconcile"`
+	Import      ImportCmd      `cmd:"" help:"Bring in lessons-learned stores, agent rule files and ADR folders as drafts for review."`
+	Export      ExportCmd      `cmd:"" help:"Write active knowledge into agents' rule files (AGENTS.md, CLAUDE.md, .cursor/rules, ...); --check exits 1 when out of date."`
 	Doctor      DoctorCmd      `cmd:"" help:"Check binaries, agent registrations, manifest, git hooks and lint, with the fix for each finding."`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
 }

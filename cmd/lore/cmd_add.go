@@ -6,9 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,48 +73,28 @@ func (c *AddCmd) Run(g *Globals) error {
 	// The editor runs before the lock is taken (the lock is held for
 	// writes, not for as long as an editor stays open); the number is
 	// decided under the lock, and replaces the one the editor showed unless
-	// the user chose another.
+	// the user chose another that is still free.
 	shown, err := s.NextRef(c.Kind)
 	if err != nil {
 		return err
 	}
-	data, err := c.compose(shown, time.Now().UTC().Truncate(time.Second))
+	data, err := c.spec().Compose(ulid.Make().String(), shown, time.Now())
 	if err != nil {
 		return err
 	}
+	want := ""
 	if c.Edit {
 		if data, err = editInEditor(g, data); err != nil {
 			return err
 		}
-	}
-	unlock, err := s.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	ref, err := s.NextRef(c.Kind)
-	if err != nil {
-		return err
-	}
-	folder := path.Join(gitstore.DirName, markdown.Folder(c.Kind))
-	it, err := markdown.Parse(path.Join(folder, fileName(ref, markdown.Slug(c.Title))), data) // the name it will get, for messages
-	if err != nil {
-		return err
-	}
-	if it.Ref == shown && ref != shown {
-		if err := it.Set("ref", ref); err != nil {
-			return err
+		if it, err := markdown.Parse("", data); err == nil && it.Ref != shown {
+			want = it.Ref
 		}
-		data = it.Raw()
 	}
-	if errs := markdown.Validate(it); len(errs) > 0 {
-		return errs[0]
-	}
-	if it.Kind != c.Kind {
-		return usagef("add %s: the edited item says kind %q", c.Kind, it.Kind)
-	}
-	rel := uniquePath(s, folder, fileName(it.Ref, markdown.Slug(it.Title)))
-	if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
+	rel, it, err := s.Create(c.Kind, want, func(ref string) ([]byte, error) { // under the store lock
+		return markdown.WithRef(data, ref)
+	})
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", rel, it.Kind, displayID(it))
@@ -130,7 +108,7 @@ func displayID(it *markdown.Item) string {
 	return it.ID
 }
 
-func (c *AddCmd) compose(ref string, now time.Time) ([]byte, error) {
+func (c *AddCmd) spec() markdown.Spec {
 	status := c.Status
 	if status == "" {
 		status = "active"
@@ -138,54 +116,12 @@ func (c *AddCmd) compose(ref string, now time.Time) ([]byte, error) {
 			status = "accepted"
 		}
 	}
-	var priority any = c.Priority
-	if n, err := strconv.Atoi(c.Priority); err == nil {
-		priority = n
+	return markdown.Spec{
+		Kind: c.Kind, Title: c.Title, Status: status, Priority: c.Priority, Confidence: c.Confidence,
+		Form: c.Form, Scope: c.Scope, Enforce: c.Enforce, Tags: c.Tags, Body: c.body(),
+		Triggers: markdown.Triggers{Tools: c.Tools, Commands: c.Commands, Unless: c.Unless,
+			Paths: c.Paths, Keywords: c.Keywords, Topics: c.Topics},
 	}
-	var confidence any
-	if c.Confidence != 1.0 {
-		confidence = c.Confidence
-	}
-	triggers := map[string][]string{}
-	for k, v := range map[string][]string{"tools": c.Tools, "commands": c.Commands, "unless": c.Unless, "paths": c.Paths, "keywords": c.Keywords, "topics": c.Topics} {
-		if len(v) > 0 {
-			triggers[k] = v
-		}
-	}
-	var trig any
-	if len(triggers) > 0 {
-		trig = orderedTriggers(triggers)
-	}
-	stamp := now.Format(time.RFC3339)
-	return markdown.Compose([]markdown.Field{
-		{Key: "id", Value: ulid.Make().String()},
-		{Key: "kind", Value: c.Kind},
-		{Key: "title", Value: c.Title},
-		{Key: "status", Value: status},
-		{Key: "priority", Value: priority},
-		{Key: "confidence", Value: confidence},
-		{Key: "form", Value: c.Form},
-		{Key: "ref", Value: ref},
-		{Key: "scope", Value: c.Scope},
-		{Key: "triggers", Value: trig},
-		{Key: "tags", Value: c.Tags},
-		{Key: "enforce", Value: c.Enforce},
-		{Key: "created", Value: stamp},
-		{Key: "updated", Value: stamp},
-	}, c.body())
-}
-
-// orderedTriggers keeps the trigger keys in the documented order.
-func orderedTriggers(t map[string][]string) any {
-	type kv = struct {
-		Tools    []string `yaml:"tools,omitempty"`
-		Commands []string `yaml:"commands,omitempty"`
-		Unless   []string `yaml:"unless,omitempty"`
-		Paths    []string `yaml:"paths,omitempty"`
-		Keywords []string `yaml:"keywords,omitempty"`
-		Topics   []string `yaml:"topics,omitempty"`
-	}
-	return kv{t["tools"], t["commands"], t["unless"], t["paths"], t["keywords"], t["topics"]}
 }
 
 // body renders the kind's sections from the flags, or the given body.
@@ -206,33 +142,7 @@ func (c *AddCmd) body() string {
 	case markdown.KindDecision:
 		secs = [][2]string{{"Context", c.Context}, {"Decision", c.Decision}, {"Consequences", c.Consequences}}
 	}
-	var b strings.Builder
-	for _, s := range secs {
-		if strings.TrimSpace(s[1]) == "" && !c.Edit {
-			continue
-		}
-		fmt.Fprintf(&b, "## %s\n%s\n\n", s[0], strings.TrimSpace(s[1]))
-	}
-	return b.String()
-}
-
-func fileName(ref, slug string) string {
-	if ref != "" {
-		return ref + "-" + slug + ".md"
-	}
-	return slug + ".md"
-}
-
-// uniquePath appends -2, -3, ... to the stem until the name is free.
-func uniquePath(s *gitstore.Store, folder, name string) string {
-	stem := strings.TrimSuffix(name, ".md")
-	rel := path.Join(folder, name)
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) {
-			return rel
-		}
-		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", stem, i))
-	}
+	return markdown.SectionsBody(secs, c.Edit)
 }
 
 // editInEditor lets the user edit draft in $VISUAL/$EDITOR and returns the

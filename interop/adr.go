@@ -1,0 +1,95 @@
+package interop
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/lore-agents/lore/markdown"
+)
+
+var (
+	adrFileRe   = regexp.MustCompile(`^(\d{4})-.+\.md$`)
+	adrNumTitle = regexp.MustCompile(`^\d+\.\s+`)
+	adrStatusRe = regexp.MustCompile(`(?m)^\s*[*-]\s*Status:\s*(.+)$`)                       // older MADR
+	adrLinkRe   = regexp.MustCompile(`(?i)^(Supersedes|Supercedes)\s+\[[^\]]*\]\(([^)]+)\)`) // adr-tools spells it both ways
+	adrByRe     = regexp.MustCompile(`(?i)^(Superseded|Superceded) by\s+\[[^\]]*\]\(([^)]+)\)`)
+)
+
+// IsADRFile reports whether a file name is an ADR's (NNNN-title.md).
+func IsADRFile(name string) bool { return adrFileRe.MatchString(name) }
+
+// ReadADR plans one adr-tools or MADR decision record (rel: its path).
+// Its number is kept as the ADR- ref when free; its status maps to lore's
+// (an accepted record arrives proposed, for review); a "Supersedes" link
+// to another record of the folder becomes supersedes.
+func (p *Plan) ReadADR(rel string, data []byte) {
+	if !p.isText(rel, data) {
+		return
+	}
+	f := readRuleFile(data)
+	title, rest := splitTitle(f.body)
+	title = adrNumTitle.ReplaceAllString(title, "")
+	if title == "" {
+		title = strings.TrimSuffix(path.Base(rel), ".md")
+	}
+	status := metaString(f.meta, "status")
+	var supersedes []string
+	secs := h2Sections(rest)
+	var keep [][2]string
+	for _, s := range secs {
+		content := s.content(rest)
+		name := strings.ToLower(s.title)
+		switch {
+		case name == "status":
+			for _, l := range strings.Split(content, "\n") {
+				l = strings.TrimSpace(l)
+				if m := adrLinkRe.FindStringSubmatch(l); m != nil {
+					supersedes = append(supersedes, path.Join(path.Dir(rel), m[2]))
+				} else if adrByRe.MatchString(l) {
+					status = "superseded"
+				} else if status == "" && l != "" {
+					status = l
+				}
+			}
+		case strings.HasPrefix(name, "context"):
+			keep = append(keep, [2]string{"Context", content})
+		case name == "decision" || name == "decision outcome":
+			keep = append(keep, [2]string{"Decision", content})
+		default:
+			keep = append(keep, [2]string{s.title, content})
+		}
+	}
+	if status == "" {
+		if m := adrStatusRe.FindStringSubmatch(rest); m != nil {
+			status = m[1]
+		}
+	}
+	from := rel
+	spec := markdown.Spec{Kind: markdown.KindDecision, Title: cutTitle(oneLine(title)), Status: p.adrStatus(from, title, status),
+		Body: markdown.SectionsBody(keep, false)}
+	ref := ""
+	if m := adrFileRe.FindStringSubmatch(path.Base(rel)); m != nil {
+		ref = "ADR-" + m[1]
+	}
+	p.Drafts = append(p.Drafts, Draft{Key: rel, From: from, Ref: ref, Supersedes: supersedes, Spec: spec})
+}
+
+// adrStatus maps a record's status to lore's decision statuses. Nothing
+// arrives accepted: that is the reviewer's call.
+func (p *Plan) adrStatus(from, title, status string) string {
+	s := strings.ToLower(strings.TrimSpace(status))
+	switch {
+	case s == "" || s == "proposed" || s == "draft":
+		return "proposed"
+	case s == "accepted":
+		p.note(from, title, "accepted in its folder: imported proposed, for review")
+		return "proposed"
+	case strings.HasPrefix(s, "superseded") || strings.HasPrefix(s, "superceded"):
+		return "superseded"
+	case s == "deprecated":
+		return "deprecated"
+	}
+	p.note(from, title, "status %q has no lore equivalent: imported proposed", status)
+	return "proposed"
+}

@@ -1,0 +1,345 @@
+package interop
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
+)
+
+// llLesson is one lesson of lessons-learned, in either of its files: the
+// compiled manifest (data/lesson-manifest.json, lessons keyed by id, regex
+// sources with flags) or a store export (lessons as a list, triggers with
+// pattern strings).
+type llLesson struct {
+	ID                 string   `json:"id"`
+	Slug               string   `json:"slug"`
+	Type               string   `json:"type"`
+	Status             string   `json:"status"`
+	Priority           int      `json:"priority"`
+	ToolNames          []string `json:"toolNames"`
+	CommandRegex       []llRe   `json:"commandRegexSources"`
+	PathRegex          []llRe   `json:"pathRegexSources"`
+	ModelRegex         []llRe   `json:"modelRegexSources"`
+	CommandMatchTarget string   `json:"commandMatchTarget"`
+	Tags               []string `json:"tags"`
+	Scope              *string  `json:"scope"`
+	Message            string   `json:"message"`
+	Injection          string   `json:"injection"`
+	Summary            string   `json:"summary"`
+	Problem            string   `json:"problem"`
+	Solution           string   `json:"solution"`
+	Triggers           *struct {
+		ToolNames       []string `json:"toolNames"`
+		CommandPatterns []string `json:"commandPatterns"`
+		PathPatterns    []string `json:"pathPatterns"`
+		ContentPatterns []string `json:"contentPatterns"`
+	} `json:"triggers"`
+}
+
+type llRe struct {
+	Source string `json:"source"`
+	Flags  string `json:"flags"`
+}
+
+// ReadLessonsLearned plans the import of a lessons-learned manifest or
+// store file (name is its path, for the report).
+func ReadLessonsLearned(name string, data []byte) (Plan, error) {
+	var doc struct {
+		Type    string          `json:"type"`
+		Lessons json.RawMessage `json:"lessons"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return Plan{}, fmt.Errorf("%s: not a lessons-learned file: %w", name, err)
+	}
+	var lessons []llLesson
+	switch {
+	case len(doc.Lessons) > 0 && doc.Lessons[0] == '{': // the manifest
+		byID := map[string]llLesson{}
+		if err := json.Unmarshal(doc.Lessons, &byID); err != nil {
+			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
+		}
+		for id, l := range byID {
+			l.ID = id
+			lessons = append(lessons, l)
+		}
+		sort.Slice(lessons, func(a, b int) bool { return lessons[a].ID < lessons[b].ID })
+	case len(doc.Lessons) > 0 && doc.Lessons[0] == '[': // a store export
+		if err := json.Unmarshal(doc.Lessons, &lessons); err != nil {
+			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
+		}
+		for i := range lessons {
+			lessons[i].fromStore()
+		}
+	default:
+		return Plan{}, fmt.Errorf("%s: lessons: missing: not a lessons-learned manifest or store", name)
+	}
+	p := Plan{Source: "lessons-learned"}
+	for _, l := range lessons {
+		p.addLesson(name, l)
+	}
+	return p, nil
+}
+
+// fromStore moves a store record's triggers to the manifest's fields.
+func (l *llLesson) fromStore() {
+	if l.Triggers == nil {
+		return
+	}
+	l.ToolNames = l.Triggers.ToolNames
+	for _, c := range l.Triggers.CommandPatterns {
+		l.CommandRegex = append(l.CommandRegex, llRe{Source: c})
+	}
+	for _, c := range l.Triggers.PathPatterns {
+		l.PathRegex = append(l.PathRegex, llRe{Source: c})
+	}
+	for _, c := range l.Triggers.ContentPatterns {
+		l.ModelRegex = append(l.ModelRegex, llRe{Source: c}) // an AND gate too: not carried
+	}
+	if l.Message == "" {
+		l.Message = l.Injection
+	}
+}
+
+func (p *Plan) addLesson(file string, l llLesson) {
+	from := file + ": " + l.ID
+	title := oneLine(l.Summary)
+	if title == "" {
+		title = l.Slug
+	}
+	if strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0) {
+		p.note(from, "", "skipped: its text has a NUL character")
+		return
+	}
+	if title == "" {
+		p.note(from, "", "skipped: no summary or slug to title it")
+		return
+	}
+	if l.Scope != nil && *l.Scope != "" {
+		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
+		return
+	}
+	if l.Status == "archived" || l.Status == "disabled" {
+		p.note(from, title, "skipped: status %s", l.Status)
+		return
+	}
+	if len(title) > markdown.MaxTitle {
+		p.note(from, title, "title cut to %d characters (the full summary is the Mistake's first line)", markdown.MaxTitle)
+		l.Problem = strings.TrimSpace(l.Summary + "\n\n" + l.Problem)
+		title = cutTitle(title)
+	}
+	spec := markdown.Spec{
+		Kind: markdown.KindLesson, Title: title, Status: "draft",
+		Priority: strconv.Itoa(clamp(l.Priority, 1, 10)), Tags: llTags(l.Tags),
+		Body: llBody(l),
+	}
+	trig, why := llTriggers(l)
+	switch {
+	case why != "":
+		p.note(from, title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
+		spec.Body += importedTriggers(l)
+	default:
+		spec.Triggers = trig
+	}
+	switch l.Type {
+	case "guard":
+		spec.Priority, spec.Enforce = "critical", "deny"
+		if l.Priority < 9 {
+			p.note(from, title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
+		}
+		if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths) == 0 {
+			p.note(from, title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
+		}
+	case "directive", "protocol":
+		if spec.Triggers.Empty() {
+			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected once per session at the first tool calls%s", l.Type, criticalNote(l.Priority))
+		}
+	default:
+		if spec.Triggers.Empty() && why == "" {
+			p.note(from, title, "no tool names: lessons-learned's hook never injects it; imported without triggers")
+		}
+	}
+	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
+		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
+	}
+	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
+}
+
+func criticalNote(prio int) string {
+	if prio >= 9 {
+		return ", and listed with its fix at every session start (critical)"
+	}
+	return ""
+}
+
+// llTriggers carries the lesson's tool names and patterns over when lore
+// decides every call as lessons-learned's hook does; otherwise it says why
+// not. Tools the hook can never match for this lesson are left out: a file
+// path on Bash, a command pattern on Read, any pattern on Glob, Grep and
+// tools without a file_path.
+func llTriggers(l llLesson) (markdown.Triggers, string) {
+	var t markdown.Triggers
+	if len(l.ToolNames) == 0 {
+		return t, ""
+	}
+	if len(l.ModelRegex) > 0 {
+		return t, "modelRegexSources must match too (an AND of two patterns lore cannot express)"
+	}
+	hasCmd, hasPath := len(l.CommandRegex) > 0, len(l.PathRegex) > 0
+	if !hasCmd && !hasPath {
+		t.Tools = append(t.Tools, l.ToolNames...)
+		return t, ""
+	}
+	for _, name := range l.ToolNames {
+		switch tool := match.Tool(name); tool {
+		case "Bash":
+			if hasCmd {
+				t.Tools = append(t.Tools, name)
+			}
+		case "Edit", "Write":
+			if hasCmd {
+				return markdown.Triggers{}, fmt.Sprintf("on %s the command patterns test the text the edit adds (lore has no content trigger)", name)
+			}
+			t.Tools = append(t.Tools, name)
+		case "Read", "NotebookEdit":
+			if !hasCmd {
+				t.Tools = append(t.Tools, name)
+			}
+		}
+	}
+	if len(t.Tools) == 0 {
+		return markdown.Triggers{}, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
+	}
+	for _, r := range l.CommandRegex {
+		pat, unless, err := jsCommand(r.Source, r.Flags)
+		if err != nil {
+			return markdown.Triggers{}, fmt.Sprintf("command pattern %q: %v", r.Source, err)
+		}
+		t.Commands = append(t.Commands, pat)
+		t.Unless = appendNew(t.Unless, unless...)
+	}
+	if len(t.Unless) > 0 && !sameUnless(l.CommandRegex) {
+		return markdown.Triggers{}, "its command patterns have different negative lookaheads (lore's unless vetoes the whole item)"
+	}
+	for _, r := range l.PathRegex {
+		globs, unless, err := jsPathGlob(r.Source, r.Flags)
+		if err != nil {
+			return markdown.Triggers{}, fmt.Sprintf("path pattern %q: %v", r.Source, err)
+		}
+		if len(unless) > 0 && len(l.PathRegex) > 1 {
+			return markdown.Triggers{}, fmt.Sprintf("path pattern %q: its lookahead would veto the other path patterns", r.Source)
+		}
+		t.Paths = appendNew(t.Paths, globs...)
+		t.Unless = appendNew(t.Unless, unless...)
+	}
+	return t, ""
+}
+
+// sameUnless reports whether every command pattern ends in the same
+// negative lookahead (or none has one).
+func sameUnless(res []llRe) bool {
+	first := ""
+	for i, r := range res {
+		_, u, _ := jsCommand(r.Source, r.Flags)
+		s := strings.Join(u, "\x00")
+		if i == 0 {
+			first = s
+		} else if s != first {
+			return false
+		}
+	}
+	return true
+}
+
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		dup := false
+		for _, x := range list {
+			dup = dup || x == a
+		}
+		if !dup {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+var tagRe = regexp.MustCompile(`^[a-z0-9]+:[^\s]+$`)
+
+func llTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if tagRe.MatchString(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// llBody renders Mistake and Fix, and the injected message when it says
+// more than they do. Headings inside it are demoted below H2, where they
+// would start new sections.
+func llBody(l llLesson) string {
+	secs := [][2]string{{"Mistake", l.Problem}, {"Fix", l.Solution}}
+	msg := strings.TrimSpace(l.Message)
+	plain := "## Lesson: " + strings.TrimSpace(l.Summary) + "\n" + strings.TrimSpace(l.Problem) + "\n**Fix**: " + strings.TrimSpace(l.Solution)
+	if msg != "" && msg != plain {
+		secs = append(secs, [2]string{"Injection", demote(msg)})
+	}
+	return markdown.SectionsBody(secs, false)
+}
+
+// importedTriggers lists a lesson's original triggers for the reviewer.
+func importedTriggers(l llLesson) string {
+	var b strings.Builder
+	b.WriteString("## Imported triggers\nlessons-learned's triggers, which lore cannot express as they are:\n\n")
+	fmt.Fprintf(&b, "- toolNames: %s\n", codeList(l.ToolNames))
+	for _, set := range []struct {
+		name string
+		res  []llRe
+	}{{"command", l.CommandRegex}, {"path", l.PathRegex}, {"model", l.ModelRegex}} {
+		for _, r := range set.res {
+			fmt.Fprintf(&b, "- %s: `%s` %s\n", set.name, r.Source, r.Flags)
+		}
+	}
+	return b.String()
+}
+
+func codeList(l []string) string {
+	var q []string
+	for _, s := range l {
+		q = append(q, "`"+s+"`")
+	}
+	return strings.Join(q, ", ")
+}
+
+var headingRe = regexp.MustCompile(`(?m)^#{1,2} `)
+
+func demote(s string) string { return headingRe.ReplaceAllString(s, "### ") }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cutTitle shortens a title to MaxTitle characters at a word boundary.
+func cutTitle(s string) string {
+	r := []rune(s)
+	if len(r) <= markdown.MaxTitle {
+		return s
+	}
+	cut := string(r[:markdown.MaxTitle-1])
+	if i := strings.LastIndexByte(cut, ' '); i > markdown.MaxTitle/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:-") + "…"
+}
+
+func clamp(n, lo, hi int) int {
+	if n == 0 {
+		return 5 // lessons-learned's default
+	}
+	return max(lo, min(hi, n))
+}

@@ -1,0 +1,200 @@
+package interop
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
+)
+
+type llCall struct {
+	Tool, Command, Path string
+	Matches             []string
+	Blocked             string
+}
+
+// TestLessonsLearnedFaithful imports the public lessons-learned manifest
+// and checks, on every call of testdata/lessons-learned/calls.json (the
+// peer's own test calls and every tool call of lore's transcript fixtures,
+// decided by the peer's own matcher: oracle.mjs), that each lesson whose
+// triggers were carried over is selected by lore exactly when the peer's
+// hook matches it, except where DESIGN section 8 deliberately differs
+// (each such call is classified below). Every other lesson has a note.
+func TestLessonsLearnedFaithful(t *testing.T) {
+	data, err := os.ReadFile("testdata/lessons-learned/lesson-manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := ReadLessonsLearned("lesson-manifest.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lessons map[string]llLesson
+	var doc struct{ Lessons json.RawMessage }
+	_ = json.Unmarshal(data, &doc)
+	if err := json.Unmarshal(doc.Lessons, &lessons); err != nil {
+		t.Fatal(err)
+	}
+	noted := map[string]bool{}
+	for _, n := range plan.Notes {
+		noted[strings.TrimPrefix(n.From, "lesson-manifest.json: ")] = true
+	}
+	var items []*markdown.Item
+	carried := map[string]bool{}
+	key := map[string]string{} // lore id -> lessons-learned id
+	for i, d := range plan.Drafts {
+		if d.Spec.Triggers.Empty() {
+			if !noted[d.Key] {
+				t.Errorf("%s: imported without triggers and no note says why", d.Key)
+			}
+			continue
+		}
+		carried[d.Key] = true
+		spec := d.Spec
+		spec.Status = "active" // as it will be once reviewed
+		id := ulid.MustNew(uint64(i), strings.NewReader(strings.Repeat("x", 16))).String()
+		key[id] = d.Key
+		raw, err := spec.Compose(id, "", time.Unix(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := markdown.Parse(".lore/lessons/"+d.Key+".md", raw)
+		if err != nil {
+			t.Fatalf("draft %d: %v", i, err)
+		}
+		items = append(items, it)
+	}
+	for id, l := range lessons {
+		hasTrigger := len(l.ToolNames) > 0
+		if hasTrigger && !carried[id] && !noted[id] {
+			t.Errorf("%s: has a trigger, was not carried over, and no note says why", id)
+		}
+	}
+	src, rep := compile.Compile(compile.Input{Items: items, Config: config.Default()})
+	if len(rep.Excluded) > 0 {
+		t.Fatalf("imported items do not compile: %+v", rep.Excluded[0].Errors[0])
+	}
+	raw, err := manifest.Build(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var calls []llCall
+	data, err = os.ReadFile("testdata/lessons-learned/calls.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &calls); err != nil {
+		t.Fatal(err)
+	}
+	agree, blocks, deliberate, fired := 0, 0, map[string]int{}, map[string]bool{}
+	for _, c := range calls {
+		d, err := match.Explain(m, match.Call{Tool: c.Tool, Command: c.Command, Path: c.Path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lore, low := map[string]bool{}, map[string]bool{}
+		var denied []string
+		for _, r := range append(d.Injected, d.Dropped...) {
+			lore[key[r.ID]] = true
+			fired[key[r.ID]] = true
+			if r.Deny {
+				denied = append(denied, key[r.ID])
+			}
+		}
+		if (c.Blocked != "") != (len(denied) > 0) || c.Blocked != "" && !strings.Contains(strings.Join(denied, " "), c.Blocked) {
+			t.Errorf("%s %q: lessons-learned blocks with %q, lore denies with %q", c.Tool, c.Command, c.Blocked, denied)
+		} else if c.Blocked != "" {
+			blocks++
+		}
+		for _, r := range d.Rejected {
+			if strings.Contains(strings.Join(r.Reasons, " "), "below the threshold") {
+				low[key[r.ID]] = true
+			}
+		}
+		peer := map[string]bool{}
+		for _, id := range c.Matches {
+			peer[id] = carried[id]
+		}
+		for id := range carried {
+			if lore[id] == peer[id] {
+				agree++
+				continue
+			}
+			why := difference(lessons[id], c, peer[id], low[id])
+			if why == "" {
+				t.Errorf("%s (%s) on %s %q %q: lessons-learned %v, lore %v", id, lessons[id].Summary, c.Tool, c.Command, c.Path, peer[id], lore[id])
+				continue
+			}
+			deliberate[why]++
+		}
+	}
+	t.Logf("%d lessons, %d carried over with triggers (%d fire on some call), %d notes; %d calls: %d decisions agree, %d blocks agree, deliberate differences %v",
+		len(lessons), len(carried), len(fired), len(plan.Notes), len(calls), agree, blocks, deliberate)
+	if len(carried) < 60 || agree < 60*len(calls) {
+		t.Errorf("too few lessons carried (%d) or decisions compared (%d)", len(carried), agree)
+	}
+}
+
+// difference names the DESIGN section 8 rule that makes lore decide
+// otherwise than lessons-learned on this call, or "" when none does.
+func difference(l llLesson, c llCall, peer, belowThreshold bool) string {
+	if peer && belowThreshold {
+		return "priority under the threshold"
+	}
+	if c.Tool == "MultiEdit" && !peer {
+		return "MultiEdit is Edit"
+	}
+	if c.Tool != "Bash" {
+		return ""
+	}
+	for _, r := range l.CommandRegex {
+		pat, unless, err := jsCommand(r.Source, r.Flags)
+		if err != nil {
+			return ""
+		}
+		re := regexp.MustCompile(pat)
+		switch {
+		case peer && re.MatchString(c.Command) && anyMatch(unless, c.Command):
+			return "unless vetoes the whole line"
+		case !peer && !re.MatchString(c.Command) && anyMatch([]string{pat}, match.SimpleCommands(c.Command)...):
+			return "patterns match each simple command"
+		case !peer && l.CommandMatchTarget == "executable" && re.MatchString(c.Command) && !re.MatchString(stripQuoted(c.Command)):
+			return "injection matches quoted text"
+		}
+	}
+	return ""
+}
+
+func anyMatch(pats []string, texts ...string) bool {
+	for _, p := range pats {
+		for _, s := range texts {
+			if regexp.MustCompile(p).MatchString(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var quotedRe = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+
+// stripQuoted empties quoted strings as lessons-learned's "executable"
+// match target does.
+func stripQuoted(s string) string {
+	return quotedRe.ReplaceAllStringFunc(s, func(q string) string { return q[:1] + q[:1] })
+}

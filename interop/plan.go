@@ -1,0 +1,150 @@
+package interop
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/markdown"
+)
+
+// ImportedKey is the frontmatter key that records where an imported item
+// came from ("<source>:<key>"); a second import skips what it names.
+const ImportedKey = "imported"
+
+// Draft is one item an import would create, for review.
+type Draft struct {
+	Key        string // stable identity in its source, unique per source kind
+	From       string // file (and line) it came from, for the report
+	Ref        string // the PF-/ADR- number to keep when it is free
+	Supersedes []string
+	ItemID     string // the lore item it was exported from, if any
+	Spec       markdown.Spec
+}
+
+// Note is what could not be carried over faithfully, and why.
+type Note struct {
+	From, Title, Msg string
+}
+
+// Plan is what an import found: drafts and notes, in source order.
+type Plan struct {
+	Source string // the source kind: lessons-learned, cursor, adr, ...
+	Drafts []Draft
+	Notes  []Note
+}
+
+func (p *Plan) note(from, title, format string, args ...any) {
+	p.Notes = append(p.Notes, Note{From: from, Title: title, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Result is what Apply did (or, on a dry run, would do).
+type Result struct {
+	Created []Created
+	Present int // drafts an earlier import already created
+}
+
+// Created is one new item.
+type Created struct {
+	Path, Key, Title string
+}
+
+// Apply creates every draft not imported before, as `lore add` creates an
+// item (under the store lock, numbered there). A draft's Supersedes name
+// keys of the same plan; they become the ids of those items. On a dry run
+// nothing is written and Created lists what would be.
+func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error) {
+	ids, err := importedIDs(s)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	for _, d := range p.Drafts {
+		key := p.Source + ":" + d.Key
+		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
+			res.Present++
+			continue
+		}
+		spec := d.Spec
+		spec.Extra = append(spec.Extra, markdown.Field{Key: ImportedKey, Value: key})
+		for _, k := range d.Supersedes {
+			if id := ids[p.Source+":"+k]; id != "" {
+				spec.Supersedes = append(spec.Supersedes, id)
+			}
+		}
+		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
+		if dryRun {
+			ids[key] = id
+			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title))), Key: key, Title: spec.Title})
+			continue
+		}
+		rel, it, err := s.Create(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
+			return spec.Compose(id, ref, now)
+		})
+		if err != nil {
+			return res, fmt.Errorf("import %s: %w", d.From, err)
+		}
+		ids[key] = it.ID
+		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
+	}
+	return res, nil
+}
+
+// importedIDs maps the imported key of every item in the store to its id.
+func importedIDs(s *gitstore.Store) (map[string]string, error) {
+	items, errs := s.Load()
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("import: fix the store first (an unreadable item could be an earlier import): %w", errs[0])
+	}
+	ids := map[string]string{}
+	for _, it := range items {
+		ids["id:"+it.ID] = it.ID
+		if n := it.Node(ImportedKey); n != nil && n.Value != "" {
+			ids[n.Value] = it.ID
+		}
+	}
+	return ids, nil
+}
+
+// Import reads a source (a kind, or a path relative to dir) and applies
+// its plan to the store.
+func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Plan, Result, error) {
+	if _, kind := sourceFiles[arg]; !kind && arg != "lessons-learned" && !filepath.IsAbs(arg) {
+		if abs, err := filepath.Abs(filepath.Join(dir, arg)); err == nil {
+			arg = abs
+		}
+	}
+	p, err := ReadSource(s.Root, arg)
+	if err != nil {
+		return p, Result{}, err
+	}
+	res, err := Apply(s, p, dryRun, now)
+	return p, res, err
+}
+
+// WriteReport prints what an import created and what it could not carry.
+func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
+	verb := "created"
+	if dryRun {
+		verb = "would create"
+	}
+	for _, c := range res.Created {
+		fmt.Fprintf(w, "%s %s (%s)\n", verb, c.Path, c.Key)
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(p.Notes))
+		for _, n := range p.Notes {
+			title := ""
+			if n.Title != "" {
+				title = " " + strconv.Quote(n.Title) + ":"
+			}
+			fmt.Fprintf(w, "- %s:%s %s\n", n.From, title, n.Msg)
+		}
+	}
+	fmt.Fprintf(w, "\n%s: %d draft(s) %s, %d already in the store; review them with `lore review`\n", p.Source, len(res.Created), verb, res.Present)
+}

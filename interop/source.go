@@ -1,0 +1,227 @@
+package interop
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lore-agents/lore/scan"
+)
+
+// Sources are the kinds `lore import` reads from their usual places.
+var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory"}
+
+// sourceFiles are each kind's usual places, repo-relative.
+var sourceFiles = map[string][]string{
+	"cursor":       {".cursor/rules", ".cursorrules"},
+	"claude-rules": {".claude/rules"},
+	"copilot":      {".github/copilot-instructions.md", ".github/instructions"},
+	"claude":       {"CLAUDE.md", ".claude/CLAUDE.md"},
+	"agents":       {"AGENTS.md"},
+	"gemini":       {"GEMINI.md"},
+	"adr":          {"doc/adr", "docs/adr", "docs/decisions"},
+	"devflow":      {".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md"},
+}
+
+// ReadSource plans an import from arg, a source kind (read from its usual
+// places under root) or a file or folder (its kind known by its name).
+func ReadSource(root, arg string) (Plan, error) {
+	if arg == "lessons-learned" {
+		return Plan{}, fmt.Errorf("import lessons-learned: give the path of its lesson-manifest.json (or a store export)")
+	}
+	if arg == "claude-memory" {
+		return readClaudeMemory(root)
+	}
+	if places, ok := sourceFiles[arg]; ok {
+		p := Plan{Source: arg}
+		found := false
+		for _, rel := range places {
+			ok, err := p.readPath(root, rel, arg)
+			if err != nil {
+				return p, err
+			}
+			found = found || ok
+		}
+		if !found {
+			return p, fmt.Errorf("import %s: none of %s exists", arg, strings.Join(places, ", "))
+		}
+		return p, nil
+	}
+	abs := arg
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, arg)
+	}
+	rel := filepath.ToSlash(arg)
+	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		rel = filepath.ToSlash(r)
+	}
+	kind := kindOf(rel)
+	if kind == "" {
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() && hasADRs(abs) {
+			kind = "adr"
+		} else {
+			return Plan{}, fmt.Errorf("import %s: not a source lore knows (one of %s, or a file of one)", arg, strings.Join(Sources, ", "))
+		}
+	}
+	if kind == "lessons-learned" {
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return Plan{}, fmt.Errorf("import: %w", err)
+		}
+		return ReadLessonsLearned(rel, data)
+	}
+	p := Plan{Source: kind}
+	if ok, err := p.readPath(filepath.Dir(abs), path.Base(rel), kind); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("import %s: %w", arg, fs.ErrNotExist)
+		}
+		return p, err
+	}
+	// Keys and notes name the path as the user gave it (repo-relative).
+	prefix := path.Dir(rel)
+	for i := range p.Drafts {
+		p.Drafts[i].Key = path.Join(prefix, p.Drafts[i].Key)
+		p.Drafts[i].From = path.Join(prefix, p.Drafts[i].From)
+		for j, s := range p.Drafts[i].Supersedes {
+			p.Drafts[i].Supersedes[j] = path.Join(prefix, s)
+		}
+	}
+	for i := range p.Notes {
+		p.Notes[i].From = path.Join(prefix, p.Notes[i].From)
+	}
+	return p, nil
+}
+
+// kindOf knows a source by its path.
+func kindOf(rel string) string {
+	base := path.Base(rel)
+	switch {
+	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"):
+		return "claude-memory"
+	case strings.Contains("/"+rel, "/.memory/knowledge"):
+		return "devflow"
+	case strings.HasSuffix(base, ".json"):
+		return "lessons-learned"
+	case strings.HasSuffix(base, ".mdc"), base == ".cursorrules", strings.HasSuffix(rel, ".cursor/rules"):
+		return "cursor"
+	case strings.Contains("/"+rel, "/.claude/rules"):
+		return "claude-rules"
+	case strings.HasSuffix(base, ".instructions.md"), base == "copilot-instructions.md", strings.HasSuffix(rel, ".github/instructions"):
+		return "copilot"
+	case base == "CLAUDE.md":
+		return "claude"
+	case base == "AGENTS.md":
+		return "agents"
+	case base == "GEMINI.md":
+		return "gemini"
+	case IsADRFile(base):
+		return "adr"
+	}
+	return ""
+}
+
+func hasADRs(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if IsADRFile(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// readPath reads rel (a file, or a folder walked in name order) under
+// base as kind; false when it does not exist. Symlinks are not followed.
+func (p *Plan) readPath(base, rel, kind string) (bool, error) {
+	abs := filepath.Join(base, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("import: %w", err)
+	}
+	if !fi.IsDir() {
+		return true, p.readFile(abs, rel, kind)
+	}
+	var files []string
+	err = filepath.WalkDir(abs, func(f string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			r, _ := filepath.Rel(base, f)
+			files = append(files, filepath.ToSlash(r))
+		}
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("import: %w", err)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if err := p.readFile(filepath.Join(base, filepath.FromSlash(f)), f, kind); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// readFile reads one file of a source kind; files of other kinds in its
+// folders (images, templates) are left alone.
+func (p *Plan) readFile(abs, rel, kind string) error {
+	base := path.Base(rel)
+	var read func(string, []byte)
+	switch {
+	case kind == "cursor" && strings.HasSuffix(base, ".mdc"):
+		read = p.ReadCursorRule
+	case kind == "claude-rules" && strings.HasSuffix(base, ".md"):
+		read = p.ReadClaudeRule
+	case kind == "copilot" && strings.HasSuffix(base, ".instructions.md"):
+		read = p.ReadCopilotInstructions
+	case kind == "adr" && IsADRFile(base):
+		read = p.ReadADR
+	case kind == "devflow" && (base == "decisions.md" || base == "pitfalls.md"):
+		read = p.ReadDevflow
+	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
+		read = p.ReadClaudeMemory
+	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
+		kind == "claude" || kind == "agents" || kind == "gemini":
+		read = p.ReadSections
+	default:
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	read(rel, data)
+	return nil
+}
+
+// readClaudeMemory reads Claude Code's auto memory of the repository at
+// root: <config>/projects/<root, dashed>/memory/ (the folder lore's scan
+// reads transcripts from). Keys are relative to that folder, so they name
+// no one's home.
+func readClaudeMemory(root string) (Plan, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return Plan{}, fmt.Errorf("import claude-memory: %w", err)
+	}
+	p := Plan{Source: "claude-memory"}
+	for _, dir := range scan.DefaultPaths(root, home) {
+		if !strings.Contains(filepath.ToSlash(dir), "/projects/") {
+			continue
+		}
+		ok, err := p.readPath(dir, "memory", "claude-memory")
+		if err != nil || ok {
+			return p, err
+		}
+	}
+	return p, fmt.Errorf("import claude-memory: no auto memory for %s under ~/.claude/projects (or $CLAUDE_CONFIG_DIR)", root)
+}

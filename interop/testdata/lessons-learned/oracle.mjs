@@ -1,0 +1,62 @@
+// Regenerates calls.json: the decisions of lessons-learned's own matcher
+// (core/match.mjs of the checkout named by LL_REPO) for the calls below,
+// on lesson-manifest.json. Run: LL_REPO=/path/to/lessons-learned node oracle.mjs
+import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const { matchLessons, findBlocker } = await import(join(process.env.LL_REPO, 'core/match.mjs'));
+const manifest = JSON.parse(readFileSync('lesson-manifest.json', 'utf8'));
+const ROOT = '/w/'; // a root no path pattern names (a real one may: "repo", "service")
+
+// The calls of lessons-learned's own tests (tests/**/*.test.mjs), paths
+// under their /project root, then every tool call of lore's transcript
+// fixtures, paths made relative to the session's cwd.
+const calls = [
+  ...['echo hello', 'ls', 'ls -la', 'npm install', 'pytest', 'pytest --no-header', 'pytest tests/',
+    'pytest tests/ --no-header', 'pytest tests/ -v', 'rm -rf /tmp/dangerous', 'grep foo', '.env']
+    .map(command => ({ tool: 'Bash', command })),
+  ...['src/main.py', 'tests/test_auth.py', 'tests/test_new.py', 'tests/test_service.py', '.env']
+    .map(path => ({ tool: 'Read', path })),
+];
+function walk(dir) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (name.endsWith('.jsonl')) transcript(p);
+  }
+}
+function transcript(file) {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    let rec;
+    try { rec = JSON.parse(line); } catch { continue; }
+    const content = rec?.message?.content;
+    if (rec.type !== 'assistant' || !Array.isArray(content)) continue;
+    for (const c of content) {
+      if (c.type !== 'tool_use') continue;
+      const inp = c.input ?? {};
+      if (c.name === 'Bash') calls.push({ tool: 'Bash', command: inp.command ?? '' });
+      else if (['Read', 'Edit', 'Write', 'MultiEdit'].includes(c.name) && inp.file_path && rec.cwd &&
+        inp.file_path.startsWith(rec.cwd + '/')) {
+        const call = { tool: c.name, path: relative(rec.cwd, inp.file_path) };
+        const added = c.name === 'Write' ? inp.content : c.name === 'Edit' ? inp.new_string :
+          c.name === 'MultiEdit' ? (inp.edits ?? []).map(e => e?.new_string ?? '').join('\n') : '';
+        if (added) call.content = added;
+        calls.push(call);
+      } else if (['Task', 'WebFetch', 'ExitPlanMode', 'Agent'].includes(c.name)) calls.push({ tool: c.name });
+    }
+  }
+}
+walk(process.argv[2] ?? '../../../scan/testdata/transcripts');
+
+const seen = new Set();
+const out = [];
+for (const call of calls) {
+  const key = JSON.stringify(call);
+  if (seen.has(key)) continue;
+  seen.add(key);
+  const m = matchLessons(manifest.lessons, call.tool, call.command ?? '', call.path ? ROOT + call.path : '', null, call.content ?? '');
+  const blocker = m.find(x => x.type === 'guard');
+  const { content, ...shown } = call; // the added text decides, but is not kept: lore has no content triggers
+  out.push({ ...shown, matches: m.map(x => x.id).sort(), ...(blocker ? { blocked: blocker.id } : {}) });
+}
+writeFileSync('calls.json', JSON.stringify(out, null, 1) + '\n');
