@@ -150,6 +150,7 @@ type reply struct {
 	Tool  string
 	Input map[string]any
 	ID    string // tool_use id, for assertions
+	Usage int    // tokens to report as used (0: a small default); a large value triggers auto-compaction
 }
 
 func say(s string) reply { return reply{Text: s} }
