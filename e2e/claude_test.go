@@ -156,6 +156,9 @@ func claudeSession(t *testing.T, cb clientBin) {
 	if n := count(last.messages(), keywordFix); n != 1 {
 		t.Errorf("keyword: the keyword item is in the context %d times, want 1", n)
 	}
+	if strings.Contains(last.all(), stripFix) {
+		t.Errorf("keyword: %q fired without being in the prompt", stripKeyword)
+	}
 	if res, ok := last.resultFor(deny.ID); !ok || !strings.Contains(res, denyFix) {
 		t.Errorf("deny: the denied call's result %q does not carry lore's reason %q", res, denyFix)
 	}

@@ -188,6 +188,9 @@ func codexSession(t *testing.T, cb clientBin) {
 	if n := count(last.messages(), keywordFix); n != 1 {
 		t.Errorf("keyword: the keyword item is in the context %d times, want 1", n)
 	}
+	if strings.Contains(last.all(), stripFix) {
+		t.Errorf("keyword: %q fired without being in the prompt", stripKeyword)
+	}
 	if res, ok := last.resultFor(deny.ID); !ok || !strings.Contains(res+last.afterResult(deny.ID), denyFix) {
 		t.Errorf("deny: lore's reason %q is not at the model after the denied call (result %q)", denyFix, res)
 	}

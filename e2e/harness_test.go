@@ -206,6 +206,8 @@ const (
 	denyFix        = "E2E-DENY never force-push main"
 	keywordFix     = "E2E-KEYWORD read the widget runbook"
 	keywordPhrase  = "deploy the widget"
+	stripFix       = "E2E-STRIP write the incident analysis"
+	stripKeyword   = "root cause" // also in lore's protocol text, which Gemini wraps around the prompt
 	lessonCommand  = "make check"
 	denyCommand    = "touch forbidden-ran && git push --force origin main"
 	denySideEffect = "forbidden-ran"
@@ -219,7 +221,7 @@ func lessonBlock(trigger string) string {
 }
 
 // setupRepo makes the repository a user would have: git init, a first
-// commit, `lore init`, three lessons written by `lore add` and committed
+// commit, `lore init`, four lessons written by `lore add` and committed
 // (the post-commit hook compiles the manifest).
 func (w *world) setupRepo() {
 	w.t.Helper()
@@ -238,6 +240,9 @@ func (w *world) setupRepo() {
 	w.run("lore", "add", "lesson", "Widget deploys follow the runbook", "--priority", "high",
 		"--keyword", keywordPhrase,
 		"--mistake", "The widget was deployed by hand.", "--fix", keywordFix)
+	w.run("lore", "add", "lesson", "Incidents get a written analysis", "--priority", "high",
+		"--keyword", stripKeyword,
+		"--mistake", "An incident was closed without an analysis.", "--fix", stripFix)
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "lore: lessons")
 	if _, err := os.Stat(filepath.Join(w.repo, ".lore/cache/manifest")); err != nil {
@@ -362,12 +367,31 @@ func (w *world) draftWith(s string) bool {
 	return found
 }
 
+// filesWith lists the files under HOME that hold s (transcripts, for a
+// capture failure's message: is the block anywhere lore could read it?).
+func (w *world) filesWith(s string) []string {
+	var out []string
+	filepath.WalkDir(w.home, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), s) {
+			rel, _ := filepath.Rel(w.home, p)
+			out = append(out, "~/"+rel)
+		}
+		return nil
+	})
+	return out
+}
+
 // captured runs `lore scan` after the session, as a user would, and checks
 // that a draft holding marker appeared.
 func (w *world) captured(marker string) {
 	w.t.Helper()
 	out := w.run("lore", "scan")
-	waitFor(w.t, "a draft with "+marker+" in .lore/ (lore scan said: "+strings.TrimSpace(out)+")", 20*time.Second, func() bool { return w.draftWith(marker) })
+	if !eventually(5*time.Second, func() bool { return w.draftWith(marker) }) {
+		w.t.Errorf("capture: no draft with %s in .lore/ after lore scan (it said: %s); transcripts holding it: %q", marker, strings.TrimSpace(out), w.filesWith(marker))
+	}
 }
 
 func count(s, sub string) int { return strings.Count(s, sub) }
