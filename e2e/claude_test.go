@@ -106,6 +106,7 @@ func TestClaude(t *testing.T) {
 		t.Run(cb.Version, func(t *testing.T) {
 			t.Run("session", func(t *testing.T) { claudeSession(t, cb) })
 			t.Run("subagent", func(t *testing.T) { claudeSubagent(t, cb) })
+			t.Run("clone", func(t *testing.T) { claudeClone(t, cb) })
 			t.Run("install", func(t *testing.T) { claudeInstall(t, cb) })
 		})
 	}
@@ -250,6 +251,25 @@ func claudeSubagent(t *testing.T, cb clientBin) {
 	if !eventually(15*time.Second, func() bool { return w.draftWith(subCapMarker) }) {
 		t.Errorf("sub-agent capture: no draft from the sub-agent's #lesson block 15 s after the session (SubagentStop)")
 		w.captured(subCapMarker)
+	}
+}
+
+// claudeClone: in a teammate's fresh clone the first tool call of the
+// first session is denied by an enforce: deny lesson.
+func claudeClone(t *testing.T, cb clientBin) {
+	w := newWorld(t)
+	setupClaude(w)
+	w.clone()
+	deny := bash(denyCommand)
+	sc := script{"clone": {deny, say("done")}}
+	srv := newStandIn(t, anthropicHandler(func(c *conv) reply { _, _, r := sc.step(c.msgs()); return r }))
+	cl := &claudeClient{bin: cb.Path, version: cb.Version, w: w, srv: srv}
+	cl.run("-p", "[e2e:clone] Push the branch.")
+	if w.exists(denySideEffect) {
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+	}
+	if res, ok := at(t, claudeSteps(srv, sc), "clone", 1).resultFor(deny.ID); !ok || !strings.Contains(res, denyFix) {
+		t.Errorf("fresh clone: the first call's result %q does not carry lore's reason %q", res, denyFix)
 	}
 }
 

@@ -147,6 +147,7 @@ func TestCodex(t *testing.T) {
 			t.Run("session", func(t *testing.T) { codexSession(t, cb) })
 			t.Run("subagent", func(t *testing.T) { codexSubagent(t, cb) })
 			t.Run("compact", func(t *testing.T) { codexCompact(t, cb) })
+			t.Run("clone", func(t *testing.T) { codexClone(t, cb) })
 			t.Run("install", func(t *testing.T) { codexInstall(t, cb) })
 		})
 	}
@@ -289,6 +290,26 @@ func codexCompact(t *testing.T, cb clientBin) {
 	}
 	if n := count(rat(t, steps, "compacted", 1).messages(), lessonFix); n < 1 {
 		t.Errorf("compaction: after the matching call the lesson is not in the compacted context")
+	}
+}
+
+// codexClone: in a teammate's fresh clone the first tool call of the
+// first session is denied by an enforce: deny lesson.
+func codexClone(t *testing.T, cb clientBin) {
+	w := newWorld(t)
+	setupCodex(w)
+	w.clone()
+	deny := bash(denyCommand)
+	sc := script{"clone": {deny, say("done")}}
+	srv := newStandIn(t, responsesHandler(codexScript(sc)))
+	cl := newCodex(t, cb, w, srv, "")
+	cl.exec("[e2e:clone] Push the branch.")
+	if w.exists(denySideEffect) {
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+	}
+	after := rat(t, codexSteps(srv, sc), "clone", 1)
+	if res, ok := after.resultFor(deny.ID); !ok || !strings.Contains(res+after.afterResult(deny.ID), denyFix) {
+		t.Errorf("fresh clone: lore's reason %q is not at the model after the first call (result %q)", denyFix, res)
 	}
 }
 

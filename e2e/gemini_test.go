@@ -98,6 +98,7 @@ func TestGemini(t *testing.T) {
 		t.Run(cb.Version, func(t *testing.T) {
 			t.Run("session", func(t *testing.T) { geminiSession(t, cb) })
 			t.Run("subagent", func(t *testing.T) { geminiSubagent(t, cb) })
+			t.Run("clone", func(t *testing.T) { geminiClone(t, cb) })
 			t.Run("install", func(t *testing.T) { geminiInstall(t, cb) })
 		})
 	}
@@ -201,6 +202,25 @@ func geminiSubagent(t *testing.T, cb clientBin) {
 	if !eventually(15*time.Second, func() bool { return w.draftWith(subCapMarker) }) {
 		t.Errorf("sub-agent capture: no draft from the sub-agent's #lesson block 15 s after the session")
 		w.captured(subCapMarker)
+	}
+}
+
+// geminiClone: in a teammate's fresh clone the first tool call of the
+// first session is denied by an enforce: deny lesson.
+func geminiClone(t *testing.T, cb clientBin) {
+	w := newWorld(t)
+	setupGemini(w)
+	w.clone()
+	deny := bash(denyCommand)
+	sc := script{"clone": {deny, say("done")}}
+	srv := newStandIn(t, geminiHandler(geminiScript(sc)))
+	cl := newGemini(t, cb, w, srv)
+	cl.run("-p", "[e2e:clone] Push the branch.")
+	if w.exists(denySideEffect) {
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+	}
+	if res, ok := gat(t, geminiSteps(srv, sc), "clone", 1).resultAfter(deny.ID); !ok || !strings.Contains(res, denyFix) {
+		t.Errorf("fresh clone: the first call's result %q does not carry lore's reason %q", res, denyFix)
 	}
 }
 

@@ -250,6 +250,19 @@ func (w *world) setupRepo() {
 	}
 }
 
+// clone makes the world a teammate's fresh clone of its repository: the
+// committed .lore/ and agent settings, no manifest (it is gitignored), no
+// git hooks, and nothing run by hand.
+func (w *world) clone() {
+	w.t.Helper()
+	dst := filepath.Join(w.root, "clone")
+	w.run("git", "clone", "-q", w.repo, dst)
+	w.repo = dst
+	if w.exists(".lore/cache/manifest") {
+		w.t.Fatalf("the clone has a manifest: the test would prove nothing")
+	}
+}
+
 func (w *world) write(rel, content string) {
 	w.t.Helper()
 	p := filepath.Join(w.repo, rel)
