@@ -260,16 +260,20 @@ func claudeClone(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	setupClaude(w)
 	w.clone()
-	deny := bash(denyCommand)
+	deny := bash(cloneCommand)
 	sc := script{"clone": {deny, say("done")}}
 	srv := newStandIn(t, anthropicHandler(func(c *conv) reply { _, _, r := sc.step(c.msgs()); return r }))
 	cl := &claudeClient{bin: cb.Path, version: cb.Version, w: w, srv: srv}
 	cl.run("-p", "[e2e:clone] Push the branch.")
 	if w.exists(denySideEffect) {
-		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", cloneCommand, denySideEffect)
 	}
-	if res, ok := at(t, claudeSteps(srv, sc), "clone", 1).resultFor(deny.ID); !ok || !strings.Contains(res, denyFix) {
+	after := at(t, claudeSteps(srv, sc), "clone", 1)
+	res, _ := after.resultFor(deny.ID)
+	if !strings.Contains(res, denyFix) {
 		t.Errorf("fresh clone: the first call's result %q does not carry lore's reason %q", res, denyFix)
+	} else if !strings.Contains(after.messages(), lessonTitle) {
+		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
 	}
 }
 

@@ -299,17 +299,21 @@ func codexClone(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	setupCodex(w)
 	w.clone()
-	deny := bash(denyCommand)
+	deny := bash(cloneCommand)
 	sc := script{"clone": {deny, say("done")}}
 	srv := newStandIn(t, responsesHandler(codexScript(sc)))
 	cl := newCodex(t, cb, w, srv, "")
 	cl.exec("[e2e:clone] Push the branch.")
 	if w.exists(denySideEffect) {
-		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", cloneCommand, denySideEffect)
 	}
 	after := rat(t, codexSteps(srv, sc), "clone", 1)
-	if res, ok := after.resultFor(deny.ID); !ok || !strings.Contains(res+after.afterResult(deny.ID), denyFix) {
+	res, _ := after.resultFor(deny.ID)
+	res += after.afterResult(deny.ID)
+	if !strings.Contains(res, denyFix) {
 		t.Errorf("fresh clone: lore's reason %q is not at the model after the first call (result %q)", denyFix, res)
+	} else if !strings.Contains(after.messages(), lessonTitle) {
+		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
 	}
 }
 

@@ -211,16 +211,20 @@ func geminiClone(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	setupGemini(w)
 	w.clone()
-	deny := bash(denyCommand)
+	deny := bash(cloneCommand)
 	sc := script{"clone": {deny, say("done")}}
 	srv := newStandIn(t, geminiHandler(geminiScript(sc)))
 	cl := newGemini(t, cb, w, srv)
 	cl.run("-p", "[e2e:clone] Push the branch.")
 	if w.exists(denySideEffect) {
-		t.Errorf("fresh clone: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
+		t.Errorf("fresh clone: %q ran (its side effect %s exists)", cloneCommand, denySideEffect)
 	}
-	if res, ok := gat(t, geminiSteps(srv, sc), "clone", 1).resultAfter(deny.ID); !ok || !strings.Contains(res, denyFix) {
+	after := gat(t, geminiSteps(srv, sc), "clone", 1)
+	res, _ := after.resultAfter(deny.ID)
+	if !strings.Contains(res, denyFix) {
 		t.Errorf("fresh clone: the first call's result %q does not carry lore's reason %q", res, denyFix)
+	} else if !strings.Contains(after.messages(), lessonTitle) {
+		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
 	}
 }
 

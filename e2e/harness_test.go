@@ -210,6 +210,10 @@ const (
 	stripKeyword   = "root cause" // also in lore's protocol text, which Gemini wraps around the prompt
 	lessonCommand  = "make check"
 	denyCommand    = "touch forbidden-ran && git push --force origin main"
+	// cloneCommand also matches the make check lesson: a denied call runs
+	// no post-tool hook, so the deny reason names the other items.
+	cloneCommand   = "touch forbidden-ran && make check && git push --force origin main"
+	lessonTitle    = "make check needs the fast target"
 	denySideEffect = "forbidden-ran"
 	capturedMarker = "E2E-CAPTURED-TRIGGER"
 	subCapMarker   = "E2E-SUBAGENT-CAPTURED"
@@ -231,7 +235,7 @@ func (w *world) setupRepo() {
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "first")
 	w.run("lore", "init")
-	w.run("lore", "add", "lesson", "make check needs the fast target", "--priority", "high",
+	w.run("lore", "add", "lesson", lessonTitle, "--priority", "high",
 		"--tools", "Bash", "--command", `\bmake\s+check\b`,
 		"--mistake", "make check runs the slow suite in the agent shell.", "--fix", lessonFix)
 	w.run("lore", "add", "lesson", "Never force-push main", "--priority", "critical", "--enforce", "deny",
