@@ -61,7 +61,7 @@ fuzz: ## a short, bounded run of every fuzz target (FUZZTIME each)
 e2e: ## lore inside the real clients (npm installs in $(E2E_CACHE); E2E_CLIENTS, E2E_VERSION=latest)
 	$(GO) vet -tags e2e ./e2e
 	@vars=$$(./e2e/install.sh $(E2E_CACHE)/npm $(e2e_specs)) && eval "export $$vars" && \
-		LORE_E2E_LOGS=$(abspath $(E2E_CACHE))/logs $(GO) test -tags e2e -count=1 -p 1 -timeout 25m -v -run '$(e2e_run)' ./e2e
+		LORE_E2E_LOGS=$(abspath $(E2E_CACHE))/logs $(GO) test -tags e2e -count=1 -p 1 -timeout 20m -v -run '$(e2e_run)' ./e2e
 
 update-golden: ## refresh golden files
 	$(GO) test $(PKGS) -update

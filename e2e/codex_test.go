@@ -23,7 +23,7 @@ type codexClient struct {
 	home         string // CODEX_HOME
 }
 
-const codexTimeout = 3 * time.Minute
+const codexTimeout = 90 * time.Second
 
 func newCodex(t *testing.T, cb clientBin, w *world, srv *standIn, extraConfig string) *codexClient {
 	c := &codexClient{bin: cb.Path, version: cb.Version, w: w, srv: srv, home: filepath.Join(w.home, ".codex")}

@@ -20,7 +20,7 @@ type geminiClient struct {
 	srv          *standIn
 }
 
-const geminiTimeout = 3 * time.Minute
+const geminiTimeout = 90 * time.Second
 
 func newGemini(t *testing.T, cb clientBin, w *world, srv *standIn) *geminiClient {
 	user := map[string]any{
