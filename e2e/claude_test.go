@@ -236,6 +236,9 @@ func claudeSubagent(t *testing.T, cb clientBin) {
 	if n := count(at(t, steps, "agent", 1).messages(), lessonFix); n != 1 {
 		t.Errorf("main thread: the lesson is in its context %d times after its call, want 1", n)
 	}
+	if n := count(at(t, steps, "agent", 3).messages(), lessonFix); n != 1 {
+		t.Errorf("main thread: after the sub-agent the lesson is in its context %d times, want 1", n)
+	}
 	sub := at(t, steps, "sub", 1)
 	if strings.Contains(sub.messages(), "[e2e:agent]") {
 		t.Fatalf("the sub-agent's request holds the main prompt: not its own context")
@@ -283,6 +286,9 @@ func claudeClone(t *testing.T, cb clientBin) {
 func claudeInstall(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	w.setupRepo()
+	for _, empty := range []string{"{}\n", "{\"hooks\":{}}\n"} {
+		w.roundTrip("claude", ".claude/settings.json", empty)
+	}
 	const user = "{\n    \"permissions\": {\n        \"allow\": [\"Bash(make check)\"]\n    },\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]\n            }\n        ]\n    }\n}\n"
 	w.write(".claude/settings.json", user)
 	w.run("lore", "init", "--agent", "claude")

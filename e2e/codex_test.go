@@ -323,10 +323,17 @@ func codexClone(t *testing.T, cb clientBin) {
 func codexInstall(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	w.setupRepo()
+	for _, empty := range []string{"{}\n", "{\"hooks\":{}}\n"} {
+		w.roundTrip("codex", ".codex/hooks.json", empty)
+	}
 	const user = "{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]\n            }\n        ]\n    }\n}\n"
 	w.write(".codex/hooks.json", user)
-	if out, err := w.try("lore", "init", "--agent", "codex"); err != nil {
+	out, err := w.try("lore", "init", "--agent", "codex")
+	if err != nil {
 		t.Fatalf("lore init --agent codex: %v\n%s", err, out)
+	}
+	if !strings.Contains(strings.ToLower(out), "trust") {
+		t.Errorf("install: lore init --agent codex does not tell the user to trust the hooks:\n%s", out)
 	}
 	got := w.read(".codex/hooks.json")
 	var parsed map[string]any

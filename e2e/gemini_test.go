@@ -234,6 +234,9 @@ func geminiClone(t *testing.T, cb clientBin) {
 func geminiInstall(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	w.setupRepo()
+	for _, empty := range []string{"{}\n", "{\"hooks\":{}}\n"} {
+		w.roundTrip("gemini", ".gemini/settings.json", empty)
+	}
 	const user = "{\n\t\"ui\": {\n\t\t\"theme\": \"Default\"\n\t},\n\t\"hooks\": {\n\t\t\"AfterAgent\": [\n\t\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}\n\t\t]\n\t}\n}\n"
 	w.write(".gemini/settings.json", user)
 	if out, err := w.try("lore", "init", "--agent", "gemini"); err != nil {

@@ -292,6 +292,26 @@ func (w *world) exists(rel string) bool {
 	return err == nil
 }
 
+// roundTrip writes a user's settings file, installs and uninstalls lore
+// for agent, and checks the file is byte for byte what the user had.
+func (w *world) roundTrip(agent, rel, user string) {
+	w.t.Helper()
+	w.write(rel, user)
+	if out, err := w.try("lore", "init", "--agent", agent); err != nil {
+		w.t.Errorf("lore init --agent %s: %v\n%s", agent, err, out)
+		return
+	}
+	if out, err := w.try("lore", "init", "--agent", agent, "--uninstall"); err != nil {
+		w.t.Errorf("lore init --agent %s --uninstall: %v\n%s", agent, err, out)
+		return
+	}
+	if !w.exists(rel) {
+		w.t.Errorf("uninstall: the user's %s (%q) was deleted", rel, user)
+	} else if got := w.read(rel); got != user {
+		w.t.Errorf("uninstall: the user's %s was %q, is %q", rel, user, got)
+	}
+}
+
 // lookPath finds name on the world's PATH, not the test process's.
 func (w *world) lookPath(name string) string {
 	if strings.Contains(name, "/") {
