@@ -106,6 +106,7 @@ func TestClaude(t *testing.T) {
 		t.Run(cb.Version, func(t *testing.T) {
 			t.Run("session", func(t *testing.T) { claudeSession(t, cb) })
 			t.Run("subagent", func(t *testing.T) { claudeSubagent(t, cb) })
+			t.Run("paths", func(t *testing.T) { claudePaths(t, cb) })
 			t.Run("clone", func(t *testing.T) { claudeClone(t, cb) })
 			t.Run("install", func(t *testing.T) { claudeInstall(t, cb) })
 		})
@@ -254,6 +255,19 @@ func claudeSubagent(t *testing.T, cb clientBin) {
 	if !eventually(15*time.Second, func() bool { return w.draftWith(subCapMarker) }) {
 		t.Errorf("sub-agent capture: no draft from the sub-agent's #lesson block 15 s after the session (SubagentStop)")
 		w.captured(subCapMarker)
+	}
+}
+
+// claudePaths: a file tool on a path a lesson names gets the lesson.
+func claudePaths(t *testing.T, cb clientBin) {
+	w := newWorld(t)
+	setupClaude(w)
+	sc := script{"paths": {call("Read", map[string]any{"file_path": filepath.Join(w.repo, pathDir, "ref.md")}), say("done")}}
+	srv := newStandIn(t, anthropicHandler(func(c *conv) reply { _, _, r := sc.step(c.msgs()); return r }))
+	cl := &claudeClient{bin: cb.Path, version: cb.Version, w: w, srv: srv}
+	cl.run("-p", "[e2e:paths] Read the API reference.")
+	if n := count(at(t, claudeSteps(srv, sc), "paths", 1).messages(), pathFix); n != 1 {
+		t.Errorf("paths: after Read of %s/ref.md the path lesson is in the context %d times, want 1", pathDir, n)
 	}
 }
 

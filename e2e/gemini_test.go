@@ -98,6 +98,7 @@ func TestGemini(t *testing.T) {
 		t.Run(cb.Version, func(t *testing.T) {
 			t.Run("session", func(t *testing.T) { geminiSession(t, cb) })
 			t.Run("subagent", func(t *testing.T) { geminiSubagent(t, cb) })
+			t.Run("tools", func(t *testing.T) { geminiTools(t, cb) })
 			t.Run("clone", func(t *testing.T) { geminiClone(t, cb) })
 			t.Run("install", func(t *testing.T) { geminiInstall(t, cb) })
 		})
@@ -202,6 +203,30 @@ func geminiSubagent(t *testing.T, cb clientBin) {
 	if !eventually(15*time.Second, func() bool { return w.draftWith(subCapMarker) }) {
 		t.Errorf("sub-agent capture: no draft from the sub-agent's #lesson block 15 s after the session")
 		w.captured(subCapMarker)
+	}
+}
+
+// geminiTools: Gemini's file tools map to lore's (read_file's file_path,
+// list_directory's dir_path): the path lesson comes right after the call.
+func geminiTools(t *testing.T, cb clientBin) {
+	for _, tc := range []struct {
+		name string
+		call reply
+	}{
+		{"read_file", call("read_file", map[string]any{"file_path": pathDir + "/ref.md"})},
+		{"list_directory", call("list_directory", map[string]any{"dir_path": pathDir})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			setupGemini(w)
+			sc := script{"tools": {tc.call, say("done")}}
+			srv := newStandIn(t, geminiHandler(geminiScript(sc)))
+			cl := newGemini(t, cb, w, srv)
+			cl.run("-p", "[e2e:tools] Look at the API reference.")
+			if n := count(gat(t, geminiSteps(srv, sc), "tools", 1).messages(), pathFix); n != 1 {
+				t.Errorf("tools: after %s on %s the path lesson is in the context %d times, want 1", tc.name, pathDir, n)
+			}
+		})
 	}
 }
 

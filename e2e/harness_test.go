@@ -214,6 +214,8 @@ const (
 	// no post-tool hook, so the deny reason names the other items.
 	cloneCommand   = "touch forbidden-ran && make check && git push --force origin main"
 	lessonTitle    = "make check needs the fast target"
+	pathFix        = "E2E-PATH regenerate the API docs"
+	pathDir        = "docs/api"
 	denySideEffect = "forbidden-ran"
 	capturedMarker = "E2E-CAPTURED-TRIGGER"
 	subCapMarker   = "E2E-SUBAGENT-CAPTURED"
@@ -225,13 +227,14 @@ func lessonBlock(trigger string) string {
 }
 
 // setupRepo makes the repository a user would have: git init, a first
-// commit, `lore init`, four lessons written by `lore add` and committed
+// commit, `lore init`, five lessons written by `lore add` and committed
 // (the post-commit hook compiles the manifest).
 func (w *world) setupRepo() {
 	w.t.Helper()
 	w.run("git", "init", "-q", "-b", "main")
 	w.write("README.md", "# app\n")
 	w.write("Makefile", "check:\n\t@echo check-ran\n")
+	w.write(pathDir+"/ref.md", "# API reference (generated)\n")
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "first")
 	w.run("lore", "init")
@@ -244,6 +247,9 @@ func (w *world) setupRepo() {
 	w.run("lore", "add", "lesson", "Widget deploys follow the runbook", "--priority", "high",
 		"--keyword", keywordPhrase,
 		"--mistake", "The widget was deployed by hand.", "--fix", keywordFix)
+	w.run("lore", "add", "lesson", "The API docs are generated", "--priority", "high",
+		"--path", "docs/api/**",
+		"--mistake", "docs/api was edited by hand and overwritten.", "--fix", pathFix)
 	w.run("lore", "add", "lesson", "Incidents get a written analysis", "--priority", "high",
 		"--keyword", stripKeyword,
 		"--mistake", "An incident was closed without an analysis.", "--fix", stripFix)
