@@ -175,6 +175,11 @@ func newWorld(t *testing.T) *world {
 		// lore's git hooks build the manifest in the foreground, so a test
 		// never races the background build after its commit.
 		"LORE_GITHOOK_SYNC=1",
+		// Anything a client tries to reach besides its stand-in goes to a
+		// closed port on this machine and fails at once: no request leaves.
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
+		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
 	}
 	return w
 }
