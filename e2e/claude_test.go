@@ -179,6 +179,11 @@ func claudeSession(t *testing.T, cb clientBin) {
 	if w.exists(denySideEffect) {
 		t.Errorf("deny: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
 	}
+	// The Stop hook scans the transcript in the background; lore scan run
+	// by hand after the session finds the block either way.
+	if !eventually(10*time.Second, func() bool { return w.draftWith(capturedMarker) }) {
+		t.Errorf("capture: no draft from the #lesson block 10 s after the session (the Stop hook's background scan)")
+	}
 	w.captured(capturedMarker)
 
 	// Resume: SessionStart source=resume; the lesson is in the model's

@@ -198,6 +198,9 @@ func codexSession(t *testing.T, cb clientBin) {
 	if w.exists(denySideEffect) {
 		t.Errorf("deny: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
 	}
+	if !eventually(10*time.Second, func() bool { return w.draftWith(capturedMarker) }) {
+		t.Errorf("capture: no draft from the #lesson block 10 s after the session (the Stop hook's background scan)")
+	}
 	w.captured(capturedMarker)
 
 	if thread == "" {
