@@ -168,7 +168,11 @@ func geminiSession(t *testing.T, cb clientBin) {
 
 // geminiSubagent: a sub-agent started with invoke_agent gets the lesson
 // in its own context although the main thread had it first, and its
-// #lesson block is captured.
+// #lesson block is captured. Measured with 0.61.0: the sub-agent's hook
+// calls carry the parent's session_id and no agent_id (they come between
+// BeforeTool and AfterTool of invoke_agent; there is no SubagentStart or
+// SubagentStop), and its chat is ~/.gemini/tmp/<slug>/chats/<session
+// id>/<agent id>.jsonl.
 func geminiSubagent(t *testing.T, cb clientBin) {
 	w := newWorld(t)
 	setupGemini(w)
