@@ -6,7 +6,25 @@ PKGS    := ./...
 # "context deadline exceeded" at a -fuzztime deadline (golang/go#75804).
 FUZZTIME ?= 5000x
 
-.PHONY: build install test bench lint fmt cover demo fuzz update-golden hooks clean
+# make e2e: the real agent clients from npm (pinned; E2E_VERSION=latest for
+# the newest of each), run against stand-in model servers on 127.0.0.1.
+E2E_CACHE       ?= tmp/e2e
+E2E_CLIENTS     ?= claude codex gemini
+CLAUDE_VERSIONS ?= 2.1.330 2.1.197
+CODEX_VERSION   ?= 0.169.0
+GEMINI_VERSION  ?= 0.61.0
+ifeq ($(E2E_VERSION),latest)
+CLAUDE_VERSIONS := latest
+CODEX_VERSION   := latest
+GEMINI_VERSION  := latest
+endif
+e2e_specs := $(if $(filter claude,$(E2E_CLIENTS)),$(addprefix claude=,$(CLAUDE_VERSIONS))) \
+	$(if $(filter codex,$(E2E_CLIENTS)),codex=$(CODEX_VERSION)) \
+	$(if $(filter gemini,$(E2E_CLIENTS)),gemini=$(GEMINI_VERSION))
+e2e_empty :=
+e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))$$
+
+.PHONY: build install test bench lint fmt cover demo fuzz update-golden hooks clean e2e
 
 build: ## build lore and the lean hook binary into ./bin
 	$(GO) build -o $(BIN)/ ./cmd/lore ./cmd/lore-hook
@@ -39,6 +57,11 @@ fuzz: ## a short, bounded run of every fuzz target (FUZZTIME each)
 			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
+
+e2e: ## lore inside the real clients (npm installs in $(E2E_CACHE); E2E_CLIENTS, E2E_VERSION=latest)
+	$(GO) vet -tags e2e ./e2e
+	@vars=$$(./e2e/install.sh $(E2E_CACHE)/npm $(e2e_specs)) && eval "export $$vars" && \
+		LORE_E2E_LOGS=$(abspath $(E2E_CACHE))/logs $(GO) test -tags e2e -count=1 -p 1 -timeout 20m -v -run '$(e2e_run)' ./e2e
 
 update-golden: ## refresh golden files
 	$(GO) test $(PKGS) -update
