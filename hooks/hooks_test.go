@@ -621,6 +621,44 @@ func TestSubagentStopScansTheSubagentTranscript(t *testing.T) {
 	}
 }
 
+// TestStopScansTheSubagentsToo: Stop scans the session's transcript and
+// its subagents/ folder, where SubagentStop's scan may have come too early
+// for the sub-agent's last message; without the folder, only the transcript.
+func TestStopScansTheSubagentsToo(t *testing.T) {
+	root := repo(t, testItems)
+	bin := t.TempDir()
+	got := filepath.Join(bin, "args")
+	script := "#!/bin/sh\necho \"$@\" > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "s1.jsonl")
+	sub := filepath.Join(dir, "s1", "subagents")
+	for _, withSub := range []bool{false, true} {
+		if withSub {
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.Remove(got)
+		hook(t, "claude", "Stop", map[string]any{"session_id": newSession(t), "cwd": root, "transcript_path": transcript})
+		var data []byte
+		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
+			time.Sleep(10 * time.Millisecond)
+			data, _ = os.ReadFile(got)
+		}
+		want := "scan --quiet " + transcript + "\n"
+		if withSub {
+			want = "scan --quiet " + transcript + " " + sub + "\n"
+		}
+		if string(data) != want {
+			t.Errorf("subagents folder %v: lore ran with %q, want %q", withSub, data, want)
+		}
+	}
+}
+
 func TestGeminiNames(t *testing.T) {
 	root := repo(t, testItems)
 	s := newSession(t)

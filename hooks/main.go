@@ -168,7 +168,7 @@ func (h *handler) run(args []string) string {
 		// is the parent's, which Stop scans.
 		h.scanInBackground(in.AgentTranscriptPath, cwd)
 	case Stop, SessionEnd:
-		h.scanInBackground(in.TranscriptPath, cwd)
+		h.scanSessionInBackground(in.TranscriptPath, cwd)
 	case PostCompact:
 		// The compacted context (a sub-agent's own, by agent_id) forgot what
 		// it was shown: as SessionStart(compact) does for the main thread.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // scanInBackground starts `lore scan --quiet <transcript>` detached and
@@ -13,6 +14,23 @@ func (h *handler) scanInBackground(transcript, cwd string) {
 		return
 	}
 	h.background(cwd, "scan", "--quiet", transcript)
+}
+
+// scanSessionInBackground scans the session's transcript and its
+// sub-agents' (Claude Code keeps them in <session>/subagents/). SubagentStop
+// fires before the sub-agent's last message is in its file (measured with
+// Claude Code 2.1.330), so the scan at the session's Stop and SessionEnd
+// reads what that earlier scan could not yet see.
+func (h *handler) scanSessionInBackground(transcript, cwd string) {
+	if transcript == "" {
+		return
+	}
+	args := []string{"scan", "--quiet", transcript}
+	sub := filepath.Join(strings.TrimSuffix(transcript, ".jsonl"), "subagents")
+	if fi, err := os.Stat(sub); err == nil && fi.IsDir() {
+		args = append(args, sub)
+	}
+	h.background(cwd, args...)
 }
 
 // reconcileInBackground starts `lore reconcile --quiet` at SessionStart
