@@ -58,6 +58,11 @@ type Agent struct {
 	// TopLevelDeny: the deny is {"decision":"deny","reason"} (Gemini) rather
 	// than hookSpecificOutput.permissionDecision (Claude, Codex).
 	TopLevelDeny bool
+	// SubagentTool is the tool that runs a sub-agent when the agent sends
+	// its hook calls with the parent's session_id and no agent_id (Gemini
+	// CLI's invoke_agent): the calls between its BeforeTool and AfterTool
+	// belong to the sub-agent's own context.
+	SubagentTool string
 	// EscapesHTML: the agent shows the model `&lt;!-- lore ... --&gt;`
 	// (Gemini). The record (DESIGN section 15) then goes to the hook log,
 	// not into the model's text, where it would be visible noise.
@@ -122,6 +127,7 @@ var Agents = []*Agent{
 		},
 		TopLevelDeny: true,
 		EscapesHTML:  true,
+		SubagentTool: "invoke_agent",
 	},
 }
 

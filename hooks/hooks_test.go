@@ -748,3 +748,41 @@ func TestGeminiRecordInLog(t *testing.T) {
 		t.Errorf("stderr = %q", errb.String())
 	}
 }
+
+// TestGeminiSubagentContext: Gemini's sub-agents send the parent's
+// session_id and no agent_id; the calls between invoke_agent's BeforeTool
+// and AfterTool are the sub-agent's own context, which gets a lesson the
+// main thread already had, once; after AfterTool the main thread's dedup
+// holds again.
+func TestGeminiSubagentContext(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	edit := map[string]any{"session_id": s, "cwd": root, "tool_name": "replace", "tool_input": map[string]any{"file_path": filepath.Join(root, "conftest.py")}}
+	agent := map[string]any{"session_id": s, "cwd": root, "tool_name": "invoke_agent", "tool_input": map[string]any{"agent_name": "generalist", "prompt": "x"}}
+	injected := func() bool {
+		t.Helper()
+		hook(t, "gemini", "BeforeTool", edit)
+		return strings.Contains(hook(t, "gemini", "AfterTool", edit), "conftest fixtures")
+	}
+	if !injected() {
+		t.Fatal("main thread: no lesson at its first matching call")
+	}
+	if injected() {
+		t.Error("main thread: the lesson came twice")
+	}
+	hook(t, "gemini", "BeforeTool", agent)
+	if !injected() {
+		t.Error("sub-agent: no lesson in its own context")
+	}
+	if injected() {
+		t.Error("sub-agent: the lesson came twice")
+	}
+	hook(t, "gemini", "AfterTool", agent)
+	if injected() {
+		t.Error("main thread after the sub-agent: the lesson came again")
+	}
+	hook(t, "gemini", "BeforeTool", agent)
+	if !injected() {
+		t.Error("a second sub-agent: no lesson in its own context")
+	}
+}

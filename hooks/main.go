@@ -143,7 +143,7 @@ func (h *handler) run(args []string) string {
 	h.mu.Unlock()
 	var sess *session
 	if in.SessionID != "" {
-		s := openSession(in.SessionID, in.AgentID)
+		s := openSession(in.SessionID, h.agentID(ev, in))
 		sess = &s
 	}
 	var r reply
@@ -168,7 +168,7 @@ func (h *handler) run(args []string) string {
 		// is the parent's, which Stop scans.
 		h.scanInBackground(in.AgentTranscriptPath, cwd)
 	case Stop, SessionEnd:
-		h.scanSessionInBackground(in.TranscriptPath, cwd)
+		h.scanSessionInBackground(in.TranscriptPath, in.SessionID, cwd)
 	case PostCompact:
 		// The compacted context (a sub-agent's own, by agent_id) forgot what
 		// it was shown: as SessionStart(compact) does for the main thread.

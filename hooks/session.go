@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/buger/jsonparser"
 )
@@ -211,4 +212,36 @@ func validID(id string) bool {
 		return false
 	}
 	return !strings.ContainsAny(id, "/\\\x00\n")
+}
+
+// agentID is the context a call belongs to: the agent_id it carries, or,
+// for an agent whose sub-agents send none (SubagentTool), the sub-agent
+// that runs while the parent's call of that tool is open. The open call
+// is a marker file in the main thread's folder, written at its pre-tool
+// hook and removed at its post-tool hook; calls in between get the
+// marker's id. (One sub-agent at a time: a second one started in parallel
+// shares the first one's context.)
+func (h *handler) agentID(ev Event, in *input) string {
+	if in.AgentID != "" || h.agent.SubagentTool == "" {
+		return in.AgentID
+	}
+	mark := filepath.Join(openSession(in.SessionID, "").dir, "subagent")
+	if in.ToolName == h.agent.SubagentTool {
+		switch ev {
+		case PreToolUse:
+			if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
+				err = os.WriteFile(mark, []byte(strconv.FormatInt(time.Now().UnixNano(), 36)), 0o600)
+				if err != nil {
+					h.logf("sub-agent marker: %v", err)
+				}
+			}
+		case PostToolUse:
+			os.Remove(mark)
+		}
+		return "" // the call itself is the parent's
+	}
+	if id, err := os.ReadFile(mark); err == nil && len(id) > 0 {
+		return "sub-" + string(id)
+	}
+	return ""
 }

@@ -17,18 +17,23 @@ func (h *handler) scanInBackground(transcript, cwd string) {
 }
 
 // scanSessionInBackground scans the session's transcript and its
-// sub-agents' (Claude Code keeps them in <session>/subagents/). SubagentStop
-// fires before the sub-agent's last message is in its file (measured with
-// Claude Code 2.1.330), so the scan at the session's Stop and SessionEnd
-// reads what that earlier scan could not yet see.
-func (h *handler) scanSessionInBackground(transcript, cwd string) {
+// sub-agents': Claude Code keeps them in <session>/subagents/, Gemini CLI
+// in chats/<session_id>/ beside the session's chat. SubagentStop fires
+// before the sub-agent's last message is in its file (measured with Claude
+// Code 2.1.330), and Gemini has no SubagentStop, so the scan at the
+// session's Stop and SessionEnd reads what an earlier scan could not see.
+func (h *handler) scanSessionInBackground(transcript, sessionID, cwd string) {
 	if transcript == "" {
 		return
 	}
 	args := []string{"scan", "--quiet", transcript}
-	sub := filepath.Join(strings.TrimSuffix(transcript, ".jsonl"), "subagents")
-	if fi, err := os.Stat(sub); err == nil && fi.IsDir() {
-		args = append(args, sub)
+	for _, dir := range []string{
+		filepath.Join(strings.TrimSuffix(transcript, ".jsonl"), "subagents"),
+		filepath.Join(filepath.Dir(transcript), filepath.Base(sessionID)),
+	} {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() && sessionID != "" {
+			args = append(args, dir)
+		}
 	}
 	h.background(cwd, args...)
 }
