@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,9 +24,9 @@ const recentPrompts = 5
 //
 //	lore-<uid>/<sha256(session_id)[:16]>/              the main thread
 //	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>/ a sub-agent
-//	  seen          ids injected so far, one a line (fast reads; may lag claims)
-//	  claims/<id>   created with O_EXCL before an item is printed: the one
-//	                truth when parallel calls race for the same item
+//	  seen          ids injected so far, one a line: an item is claimed by
+//	                appending its id under an exclusive flock, so when
+//	                parallel calls race for it exactly one prints it
 //	  prompts       the last five user prompts, one JSON string a line
 //
 // Only the main thread receives the user's prompts; a sub-agent works on
@@ -46,14 +47,68 @@ func contextKey(s string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-func (s session) claimsDir() string { return filepath.Join(s.dir, "claims") }
-
-// seen reads the ids injected so far; a missing file is a fresh session.
+// seen reads the ids injected so far without the lock (a call that
+// reads it while another claims only scores an item claim then refuses);
+// a missing file is a fresh session.
 func (s session) seen() map[string]bool {
 	data, err := os.ReadFile(filepath.Join(s.dir, "seen"))
 	if err != nil || len(data) == 0 {
 		return nil
 	}
+	return idSet(data)
+}
+
+// ensure creates the session's folder. SessionStart calls it, so a tool
+// call (which always follows a SessionStart) pays no mkdir: on this
+// machine's disks a mkdir costs more than the rest of the hook's work.
+func (s session) ensure() error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	return nil
+}
+
+// claim takes, of ids, those this context has not been shown yet and
+// returns them in order. The seen file is read and appended under an
+// exclusive lock, one file for every claim: creating a file per claimed
+// item cost more than the rest of a hook call.
+func (s session) claim(ids []string) ([]string, error) {
+	path := filepath.Join(s.dir, "seen")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
+		if err = s.ensure(); err != nil {
+			return nil, err
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	defer f.Close() // releases the lock
+	if err := lock(f); err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	have := idSet(data)
+	var took []string
+	for _, id := range ids {
+		if validID(id) && !have[id] {
+			have[id] = true
+			took = append(took, id)
+		}
+	}
+	if len(took) > 0 {
+		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
+			return nil, fmt.Errorf("hooks: claim: %w", err)
+		}
+	}
+	return took, nil
+}
+
+func idSet(data []byte) map[string]bool {
 	m := map[string]bool{}
 	for _, id := range strings.Split(string(data), "\n") {
 		if id != "" {
@@ -61,59 +116,6 @@ func (s session) seen() map[string]bool {
 		}
 	}
 	return m
-}
-
-// ensure creates the session's folders. SessionStart calls it, so a tool
-// call (which always follows a SessionStart) pays no mkdir: on this
-// machine's disks a mkdir costs more than the rest of the hook's work.
-func (s session) ensure() error {
-	if err := os.MkdirAll(s.claimsDir(), 0o700); err != nil {
-		return fmt.Errorf("hooks: session: %w", err)
-	}
-	return nil
-}
-
-// claim takes id for this session; false when another call already has it.
-func (s session) claim(id string) (bool, error) {
-	if !validID(id) {
-		return false, fmt.Errorf("hooks: claim: bad item id %q", id)
-	}
-	path := filepath.Join(s.claimsDir(), id)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
-		if err = s.ensure(); err != nil {
-			return false, err
-		}
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("hooks: claim: %w", err)
-	}
-	f.Close()
-	return true, nil
-}
-
-// markSeen appends ids to the seen file. One write with O_APPEND per call
-// keeps concurrent appends whole lines.
-func (s session) markSeen(ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	f, err := os.OpenFile(filepath.Join(s.dir, "seen"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("hooks: seen: %w", err)
-	}
-	_, err = f.WriteString(strings.Join(ids, "\n") + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("hooks: seen: %w", err)
-	}
-	return nil
 }
 
 // wipe forgets everything the session injected (SessionStart source=clear).
@@ -125,31 +127,37 @@ func (s session) wipe() error {
 }
 
 // unclaim lets the ids be injected again (after compaction or a resume the
-// agent no longer remembers them): the claims go first, then the seen file is
-// rewritten without them.
+// agent no longer remembers them): the seen file is rewritten under the
+// claim lock without them.
 func (s session) unclaim(drop func(id string) bool) error {
-	entries, err := os.ReadDir(s.claimsDir())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	f, err := os.OpenFile(filepath.Join(s.dir, "seen"), os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	for _, e := range entries {
-		if drop(e.Name()) {
-			if err := os.Remove(filepath.Join(s.claimsDir(), e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("hooks: compact: %w", err)
-			}
+	defer f.Close()
+	if err := lock(f); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	var keep strings.Builder
+	for _, id := range strings.Split(string(data), "\n") {
+		if id != "" && !drop(id) {
+			keep.WriteString(id + "\n")
 		}
 	}
-	var keep []string
-	for id := range s.seen() {
-		if !drop(id) {
-			keep = append(keep, id)
-		}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	data := ""
-	if len(keep) > 0 {
-		data = strings.Join(keep, "\n") + "\n"
+	if _, err := f.WriteAt([]byte(keep.String()), 0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	return writeAtomic(s.dir, "seen", []byte(data))
+	return nil
 }
 
 // prompts returns the main thread's stored prompts, oldest first.
@@ -205,7 +213,7 @@ func writeAtomic(dir, name string, data []byte) error {
 	return nil
 }
 
-// validID keeps claim file names inside the claims folder.
+// validID keeps the seen file one id a line.
 func validID(id string) bool {
 	if id == "" || len(id) > 200 || id == "." || id == ".." {
 		return false
