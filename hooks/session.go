@@ -22,24 +22,28 @@ const recentPrompts = 5
 // thread and each sub-agent have their own context (and Codex sub-agents
 // share the parent's session_id), so the key is (session_id, agent_id):
 //
-//	lore-<uid>/<sha256(session_id)[:16]>/              the main thread
-//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>/ a sub-agent
-//	  seen          ids injected so far, one a line: an item is claimed by
-//	                appending its id under an exclusive flock, so when
-//	                parallel calls race for it exactly one prints it
-//	  prompts       the last five user prompts, one JSON string a line
+//	lore-<uid>/<sha256(session_id)[:16]>.*               the main thread
+//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
+//	  .seen      ids injected so far, one a line: an item is claimed by
+//	             appending its id under an exclusive flock, so when
+//	             parallel calls race for it exactly one prints it
+//	  .prompts   the last five user prompts, one JSON string a line
+//
+// Files, not a folder per context: a session's first call, when no
+// SessionStart came first, then creates one file and no folder.
 //
 // Only the main thread receives the user's prompts; a sub-agent works on
-// the same request, so it reads the main thread's prompts (main).
-type session struct{ dir, main string }
+// the same request, so it reads the main thread's prompts (main). self and
+// main are the path prefixes of the two contexts' files.
+type session struct{ self, main string }
 
 func openSession(id, agent string) session {
 	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 	main := filepath.Join(base, contextKey(id))
 	if agent == "" {
-		return session{dir: main, main: main}
+		return session{self: main, main: main}
 	}
-	return session{dir: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
+	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
 }
 
 func contextKey(s string) string {
@@ -51,18 +55,18 @@ func contextKey(s string) string {
 // reads it while another claims only scores an item claim then refuses);
 // a missing file is a fresh session.
 func (s session) seen() map[string]bool {
-	data, err := os.ReadFile(filepath.Join(s.dir, "seen"))
+	data, err := os.ReadFile(s.self + ".seen")
 	if err != nil || len(data) == 0 {
 		return nil
 	}
 	return idSet(data)
 }
 
-// ensure creates the session's folder. SessionStart calls it, so a tool
-// call (which always follows a SessionStart) pays no mkdir: on this
+// ensure creates the folder of every context's files, once per machine
+// boot. SessionStart calls it, so a tool call pays no mkdir: on this
 // machine's disks a mkdir costs more than the rest of the hook's work.
 func (s session) ensure() error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.self), 0o700); err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
 	return nil
@@ -73,7 +77,7 @@ func (s session) ensure() error {
 // exclusive lock, one file for every claim: creating a file per claimed
 // item cost more than the rest of a hook call.
 func (s session) claim(ids []string) ([]string, error) {
-	path := filepath.Join(s.dir, "seen")
+	path := s.self + ".seen"
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
 		if err = s.ensure(); err != nil {
@@ -118,10 +122,13 @@ func idSet(data []byte) map[string]bool {
 	return m
 }
 
-// wipe forgets everything the session injected (SessionStart source=clear).
+// wipe forgets everything the context injected (SessionStart
+// source=clear). A main thread's stored prompts go too.
 func (s session) wipe() error {
-	if err := os.RemoveAll(s.dir); err != nil {
-		return fmt.Errorf("hooks: clear session: %w", err)
+	for _, p := range []string{s.self + ".seen", s.self + ".prompts"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("hooks: clear session: %w", err)
+		}
 	}
 	return nil
 }
@@ -130,7 +137,7 @@ func (s session) wipe() error {
 // agent no longer remembers them): the seen file is rewritten under the
 // claim lock without them.
 func (s session) unclaim(drop func(id string) bool) error {
-	f, err := os.OpenFile(filepath.Join(s.dir, "seen"), os.O_RDWR, 0)
+	f, err := os.OpenFile(s.self+".seen", os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -162,7 +169,7 @@ func (s session) unclaim(drop func(id string) bool) error {
 
 // prompts returns the main thread's stored prompts, oldest first.
 func (s session) prompts() []string {
-	data, err := os.ReadFile(filepath.Join(s.main, "prompts"))
+	data, err := os.ReadFile(s.main + ".prompts")
 	if err != nil {
 		return nil
 	}
@@ -187,7 +194,7 @@ func (s session) addPrompt(p string) error {
 		buf.WriteString(jsonString(q))
 		buf.WriteByte('\n')
 	}
-	return writeAtomic(s.main, "prompts", buf.Bytes())
+	return writeAtomic(filepath.Dir(s.main), filepath.Base(s.main)+".prompts", buf.Bytes())
 }
 
 // writeAtomic replaces a state file in dir: temp file, rename.
