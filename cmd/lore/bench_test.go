@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+)
+
+// BenchmarkStartup is DESIGN section 14's start-up rows, whole processes
+// interleaved run by run: `lore --version` against a Go program that prints
+// {} (bar 3x), and `lore scan` with nothing new against `lore --version`
+// (bar 1.5x), on the scan package's fixture transcripts (8 MB).
+//
+//	go test ./cmd/lore -run '^$' -bench Startup -benchtime=1x
+func BenchmarkStartup(b *testing.B) {
+	const runs = 101
+	tmp := b.TempDir()
+	lore, trivial := filepath.Join(tmp, "lore"), filepath.Join(tmp, "trivial")
+	if out, err := exec.Command("go", "build", "-o", lore, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build lore: %v\n%s", err, out)
+	}
+	src := filepath.Join(tmp, "trivial.go")
+	if err := os.WriteFile(src, []byte("package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"{}\\n\") }\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", trivial, src)
+	build.Env = append(os.Environ(), "GOWORK=off", "GO111MODULE=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build trivial: %v\n%s", err, out)
+	}
+	repo := filepath.Join(tmp, "repo")
+	transcripts, err := filepath.Abs(filepath.Join("..", "..", "scan", "testdata", "transcripts"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, ".config"), "GIT_CONFIG_NOSYSTEM=1", "LORE_DISABLE=")
+	run := func(name string, args ...string) time.Duration {
+		b.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = repo, env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err != nil {
+			b.Fatalf("%s %v: %v\n%s", name, args, err, out.String())
+		}
+		return d
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	run("git", "init", "-q")
+	run(lore, "init", "--no-git-hooks")
+	run(lore, "scan", "--quiet", transcripts) // the full scan: bookmarks for every file
+	var trivT, versionT, rescanT []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for range runs {
+			trivT = append(trivT, run(trivial))
+			versionT = append(versionT, run(lore, "--version"))
+			rescanT = append(rescanT, run(lore, "scan", "--quiet", transcripts))
+		}
+	}
+	b.StopTimer()
+	t, v, r := medianOf(trivT), medianOf(versionT), medianOf(rescanT)
+	b.ReportMetric(float64(t.Microseconds())/1000, "trivial-ms")
+	b.ReportMetric(float64(v.Microseconds())/1000, "version-ms")
+	b.ReportMetric(float64(r.Microseconds())/1000, "rescan-ms")
+	b.ReportMetric(float64(v)/float64(t), "version-x-trivial")
+	b.ReportMetric(float64(r)/float64(v), "rescan-x-version")
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
