@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -102,22 +103,28 @@ func (c *ScanCmd) run(g *Globals) error {
 	var written []review.Written
 	fresh := 0
 	if !c.DryRun {
-		known, err := review.Known(s)
-		if err != nil {
-			return err
-		}
-		var sel []scan.Candidate
-		sel, fresh = review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
-		if written, err = review.Write(s, sel, time.Now()); err != nil {
-			return err
+		// A scan that found nothing (most Stop hooks) loads no items and
+		// rewrites no unchanged bookmarks.
+		if len(res.Candidates) > 0 {
+			known, err := review.Known(s)
+			if err != nil {
+				return err
+			}
+			var sel []scan.Candidate
+			sel, fresh = review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
+			if written, err = review.Write(s, sel, time.Now()); err != nil {
+				return err
+			}
 		}
 		// The bookmarks last: a scan killed before them reads the same
 		// lines again, and finds its drafts and sightings already there.
 		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
 			return err
 		}
-		if err := s.WriteFile(bmRel, res.Bookmarks.Marshal()); err != nil {
-			return err
+		if bm := res.Bookmarks.Marshal(); !bytes.Equal(bm, data) {
+			if err := s.WriteFile(bmRel, bm); err != nil {
+				return err
+			}
 		}
 	}
 	if c.JSON || c.Quiet {
