@@ -38,7 +38,8 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 
 // commandGates returns, for each item, the literals that gate its command
 // patterns (nil: none, always a candidate). Of a pattern's literal sets it
-// takes the one the fewest items share: in a real store dozens of items
+// takes the one the fewest items share (of those longer than a gram, when
+// it has any): in a real store dozens of items
 // name pytest, and the program name would let them all through on every
 // pytest call, where a flag (--cov) or path (tests/integration) lets
 // through only the few it concerns.
@@ -65,7 +66,7 @@ func commandGates(items []manifest.Item) [][]string {
 				break
 			}
 			best, cost := opts[0], -1
-			for _, o := range opts {
+			for _, o := range strongest(opts) {
 				n := 0
 				for _, l := range o {
 					n += shared[strings.ToLower(l)]
@@ -79,6 +80,22 @@ func commandGates(items []manifest.Item) [][]string {
 		gates[i] = lits
 	}
 	return gates
+}
+
+// strongest keeps the sets whose literals are all longer than a gram when
+// there are any: a three-byte literal such as "api" is rare in a store's
+// patterns and common in commands.
+func strongest(opts [][]string) [][]string {
+	var out [][]string
+	for _, o := range opts {
+		if minLen(o) > minLiteral {
+			out = append(out, o)
+		}
+	}
+	if out == nil {
+		return opts
+	}
+	return out
 }
 
 // place adds item i to bucket b if it can reach the threshold there.

@@ -69,8 +69,11 @@ func TestCommandGatesPickRarest(t *testing.T) {
 	}
 	got := commandGates([]manifest.Item{
 		item(`\bpytest\b.*--cov\b`), item(`\bpytest\b`), item(`^pytest\s`), item(`.*`, `\bnpm\b`), item(`\bnpm\s+ci\b`, `\bpytest\b.*--lf`),
+		item(`\bdocker\s+push\s+\S*api`), item(`\bdocker\s+build\b`), item(`\bgit\s+push\b`),
 	})
-	want := [][]string{{"--cov"}, {"pytest"}, {"pytest"}, nil, {"npm", "--lf"}}
+	// "api" is the rarest literal of its pattern, but three bytes are too
+	// common in commands: the rarer of the longer ones gates it.
+	want := [][]string{{"--cov"}, {"pytest"}, {"pytest"}, nil, {"npm", "--lf"}, {"docker"}, {"build"}, {"push"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("commandGates = %q, want %q", got, want)
 	}
