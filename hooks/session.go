@@ -62,14 +62,19 @@ func (s session) seen() map[string]bool {
 	return idSet(data)
 }
 
-// ensure creates the folder of every context's files, once per machine
-// boot. SessionStart calls it, so a tool call pays no mkdir: on this
-// machine's disks a mkdir costs more than the rest of the hook's work.
+// ensure creates the context's seen file (and the folder of every
+// context's files). SessionStart and SubagentStart call it, so a tool call
+// only appends: on this machine's disks creating a file or folder costs
+// more than the rest of the hook's work.
 func (s session) ensure() error {
 	if err := os.MkdirAll(filepath.Dir(s.self), 0o700); err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
-	return nil
+	f, err := os.OpenFile(s.self+".seen", os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	return f.Close()
 }
 
 // claim takes, of ids, those this context has not been shown yet and
