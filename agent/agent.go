@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/lore-agents/lore/hooks"
 )
@@ -164,7 +165,9 @@ func (a *Agent) Command(event string, closed bool) string {
 // loreCommand matches a hook command lore installed, in any of the forms
 // lore has written: `lore-hook <agent> <event>` or `lore hook <agent>
 // <event>`, by name or by (quoted) path, alone or inside a shell line.
-var loreCommand = regexp.MustCompile(`(?:^|[\s;&|("'/\\])(?:lore-hook(?:\.exe)?["']?|lore(?:\.exe)?["']?\s+hook)\s+(claude|codex|gemini)\s+[A-Za-z]+`)
+var loreCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s;&|("'/\\])(?:lore-hook(?:\.exe)?["']?|lore(?:\.exe)?["']?\s+hook)\s+(claude|codex|gemini)\s+[A-Za-z]+`)
+})
 
 // IsLoreCommand reports whether a hook command is one lore installed.
-func IsLoreCommand(cmd string) bool { return loreCommand.MatchString(strings.TrimSpace(cmd)) }
+func IsLoreCommand(cmd string) bool { return loreCommand().MatchString(strings.TrimSpace(cmd)) }

@@ -8,21 +8,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/lore-agents/lore/ages"
-	"github.com/lore-agents/lore/gitstore"
 )
 
-// benchRepo writes a repository of about 2,000 commits with git
-// fast-import: a learnings file that gains an entry every 8 commits, has
-// bodies edited, is consolidated (10 oldest entries removed) every 200
-// commits, gets entries from 8 merged side branches, and ends with exactly
-// 150 entries; the other commits change source files. Dates step 4 hours
-// across three time zones.
-func benchRepo(b *testing.B, dir string) {
+// benchRepo writes a repository of about `commits` commits (a multiple of
+// 200) with git fast-import: a learnings file that gains an entry every 8
+// commits, has bodies edited, is consolidated (the oldest entries removed,
+// 10 or down to 140) every 200 commits, gets entries from a merged side
+// branch every 250 commits, and ends with exactly 150 entries; the other
+// commits change source files. Dates step 4 hours across three time zones.
+func benchRepo(b *testing.B, dir string, commits int) {
 	type entry struct{ title, body string }
 	var entries []entry
 	var s bytes.Buffer
@@ -56,7 +54,7 @@ func benchRepo(b *testing.B, dir string) {
 	}
 	words := []string{"pytest", "deploy", "cache", "lint", "docker", "migrations", "tokens", "flaky", "timeouts", "release"}
 	n, head := 0, 0
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < commits; i++ {
 		var parents []int
 		if head != 0 {
 			parents = []int{head}
@@ -77,8 +75,8 @@ func benchRepo(b *testing.B, dir string) {
 			k := (i * 31) % len(entries)
 			entries[k].body += fmt.Sprintf(" Edited at %d.", i)
 		case i%200 == 150:
-			drop := 10
-			if i == 1950 {
+			drop := max(10, len(entries)-140)
+			if i == commits-50 {
 				drop = len(entries) - (150 - 6) // six more entries follow
 			}
 			entries = entries[drop:]
@@ -108,14 +106,15 @@ func benchRepo(b *testing.B, dir string) {
 // gitBaseline is the git CLI computing the same facts: blame for each
 // heading line's commit, log for the commit-date set, log -p for the
 // removal commits (staleness).
-func gitBaseline(b *testing.B, dir string) time.Duration {
+func gitBaseline(b *testing.B, dir string, pin []string) time.Duration {
 	start := time.Now()
 	for _, args := range [][]string{
 		{"blame", "--porcelain", "--", ".lore/learnings.md"},
 		{"log", "--date=short", "--format=%ad"},
 		{"log", "-p", "--", ".lore/learnings.md"},
 	} {
-		cmd := exec.Command("git", args...)
+		full := append(append(append([]string(nil), pin...), "git"), args...)
+		cmd := exec.Command(full[0], full[1:]...)
 		cmd.Dir = dir
 		if err := cmd.Run(); err != nil {
 			b.Fatalf("git %v: %v", args, err)
@@ -124,57 +123,86 @@ func gitBaseline(b *testing.B, dir string) time.Duration {
 	return time.Since(start)
 }
 
-func loreAges(b *testing.B, dir string) {
-	s, err := gitstore.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rep, err := ages.Load(s, ".lore/learnings.md", "2026-01-01")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(rep.Entries) != 150 {
-		b.Fatalf("%d entries", len(rep.Entries))
-	}
-	if err := json.NewEncoder(io.Discard).Encode(rep); err != nil {
-		b.Fatal(err)
-	}
-}
-
-// BenchmarkAges compares lore ages (in process: open, walk or cache, parse,
-// encode) with the git CLI computing the same facts on the same repository.
-// Each iteration runs the git CLI too (untimed), so machine load affects
-// both sides alike; x-gitcli is lore's total time over the CLI's.
+// BenchmarkAges is DESIGN section 14's ages rows: `lore ages --json` as a
+// whole process against the git CLI computing the same facts, both pinned
+// to one core (taskset -c 0) so neither gains from a second one, run by run
+// interleaved; cold removes lore's cache first. The bars: cold <= 1x, warm
+// <= 0.1x, at 2,000 commits; LORE_BENCH_LARGE=1 adds 20,000 and 100,000.
 func BenchmarkAges(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {
 		b.Fatal("the git CLI is the baseline")
 	}
-	dir := b.TempDir()
-	benchRepo(b, dir)
-	cache := filepath.Join(dir, ".lore", "cache")
-	b.Run("gitcli", func(b *testing.B) {
-		for b.Loop() {
-			gitBaseline(b, dir)
-		}
-	})
-	for _, warm := range []bool{false, true} {
-		name := "cold"
-		if warm {
-			name = "warm"
-			loreAges(b, dir)
-		}
-		b.Run(name, func(b *testing.B) {
-			var git time.Duration
-			for b.Loop() {
-				b.StopTimer()
-				git += gitBaseline(b, dir)
-				if !warm {
-					os.RemoveAll(cache)
-				}
-				b.StartTimer()
-				loreAges(b, dir)
-			}
-			b.ReportMetric(float64(b.Elapsed())/float64(git), "x-gitcli")
-		})
+	pin := []string{"taskset", "-c", "0"}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		b.Log("no taskset: not pinned to one core")
+		pin = nil
 	}
+	lore := filepath.Join(b.TempDir(), "lore")
+	if out, err := exec.Command("go", "build", "-o", lore, "../cmd/lore").CombinedOutput(); err != nil {
+		b.Fatalf("build lore: %v\n%s", err, out)
+	}
+	sizes := []int{2000}
+	if os.Getenv("LORE_BENCH_LARGE") != "" {
+		sizes = append(sizes, 20000, 100000)
+	}
+	for _, commits := range sizes {
+		dir := b.TempDir()
+		benchRepo(b, dir, commits)
+		for _, warm := range []bool{false, true} {
+			name := fmt.Sprintf("commits=%d/cold", commits)
+			bar := 1.0
+			if warm {
+				name, bar = fmt.Sprintf("commits=%d/warm", commits), 0.1
+			}
+			b.Run(name, func(b *testing.B) {
+				runs := 11
+				if commits > 2000 {
+					runs = 3
+				}
+				var gitT, loreT []time.Duration
+				for range b.N {
+					for range runs {
+						gitT = append(gitT, gitBaseline(b, dir, pin))
+						if !warm {
+							os.RemoveAll(filepath.Join(dir, ".lore", "cache"))
+						}
+						loreT = append(loreT, loreAges(b, dir, pin, lore))
+					}
+				}
+				g, l := median(gitT), median(loreT)
+				b.ReportMetric(float64(g.Microseconds())/1000, "gitcli-ms")
+				b.ReportMetric(float64(l.Microseconds())/1000, "lore-ms")
+				b.ReportMetric(float64(l)/float64(g), "x-gitcli")
+				if commits == 2000 {
+					b.ReportMetric(bar, "bar")
+				}
+			})
+		}
+	}
+}
+
+// loreAges runs `lore ages --json` and checks it found every entry.
+func loreAges(b *testing.B, dir string, pin []string, lore string) time.Duration {
+	args := append(append([]string(nil), pin...), lore, "ages", "--json", "--today", "2026-12-31")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("lore ages: %v", err)
+	}
+	var rep struct{ Entries []json.RawMessage }
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Entries) != 150 {
+		b.Fatalf("lore ages: %d entries, %v\n%.500s", len(rep.Entries), err, out.String())
+	}
+	return d
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
 }

@@ -118,26 +118,34 @@ func answers(root string, m *manifest.Manifest, calls []match.Call) (string, err
 	return b.String(), nil
 }
 
-// callsFor fires every item of SyntheticFiles(n) and the deny pitfall, with
-// as few calls as the triggers allow: one shell line for every Bash item,
-// one prompt for every keyword item, a call per path item.
+// callsFor makes, for each item of SyntheticFiles(n), a call that its
+// triggers should select, read off its title ("Watch out with <subject>
+// (i)"): the subject as a shell line for Bash items, a path the glob
+// matches for file items, a prompt with the phrases for keyword items;
+// plus the benchmarks' command and a forced push for the deny pitfall.
 func callsFor(n int) []match.Call {
-	shell := []string{"git push --force origin main", "cd app && pytest -x tests"}
+	shell := []string{"git push --force origin main", BenchCommand}
 	var prompt []string
 	calls := []match.Call{{Tool: "WebSearch"}}
-	for i := 1; i < n; i++ {
-		w := fmt.Sprintf("synth%05d", i)
+	glob := strings.NewReplacer("**/", "a/b/", "/**", "/c/d.txt", "*", "x")
+	for rel, data := range SyntheticFiles(n) {
+		it, err := markdown.Parse(rel, data)
+		if err != nil {
+			continue
+		}
+		subject, _, _ := strings.Cut(strings.TrimPrefix(it.Title, "Watch out with "), " (")
 		switch {
-		case i%20 < 12:
-			shell = append(shell, w+" --now")
-		case i%20 < 16:
-			calls = append(calls, match.Call{Tool: "Edit", Path: "conf/" + w + ".cfg"})
-		case i%20 < 18:
-			prompt = append(prompt, w+" release")
+		case strings.HasPrefix(subject, "editing "):
+			calls = append(calls, match.Call{Tool: "Edit", Path: glob.Replace(strings.TrimPrefix(subject, "editing "))})
+		case strings.HasPrefix(subject, "code under "):
+			calls = append(calls, match.Call{Tool: "Read", Path: glob.Replace(strings.TrimPrefix(subject, "code under "))})
+		case strings.HasPrefix(subject, "requests about "):
+			prompt = append(prompt, strings.TrimPrefix(subject, "requests about "))
 		default:
-			calls = append(calls, match.Call{Tool: "Read", Path: "src/" + w + "/main.go"})
+			shell = append(shell, subject)
 		}
 	}
+	sort.Strings(shell) // map order: the same calls every run
 	return append(calls, match.Call{Tool: "Bash", Command: strings.Join(shell, "; ")},
 		match.Call{Prompt: "please " + strings.Join(prompt, " and ")})
 }
@@ -160,8 +168,9 @@ func TestEveryByteIsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every item but the three low-priority ones, which no call selects.
-	if got := strings.Count("\n"+want, "\n01"); got != n+1-3 {
+	// Most items: a low-priority item never reaches the threshold, and a
+	// subject read off a title does not always match its own pattern.
+	if got := strings.Count("\n"+want, "\n01"); got < (n+1)*2/3 {
 		t.Fatalf("the calls inject %d of the %d items:\n%s", got, n+1, want)
 	}
 	silent, detected := 0, 0

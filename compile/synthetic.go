@@ -3,52 +3,191 @@ package compile
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/markdown"
 )
 
+// BenchCommand is the shell command the benchmarks time: SyntheticFiles
+// puts several items that match it in every store.
+const BenchCommand = "cd services/api && pytest -x tests/unit -q"
+
+// A store's items cluster on the popular tools, as real stores do: most
+// items are Bash lessons on git, npm, pytest, docker and kubectl, a share on
+// other tools, and file, keyword and path items. Each family lists command
+// patterns; %s takes a word of the family's args, so a large store repeats
+// some patterns and has many distinct ones.
+type family struct {
+	weight int
+	pats   []string
+	args   []string
+}
+
+var families = []family{
+	{20, []string{`\bgit\s+push\b.*--force\b`, `^git\s+commit\b.*--amend\b`, `\bgit\s+rebase\s+-i\b`, `\bgit\s+reset\s+--hard\b`,
+		`\bgit\s+checkout\s+%s\b`, `\bgit\s+stash\s+pop\b`, `\bgit\s+clean\s+-[a-z]*f`, `\bgit\s+merge\b.*\b%s\b`,
+		`\bgit\s+cherry-pick\b`, `\bgit\s+submodule\s+update\b`, `\bgit\s+push\s+origin\s+%s\b`, `\bgit\s+tag\s+-d\b`},
+		[]string{"main", "develop", "release", "hotfix", "staging", "gh-pages", "prod", "v2"}},
+	{12, []string{`\bnpm\s+install\b.*--legacy-peer-deps`, `^npm\s+ci\b`, `\bnpm\s+publish\b`, `\bnpm\s+run\s+%s\b`,
+		`\bnpm\s+audit\s+fix\b.*--force`, `\bnpx\s+%s\b`, `\bnpm\s+version\s+(major|minor|patch)\b`, `\bnpm\s+install\s+%s\b`},
+		[]string{"build", "lint", "test:e2e", "storybook", "prettier", "eslint", "webpack", "typeorm", "prisma", "jest"}},
+	// pytest items that do not match BenchCommand; those gated on "pytest"
+	// still pass the literal pre-filter and are scored.
+	{14, []string{`\bpytest\b.*--cov\b`, `\bpytest\b.*\s-n\s*auto\b`, `\bpytest\b.*tests/%s\b`, `\bpytest\b.*--lf\b`,
+		`python\s+-m\s+pytest\b.*-k\s+%s`, `\bpytest\b.*--pdb\b`, `\bpytest\b.*--snapshot-update\b`, `\bpytest\b.*-m\s+%s\b`},
+		[]string{"integration", "e2e", "billing", "auth", "search", "slow", "smoke", "migrations", "payments", "worker"}},
+	{12, []string{`\bdocker\s+build\b.*--no-cache\b`, `\bdocker\s+run\b.*--privileged\b`, `\bdocker\s+compose\s+down\b.*\s-v\b`,
+		`\bdocker\s+system\s+prune\b`, `\bdocker\s+push\s+\S*%s`, `\bdocker\s+exec\s+-it\s+%s\b`, `\bdocker\s+rmi\b`, `\bdocker-compose\s+up\b`},
+		[]string{"api", "web", "worker", "db", "redis", "nginx", "registry.example.com", "ghcr.io"}},
+	{10, []string{`\bkubectl\s+apply\s+-f\b`, `\bkubectl\s+delete\s+(ns|namespace)\b`, `\bkubectl\s+rollout\s+restart\b`,
+		`\bkubectl\b.*--context\s+%s\b`, `\bkubectl\s+port-forward\b`, `\bkubectl\s+scale\b.*--replicas=0`, `\bkubectl\s+edit\b`,
+		`\bkubectl\s+logs\b.*-n\s+%s\b`},
+		[]string{"prod", "staging", "kube-system", "monitoring", "ingress", "payments", "eu-west", "us-east"}},
+	{14, []string{`\bgo\s+test\b.*-race\b`, `\bgo\s+mod\s+tidy\b`, `\bcargo\s+build\b.*--release\b`, `\bmake\s+%s\b`,
+		`\bterraform\s+apply\b.*-auto-approve\b`, `\bterraform\s+destroy\b`, `\bpsql\b.*-c\s`, `\bpip\s+install\b.*--break-system-packages`,
+		`\byarn\s+add\s+%s\b`, `\bhelm\s+upgrade\b.*--install\b`, `\baws\s+s3\s+rm\b.*--recursive\b`, `\bcurl\b.*\|\s*(ba)?sh\b`,
+		`\brm\s+-rf\s+%s`, `\bsed\s+-i\b`, `\bchmod\s+-R\s+777\b`, `\bmvn\s+deploy\b`},
+		[]string{"release", "deploy", "clean", "dist", "node_modules", "build", "migrate", "lodash"}},
+}
+
+// matching are the items that match BenchCommand: a store has several.
+var matching = []struct{ tools, commands, unless string }{
+	{"[Bash]", `['\bpytest\b']`, `['--no-header', 'TERM=dumb']`},
+	{"[Bash]", `['^pytest\b.*\s-x\b']`, ``},
+	{"[Bash]", `['\bpytest\b.*tests/unit\b']`, ``},
+	{"[Bash]", `['\bpytest\s.*-q\b']`, `['--tb=']`},
+	{"[Bash]", `['^cd\s+services/api\b']`, ``},
+	{"[Bash]", `['\bpytest\b', 'python\s+-m\s+pytest\b']`, `['-p\s+no:cacheprovider']`},
+}
+
+var pathGlobs = []string{"**/Dockerfile", "**/*.py", "services/*/migrations/**", "**/package.json", "**/conftest.py",
+	".github/workflows/*.yml", "k8s/**/*.yaml", "**/go.mod", "src/%s/**", "**/%s/settings.py"}
+
+var pathArgs = []string{"billing", "auth", "search", "api", "web", "worker", "core", "payments"}
+
+var keywordSets = []string{"'release', 'version bump'", "'deploy to staging'", "'database migration'", "'rotate the keys'",
+	"'changelog'", "'hotfix'", "'feature flag'", "'load test'"}
+
 // SyntheticFiles returns n valid, active item files (repo-relative path ->
-// content) for benchmarks: the first is the pytest lesson that the command
-// `cd app && pytest -x tests` triggers; the rest are mostly Bash lessons on
-// distinct tools, then file lessons, keyword lessons and path pitfalls, in
-// a fixed mix with triggers lint accepts, so a store of any size is
-// reproducible. No item names the WebSearch tool.
+// content) for benchmarks, shaped like a real store (see families): about
+// 80% Bash lessons clustered on git, npm, pytest, docker and kubectl, 12%
+// file lessons, 4% path pitfalls, 4% keyword lessons, bodies of 0.6-1.3 KB,
+// a few critical items that deny (none matching BenchCommand), and about
+// one item in 170 (at least the six of matching) that matches BenchCommand.
+// No item names the WebSearch tool. The same n gives the same store.
 func SyntheticFiles(n int) map[string][]byte {
 	files := make(map[string][]byte, n)
-	prios := []string{"medium", "high", "low", "critical", "medium"}
+	rng := rand.New(rand.NewPCG(14, uint64(n)))
+	every := max(1, min(n/len(matching), 170)) // a matching item every so often
+	total := 0
+	for _, f := range families {
+		total += f.weight
+	}
 	for i := 0; i < n; i++ {
 		id := ulid.MustNew(uint64(1700000000000+i), bytes.NewReader(make([]byte, 16))).String()
-		w := fmt.Sprintf("synth%05d", i)
-		kind, folder, body := "lesson", "lessons", "## Mistake\nRan it the wrong way.\n\n## Fix\nRun it the right way.\n"
-		var trig string
-		prio := prios[i%len(prios)]
-		switch {
-		case i == 0:
-			w = "pytest-hangs"
-			trig = "  tools: [Bash]\n  commands: ['\\bpytest\\b']\n  unless: ['--no-header']\n"
-		case i%20 < 12:
-			trig = fmt.Sprintf("  tools: [Bash]\n  commands: ['\\b%s\\b', '^%s-alt\\s']\n  unless: ['--%s-ok']\n", w, w, w)
-		case i%20 < 16:
-			trig = fmt.Sprintf("  tools: [Edit, Write]\n  paths: ['**/%s.cfg']\n", w)
-		case i%20 < 18:
-			trig = fmt.Sprintf("  keywords: ['%s release', 'deploy %s']\n", w, w)
-			prio = "high" // a keyword-only item fires on every call when critical
+		prio := []string{"medium", "medium", "high", "high", "low", "critical", "medium", "high"}[rng.IntN(8)]
+		kind, ref, trig, extra := "lesson", "", "", ""
+		var subject string
+		switch r := rng.IntN(100); {
+		case i%every == 0:
+			m := matching[(i/every)%len(matching)]
+			trig = "  tools: " + m.tools + "\n  commands: " + m.commands + "\n"
+			if m.unless != "" {
+				trig += "  unless: " + m.unless + "\n"
+			}
+			subject = "pytest in services/api"
+			prio = []string{"high", "medium", "critical"}[(i/every)%3]
+		case r < 80:
+			f := pick(rng, total)
+			pat := f.pats[rng.IntN(len(f.pats))]
+			if strings.Contains(pat, "%s") {
+				pat = fmt.Sprintf(pat, f.args[rng.IntN(len(f.args))])
+			}
+			trig = "  tools: [Bash]\n  commands: ['" + pat + "']\n"
+			if rng.IntN(5) == 0 {
+				trig += "  unless: ['--dry-run']\n"
+			}
+			subject = strings.NewReplacer(`\b`, "", `\s+`, " ", `\s`, " ", `^`, "", `.*`, " ").Replace(pat)
+			if prio == "critical" && rng.IntN(3) == 0 && strings.Contains(pat, "--force") {
+				extra = "enforce: deny\n"
+			}
+		case r < 92:
+			g := pathGlobs[rng.IntN(len(pathGlobs))]
+			if strings.Contains(g, "%s") {
+				g = fmt.Sprintf(g, pathArgs[rng.IntN(len(pathArgs))])
+			}
+			trig = "  tools: [Edit, Write]\n  paths: ['" + g + "']\n"
+			subject = "editing " + g
+			if prio == "low" {
+				prio = "medium"
+			}
+		case r < 96:
+			kind, ref = "pitfall", fmt.Sprintf("ref: PF-%04d\n", i)
+			g := fmt.Sprintf("src/%s/**", pathArgs[rng.IntN(len(pathArgs))])
+			trig = "  tools: [Read, Edit, Write]\n  paths: ['" + g + "']\n"
+			subject = "code under " + g
 		default:
-			kind, folder = "pitfall", "pitfalls"
-			body = "## Issue\nBreaks things.\n\n## Avoid\nDo not.\n"
-			trig = fmt.Sprintf("  tools: [Read, Edit, Write]\n  paths: ['src/%s/**']\n", w)
+			kw := keywordSets[rng.IntN(len(keywordSets))]
+			trig = "  keywords: [" + kw + "]\n"
+			subject = "requests about " + strings.ReplaceAll(kw, "'", "")
+			prio = "high" // a keyword-only critical item would fire on every call
 		}
-		ref := ""
+		folder, body := "lessons", lessonBody(rng, subject)
 		if kind == "pitfall" {
-			ref = fmt.Sprintf("ref: PF-%04d\n", i)
+			folder, body = "pitfalls", pitfallBody(rng, subject)
 		}
-		files[fmt.Sprintf(".lore/%s/%s.md", folder, w)] = []byte(fmt.Sprintf(
-			"---\nid: %s\nkind: %s\ntitle: %s trap number %d\nstatus: active\npriority: %s\n%striggers:\n%s---\n\n%s",
-			id, kind, w, i, prio, ref, trig, body))
+		files[fmt.Sprintf(".lore/%s/item-%05d.md", folder, i)] = []byte(fmt.Sprintf(
+			"---\nid: %s\nkind: %s\ntitle: 'Watch out with %.60s (%d)'\nstatus: active\npriority: %s\n%s%stags: [team:platform]\ntriggers:\n%s---\n\n%s",
+			id, kind, subject, i, prio, ref, extra, trig, body))
 	}
 	return files
+}
+
+func pick(rng *rand.Rand, total int) family {
+	r := rng.IntN(total)
+	for _, f := range families {
+		if r < f.weight {
+			return f
+		}
+		r -= f.weight
+	}
+	return families[0]
+}
+
+var sentences = []string{
+	"The agent ran it the way the README of two years ago says, and the run failed halfway with a misleading error.",
+	"It works on a laptop but not in CI, where the environment has no TTY and a different working directory.",
+	"The failure only shows after a few minutes, so the agent retried three times before anyone noticed.",
+	"This cost us a broken staging deploy and an hour of bisecting last quarter.",
+	"The command succeeds but leaves state behind that the next step trips over.",
+	"Colleagues reviewing the pull request could not reproduce it without the same local cache.",
+	"The error message names the wrong file; the real cause is the configuration one folder up.",
+	"Running it from the repository root instead of the service folder picks up the wrong settings.",
+}
+
+func paragraph(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(sentences[rng.IntN(len(sentences))])
+	}
+	return b.String()
+}
+
+func lessonBody(rng *rand.Rand, subject string) string {
+	return fmt.Sprintf("## Mistake\nWhen %s: %s\n\n## Fix\nCheck the target first, then run it with the flags the team agreed on:\n\n"+
+		"```sh\nmake check && %s\n```\n\n%s\n\n## Why\n%s\n",
+		subject, paragraph(rng, 1+rng.IntN(3)), subject, paragraph(rng, 1+rng.IntN(2)), paragraph(rng, 1+rng.IntN(3)))
+}
+
+func pitfallBody(rng *rand.Rand, subject string) string {
+	return fmt.Sprintf("## Issue\n%s touches shared state. %s\n\n## Impact\n%s\n\n## Avoid\nRead the owning team's notes first. %s\n",
+		subject, paragraph(rng, 1+rng.IntN(2)), paragraph(rng, 1+rng.IntN(2)), paragraph(rng, 1))
 }
 
 // Synthetic parses SyntheticFiles(n).

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -38,10 +39,14 @@ func init() {
 }
 
 // negation marks a sentence as saying "do not" rather than "do".
-var negation = regexp.MustCompile(`\b(not|no|never|cannot|can't|don't|doesn't|didn't|isn't|aren't|won't|shouldn't|mustn't|avoid|avoids|stop|without|instead)\b`)
+var negation = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(not|no|never|cannot|can't|don't|doesn't|didn't|isn't|aren't|won't|shouldn't|mustn't|avoid|avoids|stop|without|instead)\b`)
+})
 
 // replacement marks a newer entry that replaces an older one.
-var replacement = regexp.MustCompile(`\b(no longer|instead of|instead|replaces|replaced|supersedes|superseded|obsolete|deprecated|outdated|turns out|actually|now)\b`)
+var replacement = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(no longer|instead of|instead|replaces|replaced|supersedes|superseded|obsolete|deprecated|outdated|turns out|actually|now)\b`)
+})
 
 func lowerText(s string) string {
 	return strings.ToLower(strings.NewReplacer("’", "'", "‘", "'").Replace(s))
@@ -50,7 +55,7 @@ func lowerText(s string) string {
 // words returns the normalized content words of a text as a set.
 func words(s string) map[string]bool {
 	set := map[string]bool{}
-	s = negation.ReplaceAllString(lowerText(s), " ")
+	s = negation().ReplaceAllString(lowerText(s), " ")
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if len(w) < 3 || stopWords[w] {
 			continue
@@ -101,11 +106,13 @@ func coverage(a, b map[string]bool) float64 {
 }
 
 // sentenceEnd splits prose into sentences, list items and headings.
-var sentenceEnd = regexp.MustCompile(`[.!?;](\s+|$)|\n\s*([-*+]|\d+\.)\s+|\n\s*#+\s|\n\s*\n`)
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[.!?;](\s+|$)|\n\s*([-*+]|\d+\.)\s+|\n\s*#+\s|\n\s*\n`)
+})
 
 func sentences(s string) []string {
 	var out []string
-	for _, x := range sentenceEnd.Split(s, -1) {
+	for _, x := range sentenceEnd().Split(s, -1) {
 		if x = strings.TrimSpace(x); x != "" {
 			out = append(out, x)
 		}
@@ -113,7 +120,7 @@ func sentences(s string) []string {
 	return out
 }
 
-func negated(s string) bool { return negation.MatchString(lowerText(s)) }
+func negated(s string) bool { return negation().MatchString(lowerText(s)) }
 
 // flip finds the pair of sentences, one from a and one from b, that say the
 // same thing (overlap >= SentenceMin) with opposite polarity; ok is false

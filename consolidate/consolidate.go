@@ -298,12 +298,12 @@ func (r *run) supersession(cands []*candidate) []*candidate {
 			}
 			low := lowerText(nw.text)
 			switch sa, sb, s, ok := flip(old.body, nw.body); {
-			case strings.Contains(low, lowerText(old.Title)) && replacement.MatchString(low):
+			case strings.Contains(low, lowerText(old.Title)) && replacement().MatchString(low):
 				best = &Finding{Reason: "the newer entry names it and replaces it"}
 			case ok:
 				best = &Finding{Reason: fmt.Sprintf("the newer entry says the opposite (sentence overlap %.2f): %q vs %q", s, sa, sb)}
-			case replacement.MatchString(low) && !replacement.MatchString(lowerText(old.text)):
-				best = &Finding{Reason: fmt.Sprintf("the newer entry replaces it (%q)", replacement.FindString(low))}
+			case replacement().MatchString(low) && !replacement().MatchString(lowerText(old.text)):
+				best = &Finding{Reason: fmt.Sprintf("the newer entry replaces it (%q)", replacement().FindString(low))}
 			}
 			if best != nil {
 				best.Title, best.Against, best.Score = old.Title, nw.Title, round(score)

@@ -73,11 +73,7 @@ type walker struct {
 // and the path (the record also names the file's blob at HEAD); a newer
 // HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
-	base, ok := s.repo.Storer.(*filesystem.Storage)
-	if !ok {
-		return nil, fmt.Errorf("gitstore: history: unsupported storage %T", s.repo.Storer)
-	}
-	st := filesystem.NewStorageWithOptions(base.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
 	defer st.Close()
 
 	ref, err := storer.ResolveReference(st, plumbing.HEAD)
@@ -96,7 +92,7 @@ func (s *Store) History(rel string) (*History, error) {
 	w := &walker{
 		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
 		trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
-		contents: map[plumbing.Hash][]byte{}, fs: base.Filesystem(), path: rel, intern: map[string]string{},
+		contents: map[plumbing.Hash][]byte{}, fs: s.storage.Filesystem(), path: rel, intern: map[string]string{},
 	}
 	if sh, err := st.Shallow(); err == nil {
 		for _, h := range sh {

@@ -59,7 +59,7 @@ func (s *Store) HooksPath() (HooksPath, error) {
 	if err != nil {
 		return HooksPath{}, err
 	}
-	local, err := s.repo.Storer.Config()
+	local, err := s.storage.Config()
 	if err != nil {
 		return HooksPath{}, fmt.Errorf("gitstore: read config: %w", err)
 	}

@@ -116,8 +116,8 @@ func isTemp(name, names string) bool {
 }
 
 // TempFiles lists the temp files killed writes left behind (repo-relative,
-// sorted): any in the .lore tree, and those of the files lore writes
-// elsewhere. Lint reports them; the next Lock removes them.
+// sorted): any in the .lore tree but the cache, and those of the files lore
+// writes elsewhere. Lint reports them; the next Lock removes them.
 func (s *Store) TempFiles() ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
@@ -126,6 +126,11 @@ func (s *Store) TempFiles() ([]string, error) {
 		}
 		if err != nil {
 			return err
+		}
+		// The cache is derived, gitignored, and written by builds that run
+		// beside a locked write (the manifest's own temp file, in flight).
+		if d.IsDir() && p == s.CacheDir() {
+			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() && isTemp(d.Name(), "*") {
 			out = append(out, s.Rel(p))

@@ -15,7 +15,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"github.com/gofrs/flock"
 
 	"github.com/lore-agents/lore/config"
@@ -31,9 +36,9 @@ var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)
 
 // Store is one repository's knowledge.
 type Store struct {
-	Root string // absolute work tree root
-	Dir  string // absolute .lore folder (may not exist yet)
-	repo *git.Repository
+	Root    string // absolute work tree root
+	Dir     string // absolute .lore folder (may not exist yet)
+	storage *filesystem.Storage
 }
 
 // Open finds the repository that encloses dir (a subfolder or a linked
@@ -46,24 +51,73 @@ func Open(dir string) (*Store, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
 	}
-	repo, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
-	}
+	root, st, err := openRepo(abs)
 	if err != nil {
-		return nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+		return nil, err
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %s: bare repositories have no work tree for .lore: %w", abs, err)
-	}
-	root := wt.Filesystem.Root()
 	registerRoot(root)
-	return &Store{Root: root, Dir: filepath.Join(root, DirName), repo: repo}, nil
+	return &Store{Root: root, Dir: filepath.Join(root, DirName), storage: st}, nil
 }
 
-// Repo returns the go-git repository.
-func (s *Store) Repo() *git.Repository { return s.repo }
+// openRepo finds the .git above abs as go-git's PlainOpen does with
+// DetectDotGit and EnableDotGitCommonDir (a .git file names a linked
+// worktree's git dir, whose commondir holds the shared objects and refs)
+// and opens its storage. Not PlainOpen itself: go-git's root package links
+// its HTTP and SSH transports, whose package init every lore command paid.
+func openRepo(abs string) (string, *filesystem.Storage, error) {
+	root := abs
+	var fi os.FileInfo
+	for {
+		var err error
+		if fi, err = os.Stat(filepath.Join(root, ".git")); err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return "", nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+		}
+		root = parent
+	}
+	gitDir := filepath.Join(root, ".git")
+	if !fi.IsDir() {
+		data, err := os.ReadFile(gitDir)
+		if err != nil {
+			return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir: ")
+		if !ok {
+			return "", nil, fmt.Errorf("gitstore: open %s: .git file has no gitdir: prefix", abs)
+		}
+		if gitDir = strings.TrimSpace(target); !filepath.IsAbs(gitDir) {
+			gitDir = filepath.Join(root, gitDir)
+		}
+	}
+	var repoFS billy.Filesystem = osfs.New(gitDir)
+	switch data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); {
+	case err == nil && strings.TrimSpace(string(data)) != "":
+		common := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		if _, err := os.Stat(common); err != nil {
+			return "", nil, fmt.Errorf("gitstore: open %s: common dir: %w", abs, err)
+		}
+		repoFS = dotgit.NewRepositoryFilesystem(repoFS, osfs.New(common))
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	}
+	st := filesystem.NewStorage(repoFS, cache.NewObjectLRUDefault())
+	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+	} else if err != nil {
+		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	}
+	return root, st, nil
+}
 
 // Path returns the absolute path of a path relative to the work tree root.
 func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }

@@ -15,6 +15,7 @@ import (
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // The bars of DESIGN section 14: the whole PreToolUse process against a Go
@@ -37,8 +38,7 @@ func main() {
 }
 `
 
-// benchBinaries builds lore-hook, lore next to it (which it runs to
-// rebuild a stale manifest) and the trivial program once per process.
+// benchBinaries builds lore-hook and the trivial program once per process.
 var benchBins struct{ dir, hook, trivial string }
 
 func binaries(b *testing.B) (hook, trivial string) {
@@ -138,23 +138,51 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
+// Scenarios of BenchmarkPreToolUse. Each run is a new session unless
+// steady: started has had SessionStart (its folders exist, a prompt is
+// stored, nothing claimed), first-call has not (the hook makes what it
+// needs), steady has already been shown every item that matches.
+const (
+	started = iota
+	firstCall
+	steady
+)
+
 func BenchmarkPreToolUse(b *testing.B) {
 	hookBin, trivialBin := binaries(b)
-	cases := []struct {
+	type benchCase struct {
 		name       string
 		items      int
 		tool, cmd  string
+		scenario   int
 		wantInject bool
-		bar        float64
-	}{
-		{"items=1000/matching-Bash", 1000, "Bash", "cd app && pytest -x tests", true, 1.5},
-		{"items=10000/matching-Bash", 10000, "Bash", "cd app && pytest -x tests", true, 2},
-		{"items=1000/unnamed-tool", 1000, "WebSearch", "", false, 1.2},
-		{"items=10000/unnamed-tool", 10000, "WebSearch", "", false, 1.2},
+		bar        float64 // 0: no bar, a row of the scaling table
 	}
+	var cases []benchCase
+	sizes := []int{100, 1000, 10000}
+	if os.Getenv("LORE_BENCH_LARGE") != "" {
+		sizes = append(sizes, 50000)
+	}
+	for _, n := range sizes {
+		bar := map[int]float64{1000: 1.5, 10000: 2}[n]
+		pre := fmt.Sprintf("items=%d/", n)
+		cases = append(cases,
+			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar},
+			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar})
+		if n == 1000 || n == 10000 {
+			cases = append(cases,
+				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2},
+				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2})
+		}
+	}
+	stores, parent := map[int]string{}, b // a store outlives the case that built it
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			root := benchStore(b, tc.items)
+			root, ok := stores[tc.items]
+			if !ok {
+				root = benchStore(parent, tc.items)
+				stores[tc.items] = root
+			}
 			input := func(session string) []byte {
 				ti := `{"query":"golang benchmarks"}`
 				if tc.cmd != "" {
@@ -163,44 +191,99 @@ func BenchmarkPreToolUse(b *testing.B) {
 				return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","tool_name":%q,"tool_input":%s,"tool_use_id":"toolu_1"}`,
 					session, root, tc.tool, ti))
 			}
+			var sessions []string
+			defer func() {
+				for _, s := range sessions {
+					openSession(s, "").wipe()
+				}
+			}()
+			newSession := func() string {
+				s := fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), len(sessions))
+				sessions = append(sessions, s)
+				if tc.scenario == firstCall {
+					return s
+				}
+				sess := openSession(s, "")
+				if err := sess.ensure(); err != nil {
+					b.Fatal(err)
+				}
+				if err := sess.addPrompt("the api unit tests fail since the last merge, can you run them and fix it?"); err != nil {
+					b.Fatal(err)
+				}
+				if tc.scenario == steady {
+					claimMatches(b, root, sess, tc.cmd)
+				}
+				return s
+			}
+			var steadySession string
+			if tc.scenario == steady {
+				steadySession = newSession()
+			}
+			session := func() string {
+				if tc.scenario == steady {
+					return steadySession // nothing new to show: the session stays as it is
+				}
+				return newSession()
+			}
 			// The hook must do the real work: check the output once.
 			probe := exec.Command(hookBin, "claude", "PreToolUse")
-			probe.Stdin = bytes.NewReader(input(fmt.Sprintf("bench-probe-%d", time.Now().UnixNano())))
+			probe.Stdin = bytes.NewReader(input(session()))
 			out, err := probe.Output()
 			if err != nil || strings.Contains(string(out), "pytest") != tc.wantInject {
 				b.Fatalf("probe: %v\n%s", err, out)
 			}
 			var hookT, trivT []time.Duration
-			var sessions []string
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				for r := 0; r < benchRuns; r++ {
-					// A fresh session as Claude Code runs it: SessionStart came
-					// first and made its folders (untimed), nothing is claimed yet.
-					s := fmt.Sprintf("bench-%d-%d-%d", time.Now().UnixNano(), i, r)
-					sessions = append(sessions, s)
-					if err := openSession(s, "").ensure(); err != nil {
-						b.Fatal(err)
-					}
-					in := input(s)
+					b.StopTimer()
+					in := input(session())
+					b.StartTimer()
 					trivT = append(trivT, runOnce(b, trivialBin, nil, in))
 					hookT = append(hookT, runOnce(b, hookBin, []string{"claude", "PreToolUse"}, in))
 				}
 			}
 			b.StopTimer()
-			for _, s := range sessions {
-				openSession(s, "").wipe()
-			}
 			h, t := median(hookT), median(trivT)
 			ratio := float64(h) / float64(t)
 			b.ReportMetric(float64(h.Microseconds())/1000, "hook-ms")
 			b.ReportMetric(float64(t.Microseconds())/1000, "trivial-ms")
 			b.ReportMetric(ratio, "x-trivial")
-			b.ReportMetric(tc.bar, "bar")
-			if ratio > tc.bar {
-				b.Logf("over the bar: %.2fx > %.1fx (hook %v, trivial %v)", ratio, tc.bar, h, t)
+			if tc.bar > 0 {
+				b.ReportMetric(tc.bar, "bar")
+				if ratio > tc.bar {
+					b.Logf("over the bar: %.2fx > %.1fx (hook %v, trivial %v)", ratio, tc.bar, h, t)
+				}
 			}
 		})
+	}
+}
+
+// claimMatches marks every item that matches cmd as shown in sess, as the
+// calls before it in a long session would have.
+func claimMatches(b *testing.B, root string, sess session, cmd string) {
+	b.Helper()
+	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	d, err := match.Explain(m, match.Call{Tool: "Bash", Command: cmd})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ids []string
+	for _, r := range append(d.Injected, d.Dropped...) {
+		if r.Deny {
+			b.Fatalf("%s denies the timed call", r.ID)
+		}
+		ids = append(ids, r.ID)
+	}
+	if len(ids) < 3 {
+		b.Fatalf("%d items match %q, want several", len(ids), cmd)
+	}
+	if _, err := sess.claim(ids); err != nil {
+		b.Fatal(err)
 	}
 }
 

@@ -343,7 +343,26 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 		}
 	}
 	lessons := !before || h.agent.InjectBeforeTool || denied
-	var deny, injected, claimed, body []string
+	var took map[string]bool // the lessons this call claimed; nil: no session
+	if lessons && sess != nil {
+		var want []string
+		for _, r := range d.Injected {
+			if !r.Deny {
+				want = append(want, r.ID)
+			}
+		}
+		took = map[string]bool{}
+		if len(want) > 0 {
+			ids, err := sess.claim(want)
+			if err != nil {
+				h.logf("%v", err)
+			}
+			for _, id := range ids {
+				took[id] = true
+			}
+		}
+	}
+	var deny, injected, body []string
 	for _, r := range d.Injected {
 		if r.Deny {
 			if before {
@@ -352,27 +371,11 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 			}
 			continue
 		}
-		if !lessons {
-			continue
-		}
-		if sess != nil {
-			ok, err := sess.claim(r.ID)
-			if err != nil {
-				h.logf("%v", err)
-				continue
-			}
-			if !ok {
-				continue // a parallel call printed it
-			}
+		if !lessons || took != nil && !took[r.ID] {
+			continue // not shown before this tool, or a parallel call printed it
 		}
 		injected = append(injected, r.ID)
-		claimed = append(claimed, r.ID)
 		body = append(body, itemText(r))
-	}
-	if sess != nil {
-		if err := sess.markSeen(claimed); err != nil {
-			h.logf("%v", err)
-		}
 	}
 	if len(injected) == 0 {
 		return reply{}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,24 +23,28 @@ const recentPrompts = 5
 // thread and each sub-agent have their own context (and Codex sub-agents
 // share the parent's session_id), so the key is (session_id, agent_id):
 //
-//	lore-<uid>/<sha256(session_id)[:16]>/              the main thread
-//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>/ a sub-agent
-//	  seen          ids injected so far, one a line (fast reads; may lag claims)
-//	  claims/<id>   created with O_EXCL before an item is printed: the one
-//	                truth when parallel calls race for the same item
-//	  prompts       the last five user prompts, one JSON string a line
+//	lore-<uid>/<sha256(session_id)[:16]>.*               the main thread
+//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
+//	  .seen      ids injected so far, one a line: an item is claimed by
+//	             appending its id under an exclusive flock, so when
+//	             parallel calls race for it exactly one prints it
+//	  .prompts   the last five user prompts, one JSON string a line
+//
+// Files, not a folder per context: a session's first call, when no
+// SessionStart came first, then creates one file and no folder.
 //
 // Only the main thread receives the user's prompts; a sub-agent works on
-// the same request, so it reads the main thread's prompts (main).
-type session struct{ dir, main string }
+// the same request, so it reads the main thread's prompts (main). self and
+// main are the path prefixes of the two contexts' files.
+type session struct{ self, main string }
 
 func openSession(id, agent string) session {
 	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 	main := filepath.Join(base, contextKey(id))
 	if agent == "" {
-		return session{dir: main, main: main}
+		return session{self: main, main: main}
 	}
-	return session{dir: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
+	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
 }
 
 func contextKey(s string) string {
@@ -47,14 +52,73 @@ func contextKey(s string) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-func (s session) claimsDir() string { return filepath.Join(s.dir, "claims") }
-
-// seen reads the ids injected so far; a missing file is a fresh session.
+// seen reads the ids injected so far without the lock (a call that
+// reads it while another claims only scores an item claim then refuses);
+// a missing file is a fresh session.
 func (s session) seen() map[string]bool {
-	data, err := os.ReadFile(filepath.Join(s.dir, "seen"))
+	data, err := os.ReadFile(s.self + ".seen")
 	if err != nil || len(data) == 0 {
 		return nil
 	}
+	return idSet(data)
+}
+
+// ensure creates the context's seen file (and the folder of every
+// context's files). SessionStart and SubagentStart call it, so a tool call
+// only appends: on this machine's disks creating a file or folder costs
+// more than the rest of the hook's work.
+func (s session) ensure() error {
+	if err := os.MkdirAll(filepath.Dir(s.self), 0o700); err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	f, err := os.OpenFile(s.self+".seen", os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("hooks: session: %w", err)
+	}
+	return f.Close()
+}
+
+// claim takes, of ids, those this context has not been shown yet and
+// returns them in order. The seen file is read and appended under an
+// exclusive lock, one file for every claim: creating a file per claimed
+// item cost more than the rest of a hook call.
+func (s session) claim(ids []string) ([]string, error) {
+	path := s.self + ".seen"
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
+		if err = s.ensure(); err != nil {
+			return nil, err
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	defer f.Close() // releases the lock
+	if err := lock(f); err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("hooks: claim: %w", err)
+	}
+	have := idSet(data)
+	var took []string
+	for _, id := range ids {
+		if validID(id) && !have[id] {
+			have[id] = true
+			took = append(took, id)
+		}
+	}
+	if len(took) > 0 {
+		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
+			return nil, fmt.Errorf("hooks: claim: %w", err)
+		}
+	}
+	return took, nil
+}
+
+func idSet(data []byte) map[string]bool {
 	m := map[string]bool{}
 	for _, id := range strings.Split(string(data), "\n") {
 		if id != "" {
@@ -64,98 +128,54 @@ func (s session) seen() map[string]bool {
 	return m
 }
 
-// ensure creates the session's folders. SessionStart calls it, so a tool
-// call (which always follows a SessionStart) pays no mkdir: on this
-// machine's disks a mkdir costs more than the rest of the hook's work.
-func (s session) ensure() error {
-	if err := os.MkdirAll(s.claimsDir(), 0o700); err != nil {
-		return fmt.Errorf("hooks: session: %w", err)
-	}
-	return nil
-}
-
-// claim takes id for this session; false when another call already has it.
-func (s session) claim(id string) (bool, error) {
-	if !validID(id) {
-		return false, fmt.Errorf("hooks: claim: bad item id %q", id)
-	}
-	path := filepath.Join(s.claimsDir(), id)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
-		if err = s.ensure(); err != nil {
-			return false, err
-		}
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("hooks: claim: %w", err)
-	}
-	f.Close()
-	return true, nil
-}
-
-// markSeen appends ids to the seen file. One write with O_APPEND per call
-// keeps concurrent appends whole lines.
-func (s session) markSeen(ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	f, err := os.OpenFile(filepath.Join(s.dir, "seen"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("hooks: seen: %w", err)
-	}
-	_, err = f.WriteString(strings.Join(ids, "\n") + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("hooks: seen: %w", err)
-	}
-	return nil
-}
-
-// wipe forgets everything the session injected (SessionStart source=clear).
+// wipe forgets everything the context injected (SessionStart
+// source=clear). A main thread's stored prompts go too.
 func (s session) wipe() error {
-	if err := os.RemoveAll(s.dir); err != nil {
-		return fmt.Errorf("hooks: clear session: %w", err)
+	for _, p := range []string{s.self + ".seen", s.self + ".prompts"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("hooks: clear session: %w", err)
+		}
 	}
 	return nil
 }
 
 // unclaim lets the ids be injected again (after compaction or a resume the
-// agent no longer remembers them): the claims go first, then the seen file is
-// rewritten without them.
+// agent no longer remembers them): the seen file is rewritten under the
+// claim lock without them.
 func (s session) unclaim(drop func(id string) bool) error {
-	entries, err := os.ReadDir(s.claimsDir())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	f, err := os.OpenFile(s.self+".seen", os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	for _, e := range entries {
-		if drop(e.Name()) {
-			if err := os.Remove(filepath.Join(s.claimsDir(), e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("hooks: compact: %w", err)
-			}
+	defer f.Close()
+	if err := lock(f); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	var keep strings.Builder
+	for _, id := range strings.Split(string(data), "\n") {
+		if id != "" && !drop(id) {
+			keep.WriteString(id + "\n")
 		}
 	}
-	var keep []string
-	for id := range s.seen() {
-		if !drop(id) {
-			keep = append(keep, id)
-		}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	data := ""
-	if len(keep) > 0 {
-		data = strings.Join(keep, "\n") + "\n"
+	if _, err := f.WriteAt([]byte(keep.String()), 0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
 	}
-	return writeAtomic(s.dir, "seen", []byte(data))
+	return nil
 }
 
 // prompts returns the main thread's stored prompts, oldest first.
 func (s session) prompts() []string {
-	data, err := os.ReadFile(filepath.Join(s.main, "prompts"))
+	data, err := os.ReadFile(s.main + ".prompts")
 	if err != nil {
 		return nil
 	}
@@ -180,7 +200,7 @@ func (s session) addPrompt(p string) error {
 		buf.WriteString(jsonString(q))
 		buf.WriteByte('\n')
 	}
-	return writeAtomic(s.main, "prompts", buf.Bytes())
+	return writeAtomic(filepath.Dir(s.main), filepath.Base(s.main)+".prompts", buf.Bytes())
 }
 
 // writeAtomic replaces a state file in dir: temp file, rename.
@@ -206,7 +226,7 @@ func writeAtomic(dir, name string, data []byte) error {
 	return nil
 }
 
-// validID keeps claim file names inside the claims folder.
+// validID keeps the seen file one id a line.
 func validID(id string) bool {
 	if id == "" || len(id) > 200 || id == "." || id == ".." {
 		return false
@@ -217,7 +237,7 @@ func validID(id string) bool {
 // agentID is the context a call belongs to: the agent_id it carries, or,
 // for an agent whose sub-agents send none (SubagentTool), the sub-agent
 // that runs while the parent's call of that tool is open. The open call
-// is a marker file in the main thread's folder, written at its pre-tool
+// is a marker file beside the main thread's files, written at its pre-tool
 // hook and removed at its post-tool hook; calls in between get the
 // marker's id. (One sub-agent at a time: a second one started in parallel
 // shares the first one's context.)
@@ -225,7 +245,7 @@ func (h *handler) agentID(ev Event, in *input) string {
 	if in.AgentID != "" || h.agent.SubagentTool == "" {
 		return in.AgentID
 	}
-	mark := filepath.Join(openSession(in.SessionID, "").dir, "subagent")
+	mark := openSession(in.SessionID, "").main + ".subagent"
 	if in.ToolName == h.agent.SubagentTool {
 		switch ev {
 		case PreToolUse:

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -39,12 +40,12 @@ type Event struct {
 	Healed  bool     `json:"healed,omitempty"`
 }
 
-var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$`) })
 
 // ValidKey checks a phase or run id: one short token that can sit in a
 // marker line.
 func ValidKey(key string) error {
-	if !keyRE.MatchString(key) {
+	if !keyRE().MatchString(key) {
 		return fmt.Errorf("learn: key %q: want 1-100 characters of letters, digits and ._:/@+- (e.g. phase-3)", key)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/lore-agents/lore/markdown"
 )
@@ -20,11 +21,15 @@ type Learning struct {
 }
 
 var (
-	heading = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
-	item    = regexp.MustCompile(`^( ?)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$`)
+	heading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`) })
+	item    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^( ?)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$`)
+	})
 	// A line stating one lesson anywhere: "Lesson: ...", "- **Pitfall:** ...".
-	tagged = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?(learning|lesson(?: learned)?|takeaway|pitfall|gotcha|decision|til)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$`)
-	fence  = regexp.MustCompile("^ {0,3}(```|~~~)")
+	tagged = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__)?(learning|lesson(?: learned)?|takeaway|pitfall|gotcha|decision|til)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$`)
+	})
+	fence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```|~~~)") })
 )
 
 // sectionKind says whether a heading opens a section of learnings and
@@ -82,7 +87,7 @@ func Extract(path string, data []byte) []Learning {
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
 		src := fmt.Sprintf("%s:%d", path, i+1)
-		if m := fence.FindStringSubmatch(line); m != nil {
+		if m := fence().FindStringSubmatch(line); m != nil {
 			flush()
 			switch {
 			case inFence == "":
@@ -95,7 +100,7 @@ func Extract(path string, data []byte) []Learning {
 		if inFence != "" {
 			continue
 		}
-		if m := heading.FindStringSubmatch(line); m != nil {
+		if m := heading().FindStringSubmatch(line); m != nil {
 			flush()
 			level := len(m[1])
 			if inSection > 0 && level <= inSection {
@@ -109,10 +114,10 @@ func Extract(path string, data []byte) []Learning {
 			continue
 		}
 		if inSection > 0 {
-			if m := item.FindStringSubmatch(line); m != nil {
+			if m := item().FindStringSubmatch(line); m != nil {
 				flush()
 				cur = &Learning{Text: m[2], Kind: sectionKindV, Source: src}
-				if t := tagged.FindStringSubmatch(line); t != nil {
+				if t := tagged().FindStringSubmatch(line); t != nil {
 					cur.Text, cur.Kind = t[2], tagKind(t[1])
 					if cur.Kind == "" {
 						cur.Kind = sectionKindV
@@ -130,7 +135,7 @@ func Extract(path string, data []byte) []Learning {
 			}
 			flush()
 		}
-		if t := tagged.FindStringSubmatch(line); t != nil {
+		if t := tagged().FindStringSubmatch(line); t != nil {
 			out = append(out, Learning{Text: oneLine(t[2]), Kind: tagKind(t[1]), Source: src})
 		}
 	}

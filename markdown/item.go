@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -208,8 +209,10 @@ func findFrontmatter(text []byte) (open, close int) {
 }
 
 var (
-	yamlLineRe      = regexp.MustCompile(`line (\d+)`)
-	yamlParserErrRe = regexp.MustCompile(`^did not find expected (key|',' or '[\]}]'|'-' indicator|node content|<document start>)`)
+	yamlLineRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	yamlParserErrRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^did not find expected (key|',' or '[\]}]'|'-' indicator|node content|<document start>)`)
+	})
 )
 
 // yamlError turns a yaml.v3 error (lines relative to the frontmatter) into
@@ -217,11 +220,11 @@ var (
 func yamlError(path string, open int, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := open
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		msg = strings.TrimSpace(yamlLineRe.ReplaceAllString(msg, ""))
+		msg = strings.TrimSpace(yamlLineRe().ReplaceAllString(msg, ""))
 		msg = strings.TrimPrefix(msg, ": ")
-		if yamlParserErrRe.MatchString(msg) {
+		if yamlParserErrRe().MatchString(msg) {
 			n++ // yaml.v3 reports parser (not scanner) errors with 0-based lines
 		}
 		line = open + n

@@ -5,15 +5,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // Slug turns a title into a file name stem: lowercase ASCII words joined
 // by dashes, at most 60 characters, cut at a word boundary when one is
 // near; "item" when nothing is left.
 func Slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	s := strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(title), "-"), "-")
 	if len(s) > 60 {
 		s = strings.TrimRight(s[:60], "-")
 		if i := strings.LastIndexByte(s, '-'); i > 30 {
@@ -26,12 +27,12 @@ func Slug(title string) string {
 	return s
 }
 
-var refNumRe = regexp.MustCompile(`^(?:PF|ADR)-(\d+)`)
+var refNumRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:PF|ADR)-(\d+)`) })
 
 // RefNumber is the number of a PF-/ADR- ref or of a file name that starts
 // with one ("PF-0012-disk.md" is 12); 0 when there is none.
 func RefNumber(s string) int {
-	m := refNumRe.FindStringSubmatch(s)
+	m := refNumRe().FindStringSubmatch(s)
 	if m == nil {
 		return 0
 	}

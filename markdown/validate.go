@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/oklog/ulid/v2"
@@ -133,7 +134,7 @@ var pcre = []struct{ token, name string }{
 	{"(?=", "lookahead"}, {"(?!", "negative lookahead"},
 }
 
-var backrefRe = regexp.MustCompile(`\\[1-9]`)
+var backrefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\[1-9]`) })
 
 // CheckRegex compiles an RE2 pattern. For PCRE-only syntax it names the
 // construct and its byte position and points at the unless rewrite.
@@ -147,7 +148,7 @@ func CheckRegex(pat string) error {
 			return fmt.Errorf("%q uses %s at position %d, which RE2 does not support: move what it excludes to triggers.unless", pat, p.name, i)
 		}
 	}
-	if loc := backrefRe.FindStringIndex(pat); loc != nil {
+	if loc := backrefRe().FindStringIndex(pat); loc != nil {
 		return fmt.Errorf("%q uses a backreference at position %d, which RE2 does not support: match the text literally or split the trigger", pat, loc[0])
 	}
 	return fmt.Errorf("%q is not a valid RE2 regex: %v", pat, err)

@@ -11,7 +11,8 @@ import (
 	"github.com/lore-agents/lore/match"
 )
 
-// syntheticManifest writes the manifest of n synthetic items to a file.
+// syntheticManifest writes the manifest of a realistic store of n items
+// (compile.SyntheticFiles) to a file.
 func syntheticManifest(b *testing.B, n int) string {
 	b.Helper()
 	data, rep, err := compile.Build(compile.Input{Items: compile.Synthetic(n), Config: config.Default()})
@@ -46,11 +47,11 @@ func benchDecide(b *testing.B, n int, c match.Call, want int) {
 }
 
 var (
-	bashCall  = match.Call{Tool: "Bash", Command: "cd app && PYTHONPATH=. pytest -x tests | tee out.log", Prompt: "run the tests please"}
+	bashCall  = match.Call{Tool: "Bash", Command: compile.BenchCommand, Prompt: "run the tests please"}
 	otherCall = match.Call{Tool: "WebSearch", Prompt: "find the pytest docs"}
 )
 
-func BenchmarkDecideBash1000(b *testing.B)   { benchDecide(b, 1000, bashCall, 1) }
-func BenchmarkDecideBash10000(b *testing.B)  { benchDecide(b, 10000, bashCall, 1) }
+func BenchmarkDecideBash1000(b *testing.B)   { benchDecide(b, 1000, bashCall, 3) }
+func BenchmarkDecideBash10000(b *testing.B)  { benchDecide(b, 10000, bashCall, 3) }
 func BenchmarkDecideOther1000(b *testing.B)  { benchDecide(b, 1000, otherCall, 0) }
 func BenchmarkDecideOther10000(b *testing.B) { benchDecide(b, 10000, otherCall, 0) }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/lore-agents/lore/manifest"
 )
@@ -22,11 +23,12 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 			names[Tool(t)] = true
 		}
 	}
+	gates := commandGates(items)
 	var out []manifest.Bucket
 	for name := range names {
 		b := manifest.Bucket{Tool: name}
 		for i, it := range items {
-			place(&b, i, it, s.Threshold)
+			place(&b, i, it, gates[i], s.Threshold)
 		}
 		out = append(out, b)
 	}
@@ -34,8 +36,70 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 	return out
 }
 
+// commandGates returns, for each item, the literals that gate its command
+// patterns (nil: none, always a candidate). Of a pattern's literal sets it
+// takes the one the fewest items share (of those longer than a gram, when
+// it has any): in a real store dozens of items
+// name pytest, and the program name would let them all through on every
+// pytest call, where a flag (--cov) or path (tests/integration) lets
+// through only the few it concerns.
+func commandGates(items []manifest.Item) [][]string {
+	sets := make([][][][]string, len(items)) // item, pattern, set
+	shared := map[string]int{}
+	for i, it := range items {
+		for _, c := range it.Triggers.Commands {
+			opts := RegexLiteralSets(c)
+			sets[i] = append(sets[i], opts)
+			for _, o := range opts {
+				for _, l := range o {
+					shared[strings.ToLower(l)]++
+				}
+			}
+		}
+	}
+	gates := make([][]string, len(items))
+	for i, pats := range sets {
+		var lits []string
+		for _, opts := range pats {
+			if len(opts) == 0 {
+				lits = nil // a pattern without literals: always a candidate
+				break
+			}
+			best, cost := opts[0], -1
+			for _, o := range strongest(opts) {
+				n := 0
+				for _, l := range o {
+					n += shared[strings.ToLower(l)]
+				}
+				if cost < 0 || n < cost || n == cost && better(o, best) {
+					best, cost = o, n
+				}
+			}
+			lits = append(lits, best...)
+		}
+		gates[i] = lits
+	}
+	return gates
+}
+
+// strongest keeps the sets whose literals are all longer than a gram when
+// there are any: a three-byte literal such as "api" is rare in a store's
+// patterns and common in commands.
+func strongest(opts [][]string) [][]string {
+	var out [][]string
+	for _, o := range opts {
+		if minLen(o) > minLiteral {
+			out = append(out, o)
+		}
+	}
+	if out == nil {
+		return opts
+	}
+	return out
+}
+
 // place adds item i to bucket b if it can reach the threshold there.
-func place(b *manifest.Bucket, i int, it manifest.Item, thr float64) {
+func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits []string, thr float64) {
 	t := it.Triggers
 	tool, kind := 0.5, targetKind(b.Tool)
 	switch b.Tool {
@@ -64,15 +128,7 @@ func place(b *manifest.Bucket, i int, it manifest.Item, thr float64) {
 	var targets []string
 	switch {
 	case kind == targetShell && len(t.Commands) > 0:
-		for _, c := range t.Commands {
-			lits := RegexLiterals(c)
-			if lits == nil {
-				targets = nil
-				break
-			}
-			targets = append(targets, lits...)
-		}
-		gate(b, i, it, tool, 1, true, targets, thr)
+		gate(b, i, it, tool, 1, true, cmdLits, thr)
 	case kind == targetFile && len(t.Paths) > 0:
 		for _, g := range t.Paths {
 			lits := GlobLiterals(g)

@@ -18,70 +18,86 @@ const maxAlternatives = 16
 // no such set of useful literals exists. The manifest uses them so the hook
 // compiles only the regexes whose literals occur in the command.
 func RegexLiterals(pat string) []string {
+	var best []string
+	for _, o := range RegexLiteralSets(pat) {
+		if better(o, best) {
+			best = o
+		}
+	}
+	return best
+}
+
+// RegexLiteralSets returns every literal set that gates the pattern as
+// RegexLiterals' does (`git\s+push\b.*--force` has {git}, {push} and
+// {--force}), so the index can pick the one fewest items share.
+func RegexLiteralSets(pat string) [][]string {
 	re, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	set := required(re.Simplify())
-	if set == nil || minLen(set) < minLiteral {
-		return nil
+	var out [][]string
+	for _, o := range options(re.Simplify()) {
+		if minLen(o) >= minLiteral {
+			out = append(out, o)
+		}
 	}
-	return set
+	return out
 }
 
-// required computes the any-of literal set of a regex node (nil: none).
-func required(re *syntax.Regexp) []string {
+// options computes the any-of literal sets of a regex node, each a gate on
+// its own.
+func options(re *syntax.Regexp) [][]string {
 	switch re.Op {
 	case syntax.OpLiteral:
 		s := string(re.Rune)
 		if re.Flags&syntax.FoldCase != 0 && !isASCII(s) {
 			return nil // unicode folding is not what the ASCII grams compare
 		}
-		return []string{s}
+		return [][]string{{s}}
 	case syntax.OpCapture, syntax.OpPlus:
-		return required(re.Sub[0])
+		return options(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return required(re.Sub[0])
+			return options(re.Sub[0])
 		}
 	case syntax.OpAlternate:
 		var out []string
 		for _, sub := range re.Sub {
-			s := required(sub)
-			if s == nil {
+			var best []string
+			for _, o := range options(sub) {
+				if better(o, best) {
+					best = o
+				}
+			}
+			if best == nil {
 				return nil
 			}
-			out = append(out, s...)
+			out = append(out, best...)
 		}
 		if len(out) > maxAlternatives {
 			return nil
 		}
-		return out
+		return [][]string{out}
 	case syntax.OpConcat:
-		var best []string
-		consider := func(s []string) {
-			if s != nil && better(s, best) {
-				best = s
-			}
-		}
+		var out [][]string
 		run := ""
 		for _, sub := range re.Sub {
 			if sub.Op == syntax.OpLiteral {
-				if lit := required(sub); lit != nil {
-					run += lit[0]
+				if lit := options(sub); lit != nil {
+					run += lit[0][0]
 					continue
 				}
 			}
 			if run != "" {
-				consider([]string{run})
+				out = append(out, []string{run})
 				run = ""
 			}
-			consider(required(sub))
+			out = append(out, options(sub)...)
 		}
 		if run != "" {
-			consider([]string{run})
+			out = append(out, []string{run})
 		}
-		return best
+		return out
 	}
 	return nil
 }

@@ -113,6 +113,10 @@ type eval struct {
 	cmds       []string // simple commands, parsed on first need
 	parsed     bool
 	regexps    map[string]*regexp.Regexp
+	// Items share patterns (a store has dozens of `\bpytest\b`): each is
+	// run over the call once.
+	cmdHits    map[string]hit
+	unlessHits map[string]bool
 	explain    bool // build reasons (lore match), not only the decision
 }
 
@@ -144,6 +148,11 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		it, err := m.Item(i)
 		if err != nil {
 			return Decision{}, err
+		}
+		// Dedup first: in a long session most candidates were shown already,
+		// and scoring compiles their regexes. Denies are never deduplicated.
+		if !explain && !it.Deny && seen != nil && seen(it.ID) {
+			continue
 		}
 		r, out := e.score(it)
 		switch {
@@ -280,7 +289,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	}
 	if e.kind != targetNone && e.target != "" {
 		for _, u := range t.Unless {
-			if re := e.regexp(u); re != nil && re.MatchString(e.target) {
+			if e.unlessMatches(u) {
 				return e.reject(r, why, "unless `%s` matched", u)
 			}
 		}
@@ -359,27 +368,63 @@ func (e *eval) regexp(pat string) *regexp.Regexp {
 	return re
 }
 
+// hit is what a command pattern matched: the whole line or one simple
+// command (where), or nothing (!ok).
+type hit struct {
+	where string
+	ok    bool
+}
+
 // matchCommand returns the first pattern that matches the whole command line
 // or one of its simple commands, and what it matched.
 func (e *eval) matchCommand(pats []string) (pat, where string) {
 	for _, p := range pats {
-		re := e.regexp(p)
-		if re == nil {
-			continue
-		}
-		if re.MatchString(e.target) {
-			return p, e.target
-		}
-		if !e.parsed {
-			e.cmds, e.parsed = SimpleCommands(e.target), true
-		}
-		for _, c := range e.cmds {
-			if re.MatchString(c) {
-				return p, c
+		h, done := e.cmdHits[p]
+		if !done {
+			h = e.runCommand(p)
+			if e.cmdHits == nil {
+				e.cmdHits = map[string]hit{}
 			}
+			e.cmdHits[p] = h
+		}
+		if h.ok {
+			return p, h.where
 		}
 	}
 	return "", ""
+}
+
+func (e *eval) runCommand(p string) hit {
+	re := e.regexp(p)
+	if re == nil {
+		return hit{}
+	}
+	if re.MatchString(e.target) {
+		return hit{e.target, true}
+	}
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+	}
+	for _, c := range e.cmds {
+		if re.MatchString(c) {
+			return hit{c, true}
+		}
+	}
+	return hit{}
+}
+
+// unlessMatches reports whether the veto pattern u matches the target.
+func (e *eval) unlessMatches(u string) bool {
+	m, done := e.unlessHits[u]
+	if !done {
+		re := e.regexp(u)
+		m = re != nil && re.MatchString(e.target)
+		if e.unlessHits == nil {
+			e.unlessHits = map[string]bool{}
+		}
+		e.unlessHits[u] = m
+	}
+	return m
 }
 
 // matchesCode reports whether a command pattern matches, on the line or on

@@ -61,6 +61,31 @@ func TestRegexLiterals(t *testing.T) {
 	}
 }
 
+func TestRegexLiteralSets(t *testing.T) {
+	got := RegexLiteralSets(`\bgit\s+push\b.*--force`)
+	if want := [][]string{{"git"}, {"push"}, {"--force"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("RegexLiteralSets = %q, want %q", got, want)
+	}
+}
+
+// An item is gated by the literal the fewest items share: the flag, not the
+// program name that every pytest item names.
+func TestCommandGatesPickRarest(t *testing.T) {
+	item := func(cmds ...string) manifest.Item {
+		return manifest.Item{Triggers: manifest.Triggers{Commands: cmds}}
+	}
+	got := commandGates([]manifest.Item{
+		item(`\bpytest\b.*--cov\b`), item(`\bpytest\b`), item(`^pytest\s`), item(`.*`, `\bnpm\b`), item(`\bnpm\s+ci\b`, `\bpytest\b.*--lf`),
+		item(`\bdocker\s+push\s+\S*api`), item(`\bdocker\s+build\b`), item(`\bgit\s+push\b`),
+	})
+	// "api" is the rarest literal of its pattern, but three bytes are too
+	// common in commands: the rarer of the longer ones gates it.
+	want := [][]string{{"--cov"}, {"pytest"}, {"pytest"}, nil, {"npm", "--lf"}, {"docker"}, {"build"}, {"push"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("commandGates = %q, want %q", got, want)
+	}
+}
+
 func TestPhrases(t *testing.T) {
 	for _, tc := range []struct {
 		text, phrase string

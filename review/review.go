@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -209,8 +210,6 @@ func exists(s *gitstore.Store, rel string) bool {
 	return err == nil
 }
 
-var refRe = regexp.MustCompile(`^PF-(\d{4,})`)
-
 // Compose renders a candidate as a draft item: frontmatter with its
 // provenance, then Mistake, Fix, the block's other keys as sections, and
 // the Evidence the scan found.
@@ -310,12 +309,12 @@ func commandRegex(c scan.Candidate) string {
 			continue
 		}
 		w := path.Base(f)
-		if !programRe.MatchString(w) || strings.HasPrefix(w, "-") {
+		if !programRe().MatchString(w) || strings.HasPrefix(w, "-") {
 			return ""
 		}
 		// "git push", "npm run", "go test": a subcommand narrows the
 		// trigger to the call that failed, not every call of the program.
-		if i+1 < len(words) && subcommandRe.MatchString(words[i+1]) {
+		if i+1 < len(words) && subcommandRe().MatchString(words[i+1]) {
 			return `\b` + regexp.QuoteMeta(w) + `\s+` + regexp.QuoteMeta(words[i+1]) + `\b`
 		}
 		return `\b` + regexp.QuoteMeta(w) + `\b`
@@ -324,11 +323,9 @@ func commandRegex(c scan.Candidate) string {
 }
 
 var (
-	programRe    = regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`)
-	subcommandRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	programRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.+-]+$`) })
+	subcommandRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]*$`) })
 )
-
-var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
 
 // Drafts returns the draft items, most important first (priority, then
 // confidence, then oldest).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
@@ -14,7 +15,8 @@ import (
 
 // Globals are the flags and state every command shares.
 type Globals struct {
-	Dir string `short:"C" name:"directory" placeholder:"DIR" help:"Run as if lore was started in DIR." default:"."`
+	Dir     string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if lore was started in DIR." default:"."`
+	Version kong.VersionFlag `help:"Print lore's version and exit."`
 
 	Stdin  io.Reader `kong:"-"`
 	Stdout io.Writer `kong:"-"`
@@ -82,6 +84,12 @@ type exitSignal int
 
 // Main runs lore with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if len(args) == 1 && args[0] == "--version" {
+		// Before kong builds its model of every command: scripts and
+		// doctor run this, and it should cost little more than a process.
+		fmt.Fprintln(stdout, versionText())
+		return 0
+	}
 	cli := CLI{Globals: Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: colorOK(stdout)}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -99,6 +107,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		kong.Exit(func(c int) { panic(exitSignal(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(&cli.Globals),
+		kong.Vars{"version": versionText()},
 	)
 	if err != nil {
 		return exitCode(err, stderr)
@@ -114,6 +123,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitCode(err, stderr)
 	}
 	return exitCode(ctx.Run(&cli.Globals), stderr)
+}
+
+// versionText is what --version prints: "lore" and the module version,
+// or the VCS revision of a development build.
+func versionText() string {
+	v := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = buildVersion(bi)
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return "lore " + v
 }
 
 // colorOK reports whether w is a terminal and NO_COLOR is unset.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 
 	"github.com/lore-agents/lore/compile"
@@ -105,8 +106,14 @@ func binaryVersion(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return buildVersion(bi), nil
+}
+
+// buildVersion is a build's module version, or its VCS revision for a
+// development build ("" when it has neither).
+func buildVersion(bi *debug.BuildInfo) string {
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v, nil
+		return v
 	}
 	var rev, dirty string
 	for _, kv := range bi.Settings {
@@ -120,7 +127,7 @@ func binaryVersion(path string) (string, error) {
 		}
 	}
 	if rev == "" {
-		return "", nil
+		return ""
 	}
-	return strings.TrimSpace(rev[:min(12, len(rev))]) + dirty, nil
+	return strings.TrimSpace(rev[:min(12, len(rev))]) + dirty
 }

@@ -112,14 +112,18 @@ func (c *ScanCmd) run(g *Globals) error {
 	var written []review.Written
 	fresh := 0
 	if !c.DryRun {
-		known, err := review.Known(s)
-		if err != nil {
-			return err
-		}
-		var sel []scan.Candidate
-		sel, fresh = review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
-		if written, err = review.Write(s, sel, time.Now()); err != nil {
-			return err
+		// A scan that found nothing (most Stop hooks) loads no items and
+		// rewrites no unchanged bookmarks.
+		if len(res.Candidates) > 0 {
+			known, err := review.Known(s)
+			if err != nil {
+				return err
+			}
+			var sel []scan.Candidate
+			sel, fresh = review.Select(res.Candidates, known, cfg.Scan.MaxCandidates)
+			if written, err = review.Write(s, sel, time.Now()); err != nil {
+				return err
+			}
 		}
 		if err := observeScan(s, res.Candidates, time.Now()); err != nil {
 			return err

@@ -1,0 +1,41 @@
+package hooks
+
+import (
+	"reflect"
+	"testing"
+)
+
+// claim hands each id out once per context, also to a call that had no
+// SessionStart before it, and unclaim hands the dropped ids out again.
+func TestClaimOncePerContext(t *testing.T) {
+	s := openSession(newSession(t), "")
+	t.Cleanup(func() { s.wipe() })
+	claim := func(ids ...string) []string {
+		t.Helper()
+		got, err := s.claim(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := claim("a", "b", "a"); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("first claim = %q, want [a b]", got)
+	}
+	if got := claim("b", "c", "bad\nid"); !reflect.DeepEqual(got, []string{"c"}) {
+		t.Errorf("second claim = %q, want [c]", got)
+	}
+	if err := s.unclaim(func(id string) bool { return id == "a" }); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim("a", "b", "c"); !reflect.DeepEqual(got, []string{"a"}) {
+		t.Errorf("claim after unclaim = %q, want [a]", got)
+	}
+	if seen := s.seen(); len(seen) != 3 || !seen["a"] || !seen["b"] || !seen["c"] {
+		t.Errorf("seen = %v, want a, b, c", seen)
+	}
+	other := openSession(newSession(t), "sub")
+	t.Cleanup(func() { other.wipe() })
+	if got, err := other.claim([]string{"a"}); err != nil || !reflect.DeepEqual(got, []string{"a"}) {
+		t.Errorf("another context's claim = %q, %v, want [a]", got, err)
+	}
+}
