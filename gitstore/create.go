@@ -21,6 +21,13 @@ func (s *Store) Create(kind, want string, build func(ref string) ([]byte, error)
 		return "", nil, err
 	}
 	defer unlock()
+	return s.CreateLocked(kind, want, build)
+}
+
+// CreateLocked is Create for a caller that holds the store lock (an import
+// that must read which items exist and create the missing ones in one
+// window, or two parallel imports would both create them).
+func (s *Store) CreateLocked(kind, want string, build func(ref string) ([]byte, error)) (string, *markdown.Item, error) {
 	ref, err := s.freeRef(kind, want)
 	if err != nil {
 		return "", nil, err

@@ -85,7 +85,7 @@ func goroutine() uint64 {
 
 // writesInto lists the folders outside .lore that lore writes files into
 // (slash globs relative to the work tree) with the names it writes there.
-var writesInto = map[string]string{}
+var writesInto = map[string][]string{}
 
 // WritesInto registers a folder outside .lore (a slash glob relative to the
 // work tree) and the names (a glob) that lore writes there, so a killed
@@ -93,7 +93,7 @@ var writesInto = map[string]string{}
 // package-level variable; the learnings file and the consolidation report,
 // whose paths come from config.yaml, are registered by the store itself.
 func WritesInto(dir, names string) bool {
-	writesInto[dir] = names
+	writesInto[dir] = append(writesInto[dir], names)
 	return true
 }
 
@@ -142,7 +142,7 @@ func (s *Store) TempFiles() ([]string, error) {
 	}
 	dirs := map[string][]string{}
 	for d, n := range writesInto {
-		dirs[d] = append(dirs[d], n)
+		dirs[d] = append(dirs[d], n...)
 	}
 	if cfg, err := s.Config(); err == nil {
 		files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}

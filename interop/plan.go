@@ -55,10 +55,20 @@ type Created struct {
 }
 
 // Apply creates every draft not imported before, as `lore add` creates an
-// item (under the store lock, numbered there). A draft's Supersedes name
-// keys of the same plan; they become the ids of those items. On a dry run
-// nothing is written and Created lists what would be.
+// item, under one hold of the store lock (numbered there). A draft's
+// Supersedes name keys of the same plan; they become the ids of those
+// items. On a dry run nothing is written and Created lists what would be.
 func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error) {
+	if !dryRun {
+		// One lock over reading the imported keys and creating what is
+		// missing: two imports of one source in parallel create each
+		// item once.
+		unlock, err := s.Lock()
+		if err != nil {
+			return Result{}, err
+		}
+		defer unlock()
+	}
 	ids, err := importedIDs(s)
 	if err != nil {
 		return Result{}, err
@@ -83,7 +93,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title))), Key: key, Title: spec.Title})
 			continue
 		}
-		rel, it, err := s.Create(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
+		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
 			return spec.Compose(id, ref, now)
 		})
 		if err != nil {

@@ -19,18 +19,12 @@ func (c *ExportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	items, errs := s.Load()
-	for _, e := range errs {
-		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", e)
+	e, errs, err := interop.Run(s, strings.ToLower(c.Target), c.Check)
+	for _, le := range errs {
+		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", le)
 	}
-	e, err := interop.PlanExport(s.Root, strings.ToLower(c.Target), items)
 	if err != nil {
 		return err
-	}
-	if !c.Check {
-		if err := interop.Write(s.Root, e.Changes); err != nil {
-			return err
-		}
 	}
 	interop.WriteExportReport(g.Stdout, c.Target, e, c.Check)
 	if c.Check && len(e.Changes) > 0 {

@@ -23,9 +23,10 @@ import (
 // crashCase is one writing command and the repository it runs in.
 type crashCase struct {
 	name  string
-	files map[string]string // template path <- crash.txtar file
-	setup [][]string        // commands that build the template ("git ..." or lore arguments)
-	run   []string          // the command under test
+	files map[string]string   // template path <- crash.txtar file
+	setup [][]string          // commands that build the template ("git ..." or lore arguments)
+	run   []string            // the command under test
+	keep  map[string][]string // path <- texts every state holds byte for byte (a user's text around a managed block)
 }
 
 var crashCases = []crashCase{
@@ -66,6 +67,28 @@ var crashCases = []crashCase{
 	{name: "aggregate", files: map[string]string{".lore/lessons/s1.md": "skill1.md", ".lore/lessons/s2.md": "skill2.md",
 		".lore/lessons/s3.md": "skill3.md", ".lore/lessons/s4.md": "skill4.md", ".lore/lessons/s5.md": "skill5.md"},
 		setup: [][]string{{"init"}}, run: []string{"aggregate"}},
+	// An ADR folder (one superseding another) and a Cursor rules folder
+	// that holds a file lore exported: an import is idempotent through the
+	// imported: key, so a rerun creates what the killed run did not.
+	{name: "import-adr", files: map[string]string{"docs/adr/0001-record-architecture-decisions.md": "adr1.md",
+		"docs/adr/0002-keep-the-cache-in-sqlite.md": "adr2.md", "docs/adr/0003-keep-the-cache-in-files.md": "adr3.md"},
+		setup: [][]string{{"init"}, {"add", "decision", "Use make", "--decision", "Make drives the build."}}, run: []string{"import", "adr"}},
+	{name: "import-cursor", files: map[string]string{".cursor/rules/go-errors.mdc": "cursor-a.mdc", ".cursor/rules/force-push.mdc": "cursor-b.mdc"},
+		setup: [][]string{{"init"}, {"add", "lesson", "Run the linter first", "--fix", "Run make lint."}, {"export", "cursor"}},
+		run:   []string{"import", "cursor"}},
+	// A managed block between a user's text (replaced, the text kept), and
+	// a rule folder with a file to write, one to remove and the user's own.
+	{name: "export-agents", files: map[string]string{"AGENTS.md": "agents.md"},
+		setup: [][]string{{"init"}, {"add", "lesson", "Run the linter first", "--fix", "Run make lint.", "--tools", "Bash", "--command", `^make\b`},
+			{"add", "pitfall", "npm ci wipes node_modules", "--issue", "It deletes them.", "--avoid", "Use npm install."}},
+		run:  []string{"export", "agents"},
+		keep: map[string][]string{"AGENTS.md": {"# Agents\n\nBuild with make; run the tests with make test.\n\n<!-- lore:begin", "<!-- lore:end -->\n\n## Review\n\nAsk for one review; keep this text as it is.\n"}}},
+	{name: "export-cursor", files: map[string]string{".cursor/rules/my-rule.mdc": "my-rule.mdc"},
+		setup: [][]string{{"init"}, {"add", "lesson", "Old rule", "--fix", "Old."}, {"add", "lesson", "Kept rule", "--fix", "Kept."}, {"export", "cursor"},
+			{"archive", "old-rule"}, {"add", "pitfall", "npm ci wipes node_modules", "--issue", "It deletes them."},
+			{"add", "decision", "Use make", "--decision", "Make drives the build."}},
+		run:  []string{"export", "cursor"},
+		keep: map[string][]string{".cursor/rules/my-rule.mdc": {"---\ndescription: my own rule\nalwaysApply: true\n---\n\nWritten by hand: lore must never touch it.\n"}}},
 }
 
 // TestCrashAtEveryWriteStep runs every writing command once per write step
@@ -86,6 +109,8 @@ func TestCrashAtEveryWriteStep(t *testing.T) {
 			old := snapshot(t, tmpl)
 			code1, ref1 := runCopy(t, tmpl, c.run, "")
 			code2, ref2 := runCopy(t, ref1.dir, c.run, "")
+			checkKept(t, 0, old, c.keep)
+			checkKept(t, 0, ref1, c.keep)
 			temps := 0
 			n := 1
 			for ; ; n++ {
@@ -97,12 +122,14 @@ func TestCrashAtEveryWriteStep(t *testing.T) {
 					break
 				}
 				checkOldOrNew(t, n, crashed, old, ref1)
+				checkKept(t, n, crashed, c.keep)
 				temps += checkTempsReported(t, n, crashed)
 				code, rerun := runIn(t, crashed.dir, c.run, "")
 				if !(code == code1 && sameTree(rerun, ref1)) && !(code == code2 && sameTree(rerun, ref2)) {
 					t.Fatalf("step %d: the rerun (exit %d) ends neither as a clean run (exit %d) nor as a clean run run twice (exit %d):\n%s",
 						n, code, code1, code2, treeDiff(rerun, ref1))
 				}
+				checkKept(t, n, rerun, c.keep)
 				if left := strayTemps(rerun.dir); len(left) > 0 {
 					t.Fatalf("step %d: temp files after the rerun: %v", n, left)
 				}
@@ -345,6 +372,22 @@ func checkOldOrNew(t *testing.T, n int, crashed, old, ref tree) {
 		if _, ok := crashed.files[p]; !ok {
 			if _, inRef := ref.files[p]; inRef {
 				t.Fatalf("step %d: %s is gone, though a clean run keeps it", n, p)
+			}
+		}
+	}
+}
+
+// checkKept: every text a case keeps is in its file, byte for byte.
+func checkKept(t *testing.T, n int, tr tree, keep map[string][]string) {
+	t.Helper()
+	for p, texts := range keep {
+		data, err := os.ReadFile(filepath.Join(tr.dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatalf("step %d: %v", n, err)
+		}
+		for _, text := range texts {
+			if !bytes.Contains(data, []byte(text)) {
+				t.Fatalf("step %d: %s lost the user's text %q:\n%s", n, p, text, data)
 			}
 		}
 	}

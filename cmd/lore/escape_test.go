@@ -93,6 +93,31 @@ func TestNoWriteLeavesTheRepository(t *testing.T) {
 				func() error { return os.Symlink(filepath.Join(out, "claude"), filepath.Join(repo, ".claude")) },
 			)
 		}},
+		// Export targets: an instruction file linked to a file outside, a
+		// rule folder (and the folder above it) linked to one that holds a
+		// stale rule lore exported, which an export would remove.
+		{"AGENTS.md linked to a file", func(repo, out string) error {
+			return os.Symlink(filepath.Join(out, "victim.txt"), filepath.Join(repo, "AGENTS.md"))
+		}},
+		{".cursor/rules linked to a folder", func(repo, out string) error {
+			return chain(
+				func() error { return os.MkdirAll(filepath.Join(out, "rules"), 0o755) },
+				func() error {
+					return os.WriteFile(filepath.Join(out, "rules", "lore-stale.mdc"), []byte(escapeStaleRule), 0o644)
+				},
+				func() error { return os.MkdirAll(filepath.Join(repo, ".cursor"), 0o755) },
+				func() error { return os.Symlink(filepath.Join(out, "rules"), filepath.Join(repo, ".cursor/rules")) },
+			)
+		}},
+		{".cursor linked to a folder", func(repo, out string) error {
+			return chain(
+				func() error { return os.MkdirAll(filepath.Join(out, "cursor", "rules"), 0o755) },
+				func() error {
+					return os.WriteFile(filepath.Join(out, "cursor", "rules", "lore-stale.mdc"), []byte(escapeStaleRule), 0o644)
+				},
+				func() error { return os.Symlink(filepath.Join(out, "cursor"), filepath.Join(repo, ".cursor")) },
+			)
+		}},
 		{"config paths out of the work tree", func(repo, out string) error {
 			return os.WriteFile(filepath.Join(repo, ".lore/config.yaml"), []byte(
 				"learnings: ../escape/learnings.md\nconsolidate:\n  report: ../escape/report.md\n  routes:\n    - match: lint\n      target: ../escape/topic.md\n"), 0o644)
@@ -214,6 +239,9 @@ func escapeSteps() []escapeStep {
 		{name: "reconcile", args: []string{"reconcile"}},
 		{name: "signal", args: []string{"signal", "emit", "FEEDBACK", "twenty characters or more"}},
 		{name: "aggregate", args: []string{"aggregate"}},
+		{name: "import", args: []string{"import", "adr"}},
+		{name: "export agents", args: []string{"export", "agents"}},
+		{name: "export cursor", args: []string{"export", "cursor"}},
 		{name: "build", args: []string{"build", "--force"}},
 		// A broken manifest makes the hook log (unless the test's own write
 		// would go through a link).
@@ -265,6 +293,15 @@ func escapeBase(t *testing.T, lore string) string {
 			t.Fatal(err)
 		}
 	}
+	if err := os.MkdirAll(filepath.Join(repo, "doc/adr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"0001-record-architecture-decisions.md": escapeADR(1, "Record architecture decisions"),
+		"0002-keep-the-cache-in-files.md": escapeADR(2, "Keep the cache in files")} {
+		if err := os.WriteFile(filepath.Join(repo, "doc/adr", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, title := range []string{"Lint before commit", "Flaky network tests", "Deploy docs"} {
 		run(lore, "add", "learning", title, "--body", title+": seen in this repository's CI runs.")
 	}
@@ -293,6 +330,14 @@ Use ` + "`TERM=dumb pytest`" + `.
 func escapeLesson(id, title, status string) string {
 	return "---\nid: " + id + "\nkind: lesson\ntitle: " + title + "\nstatus: " + status + "\ntriggers:\n  tools: [Bash]\n  commands: ['^make\\b']\n---\n\n## Fix\nRun make lint first.\n"
 }
+
+func escapeADR(n int, title string) string {
+	return fmt.Sprintf("# %d. %s\n\nDate: 2026-01-05\n\n## Status\n\nAccepted\n\n## Context\n\nWhy %d.\n\n## Decision\n\n%s.\n", n, title, n, title)
+}
+
+// escapeStaleRule is a rule an earlier export wrote for an item that is
+// gone: an export removes it, unless it sits through a link.
+const escapeStaleRule = "---\ndescription: \"Stale\"\nalwaysApply: true\n---\n# Stale\n<!-- lore:item 01JQXYZ8K2M4N6P8Q0R2S4T6Z9 -->\n"
 
 const escapeTranscript = `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"Noting it:\n\n#lesson\ntool: Bash\ntrigger: pytest -v tests/\nmistake: pytest hangs without a TTY in the agent shell\nfix: run python -m pytest\n#/lesson"}]}}
 `

@@ -13,19 +13,21 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// raceRounds is how many times TestParallelWritersHoldOpen starts its 16
+// raceRounds is how many times TestParallelWritersHoldOpen starts its 19
 // writers; each round costs about a second, the writers taking turns.
 const raceRounds = 5
 
-// TestParallelWritersHoldOpen starts 16 lore processes of every writing
+// TestParallelWritersHoldOpen starts 19 lore processes of every writing
 // kind at once on one repository, each waiting 20 ms before it takes the
 // store lock and 20 ms while it holds it (LORE_TEST_LOCK_HOLD), which holds
 // open any window between a read and the write that depends on it. Nothing
 // may be lost (every added item and learning is in the store, each seeded
 // or learned learning is in learnings.md or in the item consolidation made
 // of it; the signals, the sighting, the rejection, the promotion and the
-// skill are recorded) and no PF-/ADR- number or id may be held twice, even
-// with lint --fix renumbering a duplicate at the same time.
+// skill are recorded, each ADR of the folder two imports read at once is
+// imported once, the export's block sits in the user's AGENTS.md) and no
+// PF-/ADR- number or id may be held twice, even with lint --fix
+// renumbering a duplicate at the same time.
 func TestParallelWritersHoldOpen(t *testing.T) {
 	fixtures := crashFixtures(t)
 	seeded := []string{"Flaky network tests", "Lint before commit"}
@@ -36,7 +38,9 @@ func TestParallelWritersHoldOpen(t *testing.T) {
 		files: map[string]string{".lore/config.yaml": "consolidate.yaml", "t/session.jsonl": "session.jsonl", "summary.md": "summary.md",
 			".lore/pitfalls/PF-0001-npm-ci.md": "pf-a.md", ".lore/pitfalls/PF-0001-go-generate.md": "pf-b.md",
 			".lore/lessons/s1.md": "skill1.md", ".lore/lessons/s2.md": "skill2.md", ".lore/lessons/s3.md": "skill3.md",
-			".lore/lessons/s4.md": "skill4.md", ".lore/lessons/s5.md": "skill5.md"},
+			".lore/lessons/s4.md": "skill4.md", ".lore/lessons/s5.md": "skill5.md", "AGENTS.md": "agents.md",
+			"docs/adr/0001-record-architecture-decisions.md": "adr1.md", "docs/adr/0002-keep-the-cache-in-sqlite.md": "adr2.md",
+			"docs/adr/0003-keep-the-cache-in-files.md": "adr3.md"},
 		setup: [][]string{{"init", "--no-git-hooks"},
 			{"add", "learning", seeded[0], "--as", "pitfall", "--body", "Network tests flake on CI runners; mark them with the network tag."},
 			{"add", "learning", seeded[1], "--as", "decision", "--body", "Run make lint before each commit."},
@@ -67,9 +71,12 @@ func TestParallelWritersHoldOpen(t *testing.T) {
 			[]string{"lint", "--fix"},
 			[]string{"promote", "draft-to-promote"},
 			[]string{"reject", "draft-to-reject"},
-			[]string{"aggregate"})
-		if len(writers) != 16 {
-			t.Fatalf("%d writers, want 16", len(writers))
+			[]string{"aggregate"},
+			[]string{"import", "adr"},
+			[]string{"import", "adr"},
+			[]string{"export", "agents"})
+		if len(writers) != 19 {
+			t.Fatalf("%d writers, want 19", len(writers))
 		}
 		var wg sync.WaitGroup
 		outs := make([]string, len(writers))
@@ -88,8 +95,9 @@ func TestParallelWritersHoldOpen(t *testing.T) {
 			}
 		}
 		checkNothingLost(t, dir, round, items, slices.Concat(learnings, seeded, learned))
+		checkInterop(t, dir, round)
 	}
-	t.Logf("%d rounds of 16 parallel writers with the lock windows held open: 0 lost, 0 duplicate refs or ids", raceRounds)
+	t.Logf("%d rounds of 19 parallel writers with the lock windows held open: 0 lost, 0 duplicate refs or ids", raceRounds)
 }
 
 // runHeld runs lore with the lock windows held open for 20 ms.
@@ -155,5 +163,38 @@ func checkNothingLost(t *testing.T, dir string, round int, items, learnings []st
 	}
 	if len(refs) < 8 {
 		t.Fatalf("round %d: only %d refs: %v", round, len(refs), refs)
+	}
+}
+
+// checkInterop: each ADR of the folder is one item (however many imports
+// ran at once), and AGENTS.md holds one managed block between the user's
+// text.
+func checkInterop(t *testing.T, dir string, round int) {
+	t.Helper()
+	s, err := gitstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.Load()
+	imported := map[string][]string{}
+	for _, it := range all {
+		if n := it.Node("imported"); n != nil {
+			imported[n.Value] = append(imported[n.Value], it.Path)
+		}
+	}
+	for _, name := range []string{"0001-record-architecture-decisions.md", "0002-keep-the-cache-in-sqlite.md", "0003-keep-the-cache-in-files.md"} {
+		if got := imported["adr:docs/adr/"+name]; len(got) != 1 {
+			t.Fatalf("round %d: %s imported %d times: %v", round, name, len(got), got)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "AGENTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.HasPrefix(text, "# Agents\n\nBuild with make; run the tests with make test.\n\n<!-- lore:begin") ||
+		!strings.HasSuffix(text, "<!-- lore:end -->\n\n## Review\n\nAsk for one review; keep this text as it is.\n") ||
+		strings.Count(text, "<!-- lore:begin") != 1 || strings.Contains(text, "A stale rule") || !strings.Contains(text, "## npm ci wipes node_modules\n") {
+		t.Fatalf("round %d: AGENTS.md is not the user's text around one fresh block:\n%s", round, text)
 	}
 }
