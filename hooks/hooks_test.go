@@ -598,24 +598,13 @@ func TestQuietEvents(t *testing.T) {
 // background scan of agent_transcript_path (not the parent's transcript).
 func TestSubagentStopScansTheSubagentTranscript(t *testing.T) {
 	root := repo(t, testItems)
-	bin := t.TempDir()
-	got := filepath.Join(bin, "args")
-	// Shell built-ins only: PATH holds nothing else.
-	script := "#!/bin/sh\necho \"$@\" > " + got + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin)
+	ran := stubLore(t)
 	for _, agent := range []string{"claude", "codex"} {
-		os.Remove(got)
-		hook(t, agent, "SubagentStop", map[string]any{"session_id": newSession(t), "cwd": root, "agent_id": "a1",
-			"transcript_path": "/p/parent.jsonl", "agent_transcript_path": "/p/parent/subagents/agent-a1.jsonl"})
-		var data []byte
-		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
-			time.Sleep(10 * time.Millisecond)
-			data, _ = os.ReadFile(got)
-		}
-		if want := "scan --quiet /p/parent/subagents/agent-a1.jsonl\n"; string(data) != want {
+		data := ran(func() {
+			hook(t, agent, "SubagentStop", map[string]any{"session_id": newSession(t), "cwd": root, "agent_id": "a1",
+				"transcript_path": "/p/parent.jsonl", "agent_transcript_path": "/p/parent/subagents/agent-a1.jsonl"})
+		})
+		if want := "scan --quiet /p/parent/subagents/agent-a1.jsonl\n"; data != want {
 			t.Errorf("%s: lore ran with %q, want %q", agent, data, want)
 		}
 	}
@@ -626,13 +615,7 @@ func TestSubagentStopScansTheSubagentTranscript(t *testing.T) {
 // for the sub-agent's last message; without the folder, only the transcript.
 func TestStopScansTheSubagentsToo(t *testing.T) {
 	root := repo(t, testItems)
-	bin := t.TempDir()
-	got := filepath.Join(bin, "args")
-	script := "#!/bin/sh\necho \"$@\" > " + got + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin)
+	ran := stubLore(t)
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "s1.jsonl")
 	sub := filepath.Join(dir, "s1", "subagents")
@@ -642,18 +625,14 @@ func TestStopScansTheSubagentsToo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		os.Remove(got)
-		hook(t, "claude", "Stop", map[string]any{"session_id": newSession(t), "cwd": root, "transcript_path": transcript})
-		var data []byte
-		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
-			time.Sleep(10 * time.Millisecond)
-			data, _ = os.ReadFile(got)
-		}
+		data := ran(func() {
+			hook(t, "claude", "Stop", map[string]any{"session_id": newSession(t), "cwd": root, "transcript_path": transcript})
+		})
 		want := "scan --quiet " + transcript + "\n"
 		if withSub {
 			want = "scan --quiet " + transcript + " " + sub + "\n"
 		}
-		if string(data) != want {
+		if data != want {
 			t.Errorf("subagents folder %v: lore ran with %q, want %q", withSub, data, want)
 		}
 	}
@@ -784,5 +763,28 @@ func TestGeminiSubagentContext(t *testing.T) {
 	hook(t, "gemini", "BeforeTool", agent)
 	if !injected() {
 		t.Error("a second sub-agent: no lesson in its own context")
+	}
+}
+
+// stubLore puts a lore on PATH (and nothing else: shell built-ins only)
+// that records its arguments; the returned function runs call and waits
+// for the background lore it starts, returning its arguments.
+func stubLore(t *testing.T) func(call func()) string {
+	bin := t.TempDir()
+	got := filepath.Join(bin, "args")
+	script := "#!/bin/sh\necho \"$@\" > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	return func(call func()) string {
+		os.Remove(got)
+		call()
+		var data []byte
+		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
+			time.Sleep(10 * time.Millisecond)
+			data, _ = os.ReadFile(got)
+		}
+		return string(data)
 	}
 }
