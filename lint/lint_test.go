@@ -78,9 +78,7 @@ func TestRenumberThree(t *testing.T) {
 	}
 	// Applying the changes leaves a clean store.
 	var after Store
-	for _, f := range st.Items {
-		after.Items = append(after.Items, f)
-	}
+	after.Items = append(after.Items, st.Items...)
 	for _, c := range changes {
 		for i, f := range after.Items {
 			if f.Path == c.From {

@@ -74,10 +74,7 @@ func headingLine(body []byte, h *ast.Heading) (int, []byte) {
 // setext heading, the line itself), trimmed.
 func headingText(line []byte) string {
 	s := strings.TrimSpace(strings.TrimRight(string(line), "\r\n"))
-	if strings.HasPrefix(s, "##") {
-		s = strings.TrimPrefix(s, "##")
-	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(strings.TrimPrefix(s, "##"))
 }
 
 // lineLen is the length of the first line of b including its newline.

@@ -359,10 +359,7 @@ func (s *shellScanner) wordText() bool {
 			s.pos++
 		}
 	}
-	if s.pos > len(s.src) {
-		return false
-	}
-	return true
+	return s.pos <= len(s.src)
 }
 
 // redirection skips a redirection operator (with an fd number or {var}

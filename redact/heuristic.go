@@ -130,15 +130,14 @@ func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
 		if from < 0 || to <= from || h.flag && m[0] > 0 && !strings.ContainsRune(" \t\n\"'`(", rune(s[m[0]-1])) {
 			continue
 		}
-		v := s[from:to]
-		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
-			from, to, v = from+1, to-1, v[1:len(v)-1]
+		if v := s[from:to]; len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+			from, to = from+1, to-1
 		}
 		// Punctuation after a value ends the sentence or the `code`.
 		for to > from && strings.IndexByte("`,;.)]}>", s[to-1]) >= 0 {
 			to--
 		}
-		v = s[from:to]
+		v := s[from:to]
 		if h.kind == "env" && !secretKey(s[m[2]:m[3]]) {
 			continue
 		}
