@@ -159,6 +159,9 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		case out != "":
 		case r.Score < thr-Tolerance && explain:
 			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+			if never := ShapeOf(it.Triggers).Unreachable(it.Priority, thr); never != "" {
+				out += "; it " + never
+			}
 		case r.Score < thr-Tolerance:
 			out = "below the threshold"
 		case !r.Deny && seen != nil && seen(r.ID):

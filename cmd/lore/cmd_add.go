@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -98,6 +99,13 @@ func (c *AddCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", rel, it.Kind, displayID(it))
+	// The item is written; what lint would warn about its triggers (it can
+	// never fire, or fires on almost every call) is said now, not at review.
+	if cfg, err := s.Config(); err == nil {
+		for _, f := range lint.Triggers(it, cfg.Inject.Threshold) {
+			fmt.Fprintf(g.Stderr, "%s\n", f)
+		}
+	}
 	return nil
 }
 
