@@ -133,7 +133,7 @@ func SyntheticFiles(n int) map[string][]byte {
 			kw := keywordSets[rng.IntN(len(keywordSets))]
 			trig = "  keywords: [" + kw + "]\n"
 			subject = "requests about " + strings.ReplaceAll(kw, "'", "")
-			prio = "high" // a keyword-only critical item would fire on every call
+			prio = "high" // keyword-only: fires only with its keyword, at any priority from medium
 		}
 		folder, body := "lessons", lessonBody(rng, subject)
 		if kind == "pitfall" {

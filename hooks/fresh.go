@@ -295,7 +295,7 @@ func (h *handler) markIfEditing(tc call, cwd string) {
 	editing := tc.Tool == "Bash" && strings.Contains(tc.Command, ".lore/")
 	if tc.Tool != "Read" && tc.Tool != "Glob" && tc.Tool != "Grep" {
 		for _, p := range tc.Paths {
-			rel := relPath(h.root, cwd, p)
+			rel := match.RelPath(h.root, cwd, p)
 			editing = editing || strings.HasPrefix(rel, ".lore/") && !strings.HasPrefix(rel, ".lore/cache/")
 		}
 	}

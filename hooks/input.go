@@ -5,7 +5,6 @@ import (
 
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/buger/jsonparser"
@@ -221,24 +220,4 @@ func commandOf(obj []byte) string {
 		return strings.Join(argv, " ")
 	}
 	return ""
-}
-
-// relPath makes p relative to root (p may be relative to cwd). A path
-// outside the repository has no repo-relative form: "".
-func relPath(root, cwd, p string) string {
-	if p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) {
-		base := cwd
-		if base == "" {
-			base = root
-		}
-		p = filepath.Join(base, p)
-	}
-	rel, err := filepath.Rel(root, filepath.Clean(p))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
-	}
-	return filepath.ToSlash(rel)
 }

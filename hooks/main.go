@@ -313,7 +313,7 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 			if i == 8 {
 				break
 			}
-			c.Path = relPath(h.root, cwd, p)
+			c.Path = match.RelPath(h.root, cwd, p)
 			one, err := match.Decide(m, c, seen)
 			if err != nil {
 				return match.Decision{}, err

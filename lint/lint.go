@@ -19,6 +19,7 @@ import (
 
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // MaxItemBytes is the largest item file lint accepts. An item is injected
@@ -191,7 +192,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
 	out = append(out, Safety(it)...)
-	out = append(out, breadth(it)...)
+	out = append(out, breadth(it, cfg.Inject.Threshold)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
@@ -217,9 +218,14 @@ func injectedBytes(it *markdown.Item) int {
 	return len(strings.TrimSpace(string(it.Body())))
 }
 
-// breadth warns about triggers that fire on almost every call (DESIGN
-// section 8).
-func breadth(it *markdown.Item) []Finding {
+// Triggers returns the trigger warnings of one item (those lint gives):
+// lore add prints them for the item it just wrote.
+func Triggers(it *markdown.Item, threshold float64) []Finding { return breadth(it, threshold) }
+
+// breadth warns about triggers that fire on almost every call, and about
+// an item that can never reach the threshold (DESIGN section 8: every item
+// can fire or says why not).
+func breadth(it *markdown.Item, threshold float64) []Finding {
 	t := it.Triggers
 	targets := len(t.Commands)+len(t.Paths) > 0
 	warn := func(key, format string, args ...any) Finding {
@@ -227,8 +233,8 @@ func breadth(it *markdown.Item) []Finding {
 	}
 	var out []Finding
 	band := it.Priority.Band()
-	if band == "critical" && len(t.Keywords) > 0 && len(t.Tools) == 0 && !targets {
-		out = append(out, warn("triggers.keywords", "a critical item triggered by keywords alone is injected with every prompt that mentions them; add tools, commands or paths"))
+	if why := Unreachable(it, threshold); why != "" {
+		out = append(out, warn("priority", "%s", why))
 	}
 	if len(t.Tools) > 0 && !targets && (band == "critical" || band == "high") {
 		out = append(out, warn("triggers.tools", "a %s item with tools but no commands or paths is injected on every %s call; add commands or paths, or lower its priority", band, strings.Join(t.Tools, "/")))
@@ -237,6 +243,18 @@ func breadth(it *markdown.Item) []Finding {
 		out = append(out, warn("triggers.paths", "paths without tools: the item is also scored on calls that have no path (every shell command); set tools, e.g. [Read, Edit, Write]"))
 	}
 	return out
+}
+
+// Unreachable says why an item with triggers can never reach the
+// threshold at its priority ("" when it can, or when it has no triggers or
+// is not active: a draft starts low on purpose). lore add warns with it.
+func Unreachable(it *markdown.Item, threshold float64) string {
+	t := it.Triggers
+	if t.Empty() || (it.Status != "active" && it.Status != "accepted") {
+		return ""
+	}
+	s := match.Shape{Tools: len(t.Tools) > 0, Targets: len(t.Commands)+len(t.Paths) > 0, Keywords: len(t.Keywords), Topics: len(t.Topics)}
+	return s.Unreachable(int(it.Priority), threshold)
 }
 
 // refNameMismatch warns when a pitfall's or decision's file name carries a

@@ -118,9 +118,19 @@ func checkFetch(it *markdown.Item) []Finding {
 			continue
 		}
 		off := s.Start
+		fenced := false
 		for _, line := range strings.SplitAfter(string(raw[s.Start:s.End]), "\n") {
+			t := strings.TrimLeft(line, " ")
+			fence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+			if fence {
+				fenced = !fenced
+			}
+			text := line
+			if !fenced && !fence && !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "\t") {
+				text = unspan(line) // prose: its backticks delimit code, they do not run it
+			}
 			for _, re := range fetchRes {
-				if loc := re.FindStringIndex(line); loc != nil {
+				if loc := re.FindStringIndex(text); loc != nil {
 					l, c := position(raw, off+loc[0])
 					out = append(out, Finding{Path: it.Path, Line: l, Col: c, Key: "fetch",
 						Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(line[loc[0]:loc[1]])), Severity: Error})
@@ -131,6 +141,50 @@ func checkFetch(it *markdown.Item) []Finding {
 		}
 	}
 	return out
+}
+
+// unspan blanks the backtick runs that open and close Markdown code spans
+// in a prose line (offsets kept), so `curl -s URL | jq .name` is read as
+// the command it shows and not as a command substitution. A backtick
+// inside a longer-delimited span, or one that closes nothing, stays.
+func unspan(line string) string {
+	b := []byte(line)
+	run := func(i int) int {
+		j := i
+		for j < len(b) && b[j] == '`' {
+			j++
+		}
+		return j - i
+	}
+	for i := 0; i < len(b); {
+		if b[i] != '`' {
+			i++
+			continue
+		}
+		n := run(i)
+		closeAt := -1
+		for j := i + n; j < len(b); {
+			if b[j] != '`' {
+				j++
+				continue
+			}
+			m := run(j)
+			if m == n {
+				closeAt = j
+				break
+			}
+			j += m
+		}
+		if closeAt < 0 {
+			i += n // a literal run: left as it is
+			continue
+		}
+		for k := 0; k < n; k++ {
+			b[i+k], b[closeAt+k] = ' ', ' '
+		}
+		i = closeAt + n
+	}
+	return string(b)
 }
 
 func firstLine(s string) string {

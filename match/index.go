@@ -154,6 +154,19 @@ func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, tar
 		topMax = 1
 	}
 	mult := Multiplier(it.Priority)
+	if ShapeOf(t).PhraseOnly() {
+		// A candidate only when a phrase is present: gate on the keywords
+		// unless topics alone (not in the prompt) could pass.
+		if mult < thr-Tolerance {
+			return
+		}
+		if len(t.Keywords) > 0 && (len(t.Topics) == 0 || 0.2*mult < thr-Tolerance) {
+			b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: keywordLiterals(t.Keywords)})
+			return
+		}
+		b.Always = append(b.Always, i)
+		return
+	}
 	if (0.4*tool+0.4*target+0.1*kwMax+0.1*topMax)*mult < thr-Tolerance {
 		return // can never pass here
 	}
@@ -163,12 +176,16 @@ func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, tar
 		return
 	}
 	if len(t.Keywords) > 0 && (0.4*tool+0.4*target+0.1*topMax)*mult < thr-Tolerance {
-		var kw []string
-		for _, k := range t.Keywords {
-			kw = append(kw, phraseLiteral(k))
-		}
-		b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: kw})
+		b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: keywordLiterals(t.Keywords)})
 		return
 	}
 	b.Always = append(b.Always, i)
+}
+
+func keywordLiterals(kws []string) []string {
+	var out []string
+	for _, k := range kws {
+		out = append(out, phraseLiteral(k))
+	}
+	return out
 }

@@ -159,6 +159,9 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		case out != "":
 		case r.Score < thr-Tolerance && explain:
 			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+			if never := ShapeOf(it.Triggers).Unreachable(it.Priority, thr); never != "" {
+				out += "; it " + never
+			}
 		case r.Score < thr-Tolerance:
 			out = "below the threshold"
 		case !r.Deny && seen != nil && seen(r.ID):
@@ -295,24 +298,36 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		}
 	}
 
-	kw := 0.5
+	kw, kwHits := 0.5, 0
 	if len(t.Keywords) > 0 {
 		hits := phraseHits(t.Keywords, e.prompt)
+		kwHits = len(hits)
 		kw = float64(len(hits)) / float64(len(t.Keywords))
 		note("keywords: %d/%d %q (%.2f)", len(hits), len(t.Keywords), hits, kw)
 	} else {
 		note("keywords: none set (0.5)")
 	}
-	topics := 0.5
+	topics, topHits := 0.5, 0
 	if len(t.Topics) > 0 {
 		hits := phraseHits(t.Topics, e.texts...)
+		topHits = len(hits)
 		topics = float64(len(hits)) / float64(len(t.Topics))
 		note("topics: %d/%d %q (%.2f)", len(hits), len(t.Topics), hits, topics)
 	} else {
 		note("topics: none set (0.5)")
 	}
-	r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
 	mult := Multiplier(it.Priority)
+	if ShapeOf(t).PhraseOnly() {
+		// Keywords and topics are all it has: without a phrase it would be
+		// on for every call at high priority and dead at medium.
+		if kwHits+topHits == 0 {
+			return e.reject(r, why, "keyword/topic-only item and none of its phrases is present")
+		}
+		r.Relevance = phraseRelevance(kwHits, len(t.Keywords), topHits, len(t.Topics))
+		note("relevance: keyword/topic-only, the fraction of its phrases present (%.2f)", r.Relevance)
+	} else {
+		r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
+	}
 	r.Score = r.Relevance * mult
 	note("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
 	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"

@@ -100,15 +100,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = int(sig)
 		}
 	}()
-	parser, err := kong.New(&cli,
-		kong.Name("lore"),
-		kong.Description("A git-native memory for coding agents: lessons, pitfalls and decisions as Markdown in the repository."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(c int) { panic(exitSignal(c)) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Bind(&cli.Globals),
-		kong.Vars{"version": versionText()},
-	)
+	parser, err := newParser(&cli, stdout, stderr)
 	if err != nil {
 		return exitCode(err, stderr)
 	}
@@ -123,6 +115,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitCode(err, stderr)
 	}
 	return exitCode(ctx.Run(&cli.Globals), stderr)
+}
+
+// newParser is lore's kong parser over cli (the README test parses with it
+// too).
+func newParser(cli *CLI, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(cli,
+		kong.Name("lore"),
+		kong.Description("A git-native memory for coding agents: lessons, pitfalls and decisions as Markdown in the repository."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitSignal(c)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(&cli.Globals),
+		kong.Vars{"version": versionText()},
+	)
 }
 
 // versionText is what --version prints: "lore" and the module version,

@@ -13,6 +13,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -24,7 +25,7 @@ type AddCmd struct {
 	Mistake      string   `help:"Lesson: what went wrong." group:"Body"`
 	Fix          string   `help:"Lesson: what to do instead." group:"Body"`
 	Why          string   `help:"Lesson: why." group:"Body"`
-	Checklist    []string `help:"Lesson: checklist entries (repeatable)." group:"Body"`
+	Checklist    []string `sep:"none" help:"Lesson: checklist entries (repeatable)." group:"Body"`
 	Issue        string   `help:"Pitfall: the issue." group:"Body"`
 	Impact       string   `help:"Pitfall: its impact." group:"Body"`
 	Avoid        string   `help:"Pitfall: how to avoid it." group:"Body"`
@@ -44,11 +45,11 @@ type AddCmd struct {
 	Enforce    string   `help:"deny: block the matching call (critical items only)." group:"Frontmatter"`
 	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
 	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
-	Commands   []string `name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
-	Unless     []string `help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
-	Paths      []string `name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
-	Keywords   []string `name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
-	Topics     []string `name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
+	Commands   []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
+	Unless     []string `sep:"none" help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
+	Paths      []string `sep:"none" name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
+	Keywords   []string `sep:"none" name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
+	Topics     []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
 }
 
 // Run validates the new item fully before anything is written.
@@ -98,6 +99,13 @@ func (c *AddCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", rel, it.Kind, displayID(it))
+	// The item is written; what lint would warn about its triggers (it can
+	// never fire, or fires on almost every call) is said now, not at review.
+	if cfg, err := s.Config(); err == nil {
+		for _, f := range lint.Triggers(it, cfg.Inject.Threshold) {
+			fmt.Fprintf(g.Stderr, "%s\n", f)
+		}
+	}
 	return nil
 }
 

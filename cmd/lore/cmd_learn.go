@@ -14,7 +14,7 @@ import (
 // LearnCmd records a phase's learnings once per key.
 type LearnCmd struct {
 	Key   string   `required:"" help:"The build phase or run id, e.g. phase-3: captured once."`
-	From  []string `type:"path" placeholder:"FILE" help:"Notes to extract from (repeatable; default: standard input)."`
+	From  []string `sep:"none" type:"path" placeholder:"FILE" help:"Notes to extract from (repeatable; default: standard input)."`
 	Force bool     `help:"Re-extract: replace the key's entries in learnings.md."`
 
 	NoSignals bool `name:"no-signals" help:"Do not emit the FEEDBACK summary (and REDIRECT for pitfalls) signals."`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/lore-agents/lore/compile"
@@ -15,9 +16,9 @@ import (
 type MatchCmd struct {
 	Tool    string   `required:"" placeholder:"TOOL" help:"The tool: Bash, Read, Edit, Write, Glob, Grep, NotebookEdit, or any other name."`
 	Command string   `placeholder:"CMD" xor:"target" help:"The shell command (Bash)."`
-	Path    string   `placeholder:"PATH" xor:"target" help:"The repo-relative file path (file tools)."`
+	Path    string   `placeholder:"PATH" xor:"target" help:"The file path (file tools): repo-relative, absolute, or relative to the current directory, as the hook reads it."`
 	Prompt  string   `placeholder:"TEXT" help:"The latest user prompt (keywords; topics too)."`
-	Recent  []string `placeholder:"TEXT" help:"Earlier prompts of the session, for topics (repeatable)."`
+	Recent  []string `sep:"none" placeholder:"TEXT" help:"Earlier prompts of the session, for topics (repeatable)."`
 	All     bool     `help:"Also list every item that was not selected, with why."`
 	JSON    bool     `name:"json" help:"Print the decision as JSON."`
 }
@@ -35,7 +36,19 @@ func (c *MatchCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.m.Close()
-	call := match.Call{Tool: c.Tool, Command: c.Command, Path: c.Path, Prompt: c.Prompt,
+	// The hook's path handling: absolute, or relative to the current
+	// directory (-C), made relative to the repository.
+	path := c.Path
+	if path != "" {
+		cwd, err := filepath.Abs(g.Dir)
+		if err != nil {
+			return err
+		}
+		if path = match.RelPath(s.Root, cwd, c.Path); path == "" {
+			fmt.Fprintf(g.Stderr, "lore match: --path %s is outside the repository %s: the call has no path target\n", c.Path, s.Root)
+		}
+	}
+	call := match.Call{Tool: c.Tool, Command: c.Command, Path: path, Prompt: c.Prompt,
 		Recent: append(append([]string(nil), c.Recent...), c.Prompt)}
 	d, err := match.Explain(b.m, call)
 	if err != nil {

@@ -25,7 +25,7 @@ type ObserveCmd struct {
 	Count    int      `default:"1" help:"How many sightings this records."`
 	At       string   `help:"When it was seen: YYYY-MM-DD or RFC 3339 (default: now)."`
 	Details  string   `help:"What to do: the body of the artifact it becomes."`
-	Evidence []string `help:"Where it was seen (repeatable), e.g. a transcript file and line."`
+	Evidence []string `sep:"none" help:"Where it was seen (repeatable), e.g. a transcript file and line."`
 	Quality  bool     `default:"true" negatable:"" help:"It passes the quality gate: specific, actionable, in scope (--no-quality: count it but never promote it)."`
 }
 

@@ -166,9 +166,9 @@ type PromoteCmd struct {
 	Title    string   `help:"A better title."`
 	Priority string   `help:"critical, high, medium, low or 1-10 (scan drafts start low)."`
 	Tools    []string `help:"Replace the trigger's tools."`
-	Commands []string `name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
-	Unless   []string `help:"Add a veto regex to the trigger (repeatable)."`
-	Paths    []string `name:"path" help:"Replace the trigger's path globs (repeatable)."`
+	Commands []string `sep:"none" name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
+	Unless   []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
+	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
