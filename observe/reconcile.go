@@ -23,6 +23,7 @@ type Report struct {
 	Healed    []string // a crash's unrecorded artifact or unmarked observation, recorded now
 	Unmatched []string // lore-made artifacts no ready observation matches: left alone
 	Ambiguous []string // matched by more than one ready observation: left alone
+	Drafted   []string // "obs_id path": ready, not rendered, scan's draft of the incident is in the store
 }
 
 // Reconcile compares the render manifest with the files (seed 002's

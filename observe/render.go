@@ -107,9 +107,17 @@ func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
 	if err != nil {
 		return nil, rep, err
 	}
+	drafts := l.scanDrafts()
 	var out []Rendered
 	for _, o := range Fold(recs) {
 		if o.Status != Ready || Rejected(o, rejected) {
+			continue
+		}
+		// One draft per incident: a Tier 2 finding is both a scan draft
+		// and a sighting; when the draft is in the store (draft, promoted
+		// or archived), the reviewer already has the incident.
+		if rel := Drafted(o, drafts); rel != "" {
+			rep.Drafted = append(rep.Drafted, o.ID+" "+rel)
 			continue
 		}
 		rel, data, err := l.artifact(o, now)
@@ -249,6 +257,30 @@ func Rejected(o *Observation, rejected map[string]bool) bool {
 		}
 	}
 	return seen > 0
+}
+
+// scanDrafts maps the source hash of every item scan wrote to its path.
+// Unparseable items are lint's business, not render's.
+func (l *Log) scanDrafts() map[string]string {
+	items, _ := l.s.Load()
+	out := map[string]string{}
+	for _, it := range items {
+		if it.Source != nil && it.Source.Hash != "" {
+			out[it.Source.Hash] = it.Path
+		}
+	}
+	return out
+}
+
+// Drafted returns the path of the store item scan wrote from one of o's
+// sightings (by the candidate hash its evidence records), or "".
+func Drafted(o *Observation, drafts map[string]string) string {
+	for _, e := range o.Evidence {
+		if m := evidenceHashRe.FindStringSubmatch(e); m != nil && drafts[m[2]] != "" {
+			return drafts[m[2]]
+		}
+	}
+	return ""
 }
 
 // free returns the first name(i), i = 1, 2, ..., that no file uses.

@@ -134,7 +134,7 @@ func (c *RenderCmd) Run(g *Globals) error {
 	for _, r := range out {
 		fmt.Fprintf(g.Stdout, "rendered %s (%s %s, confidence %.2f)\n", r.Path, r.Observation.Type, r.Observation.ID, r.Observation.Confidence)
 	}
-	if err == nil && len(out) == 0 {
+	if err == nil && len(out) == 0 && (rep == nil || len(rep.Drafted) == 0) {
 		fmt.Fprintln(g.Stdout, "nothing ready to render")
 	}
 	return err
@@ -182,6 +182,10 @@ func printReport(g *Globals, rep *observe.Report, always bool) {
 	}
 	for _, p := range rep.Ambiguous {
 		fmt.Fprintf(g.Stdout, "left alone %s: several ready observations match it\n", p)
+	}
+	for _, d := range rep.Drafted {
+		id, rel, _ := strings.Cut(d, " ")
+		fmt.Fprintf(g.Stdout, "not rendered %s: the incident is already drafted as %s\n", id, rel)
 	}
 	if always {
 		fmt.Fprintf(g.Stdout, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
