@@ -159,8 +159,14 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) (*C
 		used[a] = true
 		end = max(end, result(a))
 	}
+	// The diagnosis is the assistant's words between the error and the
+	// call that worked: words after the fix are about what comes next.
+	last := r + diagWindow
+	if fixed >= 0 {
+		last = min(last, fixed)
+	}
 	diag := ""
-	for j := r + 1; j < len(evs) && j <= r+diagWindow; j++ {
+	for j := r + 1; j < len(evs) && j <= last; j++ {
 		if evs[j].Kind == AssistantText {
 			if s := sentenceMatching(evs[j].Text, diagnosisPhrases); s != "" {
 				diag = s
