@@ -22,7 +22,7 @@ type blockRef struct {
 
 var (
 	correctionRe = lazy(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
-	politeNoRe   = lazy(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b`)
+	politeNoRe   = lazy(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b|\bi know i (said|asked|told you)\b`)
 )
 
 // lookPrograms only look around: their failures (a missing file, no
@@ -187,6 +187,10 @@ func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) (*C
 		return nil, end // the same failure repeated, never fixed: no fix to teach
 	case fixed >= 0 && evs[fixed].Text == call.Text && len(attempts) < 3 && !timeout:
 		return nil, end // the same command passed once the code changed: a bug fixed, not a way of working
+	case fixed >= 0 && !timeout && sameRun(call.Text, evs[fixed].Text) && edited(evs[i:fixed]):
+		return nil, end // the same run (its output cut differently) passed after files were edited: a bug fixed
+	case !timeout && diag == "" && exitOnlyRe.get().MatchString(errLine):
+		return nil, end // no error text, no diagnosis: nothing says what went wrong
 	case timeout:
 		c.Signal = SignalHang
 		c.signals.hang = true
@@ -395,6 +399,36 @@ func firstLines(s string, n int) string {
 
 // related: two calls of one tool address the same thing: the same program
 // (after env assignments, sudo and a leading cd) or the same file name.
+// sameRun says the fix b runs the failing command a again, its output
+// shown differently (2>&1, a trailing | tail or | head), alone or as the
+// first step of a chain.
+func sameRun(a, b string) bool {
+	core := func(s string) string {
+		s = strings.ReplaceAll(s, "2>&1", "")
+		for _, cut := range []string{"| tail", "|tail", "| head", "|head"} {
+			if i := strings.Index(s, cut); i >= 0 {
+				s = s[:i]
+			}
+		}
+		return strings.Join(strings.Fields(s), " ")
+	}
+	// The fix may chain more steps after it (`mise run lint && mise run
+	// test`); a step before it (`mise run fmt && mise run lint`) may be
+	// what fixed it, so that is not the same run.
+	first, _, _ := strings.Cut(b, "&&")
+	return core(a) == core(first)
+}
+
+// edited says a file was edited or written among evs.
+func edited(evs []Event) bool {
+	for _, e := range evs {
+		if e.Kind == ToolCall && (e.Tool == "Edit" || e.Tool == "Write") {
+			return true
+		}
+	}
+	return false
+}
+
 func related(a, b string) bool {
 	if a == "" || b == "" {
 		return false
