@@ -1,7 +1,13 @@
-# lore's tasks. `make test` is what CI runs (.ci/run).
+# lore's tasks. `make test` is what CI runs (.ci/run); `make help` lists them.
 GO      ?= go
 BIN     ?= bin
 PKGS    := ./...
+.DEFAULT_GOAL := build
+# golangci-lint is pinned in its own modfile: its ~200 modules would
+# otherwise share lore's go.mod and raise lore's own dependencies.
+GOLANGCI := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
+# The packages whose tests define -update (a golden file to rewrite).
+GOLDEN_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rl --include='*_test.go' --exclude-dir=tmp --exclude-dir=.git 'flag\.Bool."update"' .))))
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
 # "context deadline exceeded" at a -fuzztime deadline (golang/go#75804).
 FUZZTIME ?= 5000x
@@ -24,7 +30,10 @@ e2e_specs := $(if $(filter claude,$(E2E_CLIENTS)),$(addprefix claude=,$(CLAUDE_V
 e2e_empty :=
 e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))$$
 
-.PHONY: build install test bench lint fmt cover demo fuzz update-golden hooks clean e2e
+.PHONY: help build install check test bench lint fmt cover demo fuzz update-golden hooks clean e2e
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## build lore and the lean hook binary into ./bin
 	$(GO) build -o $(BIN)/ ./cmd/lore ./cmd/lore-hook
@@ -32,21 +41,27 @@ build: ## build lore and the lean hook binary into ./bin
 install: ## install lore and lore-hook into GOBIN
 	$(GO) install ./cmd/lore ./cmd/lore-hook
 
-test: ## vet and run every test (unit, end-to-end scripts, fuzz seed corpora)
+check: ## the cheap checks: gofmt, go vet, go mod tidy -diff, staticcheck
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: run make fmt'; exit 1; }
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags e2e ./e2e
+	$(GO) mod tidy -diff
+	$(GO) tool staticcheck -tags e2e $(PKGS)
+
+test: check ## the cheap checks, then every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
 
 bench: ## benchmarks with ratios against baselines measured in the same run
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)
 
-lint: ## gofmt check and vet
-	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: run make fmt'; exit 1; }
-	$(GO) vet $(PKGS)
+lint: check ## the cheap checks, then golangci-lint (.golangci.yml)
+	$(GOLANGCI) run $(PKGS)
 
-fmt:
+fmt: ## gofmt every file
 	gofmt -w .
 
-cover:
+cover: ## test coverage into tmp/cover.out, total printed
+	@mkdir -p tmp
 	$(GO) test -count=1 -coverprofile=tmp/cover.out $(PKGS)
 	$(GO) tool cover -func=tmp/cover.out | tail -1
 
@@ -63,8 +78,8 @@ e2e: ## lore inside the real clients (npm installs in $(E2E_CACHE); E2E_CLIENTS,
 	@vars=$$(./e2e/install.sh $(E2E_CACHE)/npm $(e2e_specs)) && eval "export $$vars" && \
 		LORE_E2E_LOGS=$(abspath $(E2E_CACHE))/logs $(GO) test -tags e2e -count=1 -p 1 -timeout 20m -v -run '$(e2e_run)' ./e2e
 
-update-golden: ## refresh golden files
-	$(GO) test $(PKGS) -update
+update-golden: ## rewrite the golden files (only the packages whose tests define -update)
+	$(GO) test -count=1 $(GOLDEN_PKGS) -update
 
 demo: build ## the main job on a throwaway repository
 	./demo/run.sh $(BIN)
@@ -72,5 +87,5 @@ demo: build ## the main job on a throwaway repository
 hooks: build ## use lore's own git hooks in this repository
 	git config core.hooksPath .githooks
 
-clean:
+clean: ## remove bin and tmp
 	rm -rf $(BIN) tmp

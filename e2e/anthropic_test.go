@@ -89,16 +89,6 @@ func (c *conv) messages() string {
 	return sb.String()
 }
 
-// firstUser is the first user message's text (a sub-agent's task).
-func (c *conv) firstUser() string {
-	for _, m := range c.body.Messages {
-		if m.Role == "user" {
-			return text(m.Content)
-		}
-	}
-	return ""
-}
-
 func (c *conv) lastUser() string {
 	for i := len(c.body.Messages) - 1; i >= 0; i-- {
 		if m := c.body.Messages[i]; m.Role == "user" {
@@ -106,17 +96,6 @@ func (c *conv) lastUser() string {
 		}
 	}
 	return ""
-}
-
-// turns counts the assistant messages so far: the scripted step to answer.
-func (c *conv) turns() int {
-	n := 0
-	for _, m := range c.body.Messages {
-		if m.Role == "assistant" {
-			n++
-		}
-	}
-	return n
 }
 
 // resultFor returns the text of the tool_result answering a tool_use id

@@ -377,16 +377,6 @@ func tail(s string, n int) string {
 	return s
 }
 
-// waitFor polls cond until it holds or the timeout passes (no sleeps as
-// synchronisation: background work such as the Stop hook's scan is awaited
-// by its result).
-func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	if !eventually(timeout, cond) {
-		t.Fatalf("timed out after %s waiting for %s", timeout, what)
-	}
-}
-
 // eventually polls cond every 100 ms until it holds or timeout passes.
 func eventually(timeout time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(timeout)

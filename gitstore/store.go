@@ -242,7 +242,7 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 // descriptor of it is closed.
 func (s *Store) BuildLock() (unlock func(), err error) {
 	if fd, err := strconv.Atoi(os.Getenv(manifest.LockFDEnv)); err == nil && fd > 2 {
-		os.Unsetenv(manifest.LockFDEnv)
+		_ = os.Unsetenv(manifest.LockFDEnv)
 		if f := os.NewFile(uintptr(fd), "build.lock"); f != nil {
 			fi, err1 := f.Stat()
 			want, err2 := os.Stat(s.Path(manifest.LockRelPath))

@@ -74,7 +74,7 @@ func WriteAtomic(path string, data []byte) error {
 		return fmt.Errorf("gitstore: write %s: %w", path, err)
 	}
 	defer t.Cleanup()
-	step(func() { t.Write(data[:len(data)/2]) })
+	step(func() { _, _ = t.Write(data[:len(data)/2]) })
 	if _, err := t.Write(data); err != nil {
 		return fmt.Errorf("gitstore: write %s: %w", path, err)
 	}
@@ -128,7 +128,7 @@ func Append(path string, data []byte) error {
 		}
 	}
 	// One write: O_APPEND places it whole at the end.
-	step(func() { f.Write(data[:len(data)/2]) })
+	step(func() { _, _ = f.Write(data[:len(data)/2]) })
 	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("gitstore: append %s: %w", path, err)
 	}

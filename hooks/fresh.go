@@ -178,7 +178,7 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 	}
 	exited := make(chan struct{})
 	go func() {
-		p.Wait()
+		_, _ = p.Wait()
 		close(exited)
 	}()
 	return exited
@@ -303,7 +303,7 @@ func (h *handler) markIfEditing(tc call, cwd string) {
 		return
 	}
 	mark := filepath.Join(h.root, filepath.FromSlash(manifest.EditedRelPath))
-	os.MkdirAll(filepath.Dir(mark), 0o755)
+	_ = os.MkdirAll(filepath.Dir(mark), 0o755) // OpenFile below reports it
 	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		h.logf("mark the edit: %v", err)

@@ -162,7 +162,7 @@ func stringsAt(obj []byte, key string) []string {
 		return nil
 	}
 	var out []string
-	jsonparser.ArrayEach(obj, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+	_, _ = jsonparser.ArrayEach(obj, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
 		if t != jsonparser.String {
 			return
 		}

@@ -518,13 +518,13 @@ func (h *handler) log(msg string, stderr bool) {
 		return
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.Size() > 1<<20 {
-		os.Rename(path, path+".1") // keep the log bounded: one old generation
+		_ = os.Rename(path, path+".1") // keep the log bounded: one old generation
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return
 	}
-	f.WriteString(line)
+	_, _ = f.WriteString(line) // the log is best effort
 	f.Close()
 }
 

@@ -83,7 +83,7 @@ func (h *handler) background(cwd string, args ...string) {
 		h.logf("start lore %s: %v", args[0], err)
 		return
 	}
-	p.Release()
+	_ = p.Release()
 }
 
 // findLore finds the full lore binary: the running executable when it is

@@ -183,7 +183,7 @@ func Parse(path string, data []byte) (*Item, error) {
 // allows them); -1 when absent. adrg/frontmatter does not report an unclosed
 // block, so it is detected here.
 func findFrontmatter(text []byte) (open, close int) {
-	open, close = -1, -1
+	open = -1 // close is set by every return
 	line := 0
 	for len(text) > 0 {
 		line++
