@@ -105,12 +105,12 @@ func Validate(it *Item) []*Error {
 	if it.Updated.Before(it.Created) && !it.Updated.IsZero() {
 		add("updated", "is before created")
 	}
-	for _, key := range []string{"commands", "unless"} {
-		list := it.Triggers.Commands
-		if key == "unless" {
-			list = it.Triggers.Unless
-		}
-		for _, pat := range list {
+	for _, kl := range []struct {
+		key  string
+		list []string
+	}{{"commands", it.Triggers.Commands}, {"unless", it.Triggers.Unless}, {"content", it.Triggers.Content}} {
+		key := kl.key
+		for _, pat := range kl.list {
 			if err := CheckRegex(pat); err != nil {
 				add("triggers."+key, "%v", err)
 			}
