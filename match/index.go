@@ -126,8 +126,11 @@ func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits, editLits []stri
 			tool = 1
 		}
 	}
+	if len(t.Content) > 0 && !Edits(b.Tool) {
+		return // content items match only calls that add text
+	}
 	var targets []string
-	edits := Edits(b.Tool) && len(t.Content) > 0
+	edits := len(t.Content) > 0
 	switch {
 	case kind == targetShell && len(t.Commands) > 0:
 		gate(b, i, it, tool, 1, &b.Target, cmdLits, thr)

@@ -273,6 +273,11 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		return e.reject(r, why, "tool %s is not in %v", e.tool, t.Tools)
 	}
 
+	if len(t.Content) > 0 && !e.edits {
+		// Content is what the lesson is about: a call that adds no text
+		// (Read of the same file, a shell command) cannot show it.
+		return e.reject(r, why, "content triggers set and a %s call adds no text", e.toolName())
+	}
 	target, matched := 0.5, false
 	switch {
 	case e.kind == targetShell && len(t.Commands) > 0:
