@@ -72,7 +72,9 @@ func TestContentThroughTheHook(t *testing.T) {
 		input["file_path"] = root + "/" + file
 		return map[string]any{"session_id": newSession(t), "cwd": root, "hook_event_name": "AfterTool", "tool_name": tool, "tool_input": input}
 	}
-	plus := func(s string) string { return "+" + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n+") + "\n" }
+	plus := func(s string) string {
+		return "+" + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n+") + "\n"
+	}
 	for _, tc := range []struct {
 		name, agent, event string
 		in                 map[string]any

@@ -201,16 +201,24 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
 	var low []byte    // s ASCII-lowercased, made on the first hit
-	var done []uint32 // keys whose postings were checked: an edit repeats its grams
+	// A long text (an edit's) repeats its grams: each slot's checksum is
+	// checked once, and each key's postings are read once.
+	var checked []uint64
+	if len(s) > 512 {
+		checked = make([]uint64, (b.tableLen+63)/64)
+	}
+	var done []uint32
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
-		if slices.Contains(done, key) {
-			continue
-		}
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
 			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
-			if sum32(slot[:12]) != le.Uint32(slot[12:]) {
-				return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+			if checked == nil || checked[j/64]&(1<<(j%64)) == 0 {
+				if sum32(slot[:12]) != le.Uint32(slot[12:]) {
+					return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+				}
+				if checked != nil {
+					checked[j/64] |= 1 << (j % 64)
+				}
 			}
 			k := le.Uint32(slot)
 			if k == 0 {
@@ -218,6 +226,9 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 			}
 			if k != key {
 				continue
+			}
+			if slices.Contains(done, key) {
+				break
 			}
 			done = append(done, key)
 			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
