@@ -200,7 +200,7 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	}
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
-	var low []byte    // s ASCII-lowercased, made on the first hit
+	var low []byte // s ASCII-lowercased, made on the first hit
 	// A long text (an edit's) repeats its grams: each slot's checksum is
 	// checked once, and each key's postings are read once.
 	var checked []uint64
