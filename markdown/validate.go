@@ -109,11 +109,16 @@ func Validate(it *Item) []*Error {
 		key  string
 		list []string
 	}{{"commands", it.Triggers.Commands}, {"unless", it.Triggers.Unless}, {"content", it.Triggers.Content}} {
-		key := kl.key
 		for _, pat := range kl.list {
-			if err := CheckRegex(pat); err != nil {
-				add("triggers."+key, "%v", err)
+			err := CheckRegex(pat)
+			if err == nil {
+				continue
 			}
+			msg := err.Error()
+			if kl.key == "content" { // unless is tried on the path, not on the added text
+				msg = strings.Replace(msg, "move what it excludes to triggers.unless", "match the code it looks for instead (e.g. a line start and no await)", 1)
+			}
+			add("triggers."+kl.key, "%s", msg)
 		}
 	}
 	for _, g := range it.Triggers.Paths {
