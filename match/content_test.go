@@ -105,3 +105,18 @@ func TestContentIndex(t *testing.T) {
 		}
 	}
 }
+
+// A critical content item can deny the edit that adds the code.
+func TestContentDeny(t *testing.T) {
+	utcnow := manifest.Item{ID: "01UTCNOW", Title: "datetime.utcnow is deprecated", File: "u.md", Status: "active",
+		Priority: 9, Confidence: 1, Deny: true, Text: "use datetime.now(UTC)", Fix: "use datetime.now(UTC)",
+		Triggers: manifest.Triggers{Tools: []string{"Edit", "Write"}, Content: []string{`\bdatetime\.utcnow\(`}}}
+	m := build(t, defaults, utcnow)
+	d, err := Decide(m, Call{Tool: "Write", Path: "app/x.py", Content: "stamp = datetime.utcnow()"}, nil)
+	if err != nil || len(d.Injected) != 1 || !d.Injected[0].Deny || d.Injected[0].DenyReason != "use datetime.now(UTC)" {
+		t.Fatalf("utcnow added: %+v, %v", d.Injected, err)
+	}
+	if d, _ := Decide(m, Call{Tool: "Write", Path: "app/x.py", Content: "stamp = datetime.now(UTC)"}, nil); len(d.Injected) != 0 {
+		t.Errorf("the fix is denied: %+v", d.Injected)
+	}
+}
