@@ -22,7 +22,7 @@ import (
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the manifest,
 // and a manifest of another revision is rebuilt.
-const Revision uint32 = 4
+const Revision uint32 = 5
 
 // Input is what a build reads.
 type Input struct {
@@ -206,7 +206,7 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 		Deny: it.Enforce == "deny" && it.Priority >= 9 && it.Status == "active",
 		Triggers: manifest.Triggers{
 			Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
-			Paths: clean(t.Paths), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
+			Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
 		},
 		Text: Render(it, it.Path, itemCap),
 	}

@@ -121,7 +121,7 @@ func answers(root string, m *manifest.Manifest, calls []match.Call) (string, err
 // callsFor makes, for each item of SyntheticFiles(n), a call that its
 // triggers should select, read off its title ("Watch out with <subject>
 // (i)"): the subject as a shell line for Bash items, a path the glob
-// matches for file items, a prompt with the phrases for keyword items;
+// matches for file items, a Write of the code for content items, a prompt with the phrases for keyword items;
 // plus the benchmarks' command and a forced push for the deny pitfall.
 func callsFor(n int) []match.Call {
 	shell := []string{"git push --force origin main", BenchCommand}
@@ -137,6 +137,8 @@ func callsFor(n int) []match.Call {
 		switch {
 		case strings.HasPrefix(subject, "editing "):
 			calls = append(calls, match.Call{Tool: "Edit", Path: glob.Replace(strings.TrimPrefix(subject, "editing "))})
+		case strings.HasPrefix(subject, "adding "):
+			calls = append(calls, match.Call{Tool: "Write", Path: "src/app/x.py", Content: strings.TrimPrefix(subject, "adding ")})
 		case strings.HasPrefix(subject, "code under "):
 			calls = append(calls, match.Call{Tool: "Read", Path: glob.Replace(strings.TrimPrefix(subject, "code under "))})
 		case strings.HasPrefix(subject, "requests about "):

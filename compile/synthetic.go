@@ -68,13 +68,27 @@ var pathGlobs = []string{"**/Dockerfile", "**/*.py", "services/*/migrations/**",
 
 var pathArgs = []string{"billing", "auth", "search", "api", "web", "worker", "core", "payments"}
 
+// codeLessons are content triggers (regexes over the text an edit adds)
+// and a line of code each one matches.
+var codeLessons = []struct{ pat, sample string }{
+	{`\bdatetime\.utcnow\(`, "stamp = datetime.utcnow()"},
+	{`\bmock\.patch\(\s*["\x27]app\.clients\.`, `@mock.patch("app.clients.fetch")`},
+	{`(?m)^[ \t]*(\w+[ \t]*=[ \t]*)?[\w.]+\.fetch_json\(`, "data = client.fetch_json(url)"},
+	{`\bexcept\s*:`, "except:"},
+	{`\bconsole\.log\(`, "console.log(result)"},
+	{`\bos\.environ\[`, `key = os.environ["API_KEY"]`},
+	{`\byaml\.load\(`, "cfg = yaml.load(f)"},
+	{`\bsubprocess\.\w+\(.*shell\s*=\s*True`, "subprocess.run(cmd, shell=True)"},
+}
+
 var keywordSets = []string{"'release', 'version bump'", "'deploy to staging'", "'database migration'", "'rotate the keys'",
 	"'changelog'", "'hotfix'", "'feature flag'", "'load test'"}
 
 // SyntheticFiles returns n valid, active item files (repo-relative path ->
 // content) for benchmarks, shaped like a real store (see families): about
 // 80% Bash lessons clustered on git, npm, pytest, docker and kubectl, 12%
-// file lessons, 4% path pitfalls, 4% keyword lessons, bodies of 0.6-1.3 KB,
+// file lessons (a quarter of them on the code an edit adds: content
+// triggers), 4% path pitfalls, 4% keyword lessons, bodies of 0.6-1.3 KB,
 // a few critical items that deny (none matching BenchCommand), and about
 // one item in 170 (at least the six of matching) that matches BenchCommand.
 // No item names the WebSearch tool. The same n gives the same store.
@@ -113,6 +127,13 @@ func SyntheticFiles(n int) map[string][]byte {
 			subject = strings.NewReplacer(`\b`, "", `\s+`, " ", `\s`, " ", `^`, "", `.*`, " ").Replace(pat)
 			if prio == "critical" && rng.IntN(3) == 0 && strings.Contains(pat, "--force") {
 				extra = "enforce: deny\n"
+			}
+		case r < 83 || i == n/2: // at least one, for the small stores of tests
+			c := codeLessons[i%len(codeLessons)]
+			trig = "  tools: [Edit, Write]\n  content: ['" + c.pat + "']\n"
+			subject = "adding " + c.sample
+			if prio == "low" {
+				prio = "medium"
 			}
 		case r < 92:
 			g := pathGlobs[rng.IntN(len(pathGlobs))]

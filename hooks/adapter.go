@@ -161,6 +161,41 @@ func (a *Agent) Tool(name string) string {
 	return name
 }
 
+// patchAdded returns, for each file an apply_patch body names, the text
+// of its `+` lines (at most maxAdded bytes a file): what content triggers
+// are tried on for that file.
+func patchAdded(patch string) map[string]string {
+	out := map[string]string{}
+	var cur []string // the section's file, and where it moves to
+	for len(patch) > 0 {
+		line := patch
+		if i := strings.IndexByte(patch, '\n'); i >= 0 {
+			line, patch = patch[:i], patch[i+1:]
+		} else {
+			patch = ""
+		}
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "*** Move to: "):
+			cur = append(cur, strings.TrimSpace(line[len("*** Move to: "):]))
+		case strings.HasPrefix(line, "*** "):
+			cur = cur[:0]
+			for _, h := range [...]string{"*** Add File: ", "*** Update File: "} {
+				if p, ok := strings.CutPrefix(line, h); ok {
+					cur = append(cur, strings.TrimSpace(p))
+				}
+			}
+		case strings.HasPrefix(line, "+"):
+			for _, p := range cur {
+				if s := out[p]; len(s) < maxAdded {
+					out[p] = s + line[1:] + "\n"
+				}
+			}
+		}
+	}
+	return out
+}
+
 // patchPaths returns the file paths named by an apply_patch body's headers
 // ("*** Add File: p", "*** Update File: p", "*** Delete File: p",
 // "*** Move to: p"), in order and without repeats.

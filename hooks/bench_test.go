@@ -157,6 +157,8 @@ func BenchmarkPreToolUse(b *testing.B) {
 		scenario   int
 		wantInject bool
 		bar        float64 // 0: no bar, a row of the scaling table
+		input      string  // tool_input ($ROOT: the store) when not a command
+		want       string  // what the injection names ("pytest" when "")
 	}
 	var cases []benchCase
 	sizes := []int{100, 1000, 10000}
@@ -167,12 +169,17 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar := map[int]float64{1000: 1.5, 10000: 2}[n]
 		pre := fmt.Sprintf("items=%d/", n)
 		cases = append(cases,
-			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar},
-			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar})
+			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", ""},
+			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", ""})
 		if n == 1000 || n == 10000 {
 			cases = append(cases,
-				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2},
-				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2})
+				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", ""},
+				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", ""},
+				// The store has content items: an Edit's added text is read
+				// and its grams probed, a 4 KiB edit and a 63 KiB Write (the cap is 64).
+				benchCase{pre + "content-Edit-4KiB", n, "Edit", "", started, true, bar, editInput(4<<10, true), "fetch_json"},
+				benchCase{pre + "content-Edit-4KiB-no-match", n, "Edit", "", started, false, bar, editInput(4<<10, false), ""},
+				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
 		}
 	}
 	stores, parent := map[int]string{}, b // a store outlives the case that built it
@@ -187,6 +194,9 @@ func BenchmarkPreToolUse(b *testing.B) {
 				ti := `{"query":"golang benchmarks"}`
 				if tc.cmd != "" {
 					ti = fmt.Sprintf(`{"command":%q}`, tc.cmd)
+				}
+				if tc.input != "" {
+					ti = strings.ReplaceAll(tc.input, "$ROOT", root)
 				}
 				return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","tool_name":%q,"tool_input":%s,"tool_use_id":"toolu_1"}`,
 					session, root, tc.tool, ti))
@@ -229,7 +239,11 @@ func BenchmarkPreToolUse(b *testing.B) {
 			probe := exec.Command(hookBin, "claude", "PreToolUse")
 			probe.Stdin = bytes.NewReader(input(session()))
 			out, err := probe.Output()
-			if err != nil || strings.Contains(string(out), "pytest") != tc.wantInject {
+			want := tc.want
+			if want == "" {
+				want = "pytest"
+			}
+			if err != nil || strings.Contains(string(out), want) != tc.wantInject || !tc.wantInject && out[1] != '}' {
 				b.Fatalf("probe: %v\n%s", err, out)
 			}
 			var hookT, trivT []time.Duration
@@ -257,6 +271,24 @@ func BenchmarkPreToolUse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// editInput is the tool_input of an Edit (new_string) or Write (content)
+// adding size bytes of code (in a file no path glob of the store names), with a call of a coroutine without await
+// (a content item of SyntheticFiles matches it) when bad.
+func editInput(size int, bad bool) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size-64; i++ {
+		fmt.Fprintf(&b, "def handler_%d(request):\n    return render(request, \"page_%d.html\")\n\n", i, i)
+	}
+	if bad {
+		b.WriteString("async def sync(client):\n    data = client.fetch_json(url)\n")
+	}
+	key := "new_string"
+	if size > 16<<10 {
+		key = "content"
+	}
+	return fmt.Sprintf(`{"file_path":"$ROOT/lib/views.rb","old_string":"pass",%q:%q}`, key, b.String())
 }
 
 // claimMatches marks every item that matches cmd as shown in sess, as the

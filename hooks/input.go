@@ -108,6 +108,41 @@ type call struct {
 	Tool    string
 	Command string
 	Paths   []string // absolute or cwd-relative as the agent sent them
+	// The raw tool input and an apply_patch body: the text a call adds is
+	// read from them only when the manifest has content triggers for it.
+	input []byte
+	patch string
+}
+
+// maxAdded bounds the text content triggers are tried on: a file written
+// whole can be megabytes, and its opening is where imports and fixtures sit.
+const maxAdded = 64 << 10
+
+// added returns the text an Edit, MultiEdit, Write or NotebookEdit call
+// adds (Claude Code; Gemini's replace and write_file use the same keys):
+// new_string, content, new_source and each edit's new_string, at most
+// maxAdded bytes.
+func (c call) added() string {
+	var b strings.Builder
+	add := func(s string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s[:min(len(s), max(0, maxAdded-b.Len()))])
+	}
+	for _, key := range []string{"new_string", "content", "new_source"} {
+		if s := stringAt(c.input, key); s != "" {
+			add(s)
+		}
+	}
+	if len(c.input) > 0 {
+		jsonparser.ArrayEach(c.input, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+			if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
+				add(s)
+			}
+		}, "edits")
+	}
+	return b.String()
 }
 
 // toolCall normalizes the agent's tool name and input (DESIGN section 8:
@@ -132,13 +167,14 @@ func (a *Agent) toolCall(in *input) call {
 		if patch == "" {
 			patch = stringAt(ti, "input")
 		}
-		c.Paths = patchPaths(patch)
+		c.Paths, c.patch = patchPaths(patch), patch
 		return c
 	}
 	if c.Tool == "Bash" {
 		c.Command = command
 		return c
 	}
+	c.input = ti
 	// Gemini's search and listing tools name their folder dir_path;
 	// read_many_files names its files in include (older: paths), an array.
 	for _, key := range []string{"file_path", "absolute_path", "notebook_path", "path", "dir_path"} {

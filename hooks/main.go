@@ -303,6 +303,16 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	c := match.Call{Tool: tc.Tool, Command: tc.Command, Prompt: prompt, Recent: recent}
 	seen := seenFunc(sess)
 	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
+		// The added text is read only for a manifest with content
+		// triggers for this tool: most stores have none.
+		edits := m.Edits(tc.Tool)
+		var patch map[string]string
+		switch {
+		case edits && tc.patch != "":
+			patch = patchAdded(tc.patch)
+		case edits:
+			c.Content = tc.added()
+		}
 		if len(tc.Paths) == 0 {
 			return match.Decide(m, c, seen)
 		}
@@ -314,6 +324,9 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 				break
 			}
 			c.Path = match.RelPath(h.root, cwd, p)
+			if patch != nil {
+				c.Content = patch[p]
+			}
 			one, err := match.Decide(m, c, seen)
 			if err != nil {
 				return match.Decision{}, err

@@ -203,7 +203,7 @@ func llTriggers(l llLesson) (markdown.Triggers, string) {
 			}
 		case "Edit", "Write":
 			if hasCmd {
-				return markdown.Triggers{}, fmt.Sprintf("on %s the command patterns test the text the edit adds (lore has no content trigger)", name)
+				return markdown.Triggers{}, fmt.Sprintf("on %s the command patterns test the text the edit adds (the importer does not map them to triggers.content yet)", name)
 			}
 			t.Tools = append(t.Tools, name)
 		case "Read", "NotebookEdit":

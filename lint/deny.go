@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // ordinaryCommands is what an agent's shell runs all day. A deny regex
@@ -40,13 +41,18 @@ func checkDeny(it *markdown.Item) []Finding {
 		return Finding{Path: it.Path, Line: it.KeyLine(key), Key: key, Severity: Error,
 			Msg: "deny needs a specific target: " + msg}
 	}
-	if len(t.Commands)+len(t.Paths) == 0 {
-		return []Finding{bad("enforce", "set triggers.commands or triggers.paths; deny blocks only calls that match a target")}
+	if len(t.Commands)+len(t.Paths)+len(t.Content) == 0 {
+		return []Finding{bad("enforce", "set triggers.commands, triggers.paths or triggers.content; deny blocks only calls that match a target")}
 	}
 	var out []Finding
 	for _, pat := range t.Commands {
 		if msg := broadCommand(pat); msg != "" {
 			out = append(out, bad("triggers.commands", msg))
+		}
+	}
+	for _, pat := range t.Content {
+		if match.RegexLiterals(pat) == nil {
+			out = append(out, bad("triggers.content", fmt.Sprintf("%q names no code (no literal of three or more characters): it would block almost any edit; name the code, e.g. 'datetime\\.utcnow\\('", pat)))
 		}
 	}
 	for _, g := range t.Paths {

@@ -227,7 +227,7 @@ func Triggers(it *markdown.Item, threshold float64) []Finding { return breadth(i
 // can fire or says why not).
 func breadth(it *markdown.Item, threshold float64) []Finding {
 	t := it.Triggers
-	targets := len(t.Commands)+len(t.Paths) > 0
+	targets := len(t.Commands)+len(t.Paths)+len(t.Content) > 0
 	warn := func(key, format string, args ...any) Finding {
 		return Finding{Path: it.Path, Line: it.KeyLine(key), Key: key, Msg: fmt.Sprintf(format, args...), Severity: Warning}
 	}
@@ -239,7 +239,7 @@ func breadth(it *markdown.Item, threshold float64) []Finding {
 	if len(t.Tools) > 0 && !targets && (band == "critical" || band == "high") {
 		out = append(out, warn("triggers.tools", "a %s item with tools but no commands or paths is injected on every %s call; add commands or paths, or lower its priority", band, strings.Join(t.Tools, "/")))
 	}
-	if len(t.Paths) > 0 && len(t.Tools) == 0 {
+	if len(t.Paths) > 0 && len(t.Tools) == 0 && len(t.Content) == 0 { // content: edits only
 		out = append(out, warn("triggers.paths", "paths without tools: the item is also scored on calls that have no path (every shell command); set tools, e.g. [Read, Edit, Write]"))
 	}
 	return out
@@ -253,7 +253,7 @@ func Unreachable(it *markdown.Item, threshold float64) string {
 	if t.Empty() || (it.Status != "active" && it.Status != "accepted") {
 		return ""
 	}
-	s := match.Shape{Tools: len(t.Tools) > 0, Targets: len(t.Commands)+len(t.Paths) > 0, Keywords: len(t.Keywords), Topics: len(t.Topics)}
+	s := match.Shape{Tools: len(t.Tools) > 0, Targets: len(t.Commands)+len(t.Paths)+len(t.Content) > 0, Keywords: len(t.Keywords), Topics: len(t.Topics)}
 	return s.Unreachable(int(it.Priority), threshold)
 }
 

@@ -40,7 +40,7 @@ func benchOpen(b *testing.B, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if c, err := m.Candidates("Bash", "tool00042 --fast", ""); err != nil || len(c) != 1 {
+		if c, err := m.Candidates("Bash", "tool00042 --fast", "", ""); err != nil || len(c) != 1 {
 			b.Fatalf("candidates %v", c)
 		}
 		m.Close()

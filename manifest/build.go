@@ -13,7 +13,7 @@ import (
 //	header   headerSize bytes, see the h* constants
 //	watch    the watched sources (see fresh.go), next to the header: every
 //	         hook call reads them, and a page fault costs microseconds
-//	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots (u32)
+//	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots, flags (u32)
 //	postings always lists (u32 item indexes), pooled literals (uvarint length,
 //	         bytes, crc u32) and gram posting lists ({item, literal offset} u32
 //	         pairs, then a crc u32; literal offsets relative to this section,
@@ -62,6 +62,10 @@ const (
 	gramLen  = 3
 	kindTgt  = 1
 	kindKw   = 2
+	kindEdit = 3 // grams of the text an edit adds
+
+	dirEntrySize = 24
+	flagEdits    = 1 // the bucket has items with content triggers
 )
 
 // Build encodes a manifest. The bytes depend only on src: the same items
@@ -88,6 +92,7 @@ func Build(src Source) ([]byte, error) {
 	type dirEntry struct {
 		name                                              string
 		alwaysOff, alwaysN, alwaysCRC, tableOff, tableLen uint32
+		flags                                             uint32
 	}
 	// Offsets inside post/tables/recs/texts are relative; fixed up once the
 	// section sizes are known.
@@ -142,8 +147,12 @@ func Build(src Source) ([]byte, error) {
 		}
 		addGates(kindTgt, b.Target)
 		addGates(kindKw, b.Keyword)
+		addGates(kindEdit, b.Content)
 
 		e := dirEntry{name: b.Tool, alwaysOff: uint32(post.Len())}
+		if b.Edits {
+			e.flags = flagEdits
+		}
 		n, crc := writeList(&post, always, newIdx)
 		e.alwaysN, e.alwaysCRC = uint32(n), crc
 		if len(grams) > 0 {
@@ -208,7 +217,7 @@ func Build(src Source) ([]byte, error) {
 	for _, e := range dir {
 		dirBuf.Write(binary.AppendUvarint(nil, uint64(len(e.name))))
 		dirBuf.WriteString(e.name)
-		dirBuf.Write(make([]byte, 20)) // filled below
+		dirBuf.Write(make([]byte, dirEntrySize)) // filled below
 	}
 	watchOff := headerSize
 	dirOff := watchOff + len(watch)
@@ -236,7 +245,8 @@ func Build(src Source) ([]byte, error) {
 			binary.LittleEndian.PutUint32(d[pos+12:], uint32(tablesOff)+e.tableOff)
 		}
 		binary.LittleEndian.PutUint32(d[pos+16:], e.tableLen)
-		pos += 20
+		binary.LittleEndian.PutUint32(d[pos+20:], e.flags)
+		pos += dirEntrySize
 	}
 	tb := tables.Bytes()
 	for _, f := range fixes {
@@ -401,7 +411,7 @@ func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
 	p = append(p, byte(it.Priority), flags)
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(it.Confidence))
 	t := it.Triggers
-	for _, l := range [][]string{t.Tools, t.Commands, t.Unless, t.Paths, t.Keywords, t.Topics} {
+	for _, l := range [][]string{t.Tools, t.Commands, t.Unless, t.Paths, t.Keywords, t.Topics, t.Content} {
 		p = binary.AppendUvarint(p, uint64(len(l)))
 		for _, s := range l {
 			p = appendString(p, s)

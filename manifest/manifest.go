@@ -35,7 +35,7 @@ const EditedRelPath = ".lore/cache/edited"
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 3
+const Version = 4
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -58,6 +58,7 @@ type Settings struct {
 // Triggers are an item's trigger lists (DESIGN section 3).
 type Triggers struct {
 	Tools, Commands, Unless, Paths, Keywords, Topics []string
+	Content                                          []string // regexes over the text an edit adds
 }
 
 // Item is one compiled item. Text and Fix are not decoded by Item(i): read
@@ -95,6 +96,11 @@ type Bucket struct {
 	Always  []int
 	Target  []Gate
 	Keyword []Gate
+	// Content gates items on literals of the text the call adds; Edits
+	// marks a bucket with items that match that text, so the hook reads
+	// it only then.
+	Content []Gate
+	Edits   bool
 }
 
 // Gate is an item with literals of which at least one occurs (ASCII

@@ -62,7 +62,7 @@ func ids(t *testing.T, m *Manifest, idx []int) []string {
 
 func candidates(t *testing.T, m *Manifest, tool, target, prompt string) []int {
 	t.Helper()
-	idx, err := m.Candidates(tool, target, prompt)
+	idx, err := m.Candidates(tool, target, "", prompt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func lookups(data []byte, dir string) {
 	_, _ = m.Changed(dir)
 	_, _, _ = m.Priority("01A")
 	for _, tool := range []string{"Bash", "Read", "*", "X"} {
-		idx, _ := m.Candidates(tool, "git push --force pytest", "release")
+		idx, _ := m.Candidates(tool, "git push --force pytest", "", "release")
 		for _, i := range idx {
 			if it, err := m.Item(i); err == nil {
 				_, _ = m.Text(it)

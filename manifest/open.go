@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -28,7 +29,7 @@ type Manifest struct {
 type bucket struct {
 	name                                   string
 	alwaysOff, alwaysN, tableOff, tableLen int
-	alwaysCRC                              uint32
+	alwaysCRC, flags                       uint32
 }
 
 // Open maps the manifest at path and checks its header and directory: an
@@ -105,13 +106,13 @@ func parse(data []byte) (*Manifest, error) {
 	m.watch = data[u(hWatchOff) : u(hWatchOff)+u(hWatchLen)]
 	m.files = data[u(hFilesOff) : u(hFilesOff)+u(hFilesLen)]
 	nb := u(hNBuckets)
-	if nb > dirLen/21 {
+	if nb > dirLen/(dirEntrySize+1) {
 		return nil, errf("%d buckets in a %d-byte directory", nb, dirLen)
 	}
 	m.buckets = make([]bucket, 0, nb)
 	for pos := 0; len(m.buckets) < nb; {
 		l, k := binary.Uvarint(dir[pos:])
-		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < 20 {
+		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < dirEntrySize {
 			return nil, errf("directory entry %d", len(m.buckets))
 		}
 		pos += k
@@ -119,7 +120,8 @@ func parse(data []byte) (*Manifest, error) {
 		pos += int(l)
 		b.alwaysOff, b.alwaysN, b.alwaysCRC = int(le.Uint32(dir[pos:])), int(le.Uint32(dir[pos+4:])), le.Uint32(dir[pos+8:])
 		b.tableOff, b.tableLen = int(le.Uint32(dir[pos+12:])), int(le.Uint32(dir[pos+16:]))
-		pos += 20
+		b.flags = le.Uint32(dir[pos+20:])
+		pos += dirEntrySize
 		if b.alwaysN > len(data)/4 || !inRange(data, b.alwaysOff, 4*b.alwaysN) ||
 			b.tableLen > len(data)/slotSize || !inRange(data, b.tableOff, slotSize*b.tableLen) ||
 			b.tableLen&(b.tableLen-1) != 0 {
@@ -157,13 +159,11 @@ func (m *Manifest) SessionStart() (string, error) {
 
 // Candidates returns the indexes (ascending) of the items worth scoring for
 // a call of tool: the tool's bucket (or the "*" bucket), its always-list and
-// the items a gram of target (the command or path) or prompt names. Every
-// byte it reads is checked against its checksum first.
-func (m *Manifest) Candidates(tool, target, prompt string) ([]int, error) {
-	b := m.bucket(tool)
-	if b == nil {
-		b = m.bucket("*")
-	}
+// the items a gram of target (the command or path), added (the text an
+// edit adds) or prompt names. Every byte it reads is checked against its
+// checksum first.
+func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error) {
+	b := m.toolBucket(tool)
 	if b == nil {
 		return nil, nil
 	}
@@ -186,6 +186,9 @@ func (m *Manifest) Candidates(tool, target, prompt string) ([]int, error) {
 		if out, err = m.probe(b, kindKw, prompt, out); err != nil {
 			return nil, err
 		}
+		if out, err = m.probe(b, kindEdit, added, out); err != nil {
+			return nil, err
+		}
 	}
 	sort.Ints(out)
 	return compact(out), nil
@@ -198,12 +201,24 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
 	var low []byte // s ASCII-lowercased, made on the first hit
+	// A long text (an edit's) repeats its grams: each slot's checksum is
+	// checked once, and each key's postings are read once.
+	var checked []uint64
+	if len(s) > 512 {
+		checked = make([]uint64, (b.tableLen+63)/64)
+	}
+	var done []uint32
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
 			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
-			if sum32(slot[:12]) != le.Uint32(slot[12:]) {
-				return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+			if checked == nil || checked[j/64]&(1<<(j%64)) == 0 {
+				if sum32(slot[:12]) != le.Uint32(slot[12:]) {
+					return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+				}
+				if checked != nil {
+					checked[j/64] |= 1 << (j % 64)
+				}
 			}
 			k := le.Uint32(slot)
 			if k == 0 {
@@ -212,6 +227,10 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 			if k != key {
 				continue
 			}
+			if slices.Contains(done, key) {
+				break
+			}
+			done = append(done, key)
 			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
 			if err != nil {
 				return nil, err
@@ -285,6 +304,21 @@ func compact(s []int) []int {
 	return s[:w]
 }
 
+// Edits reports whether calls of tool have items that match the text the
+// call adds: only then does the hook read that text from the tool input.
+func (m *Manifest) Edits(tool string) bool {
+	b := m.toolBucket(tool)
+	return b != nil && b.flags&flagEdits != 0
+}
+
+// toolBucket is the tool's bucket, or the "*" bucket of the other tools.
+func (m *Manifest) toolBucket(tool string) *bucket {
+	if b := m.bucket(tool); b != nil {
+		return b
+	}
+	return m.bucket("*")
+}
+
 func (m *Manifest) bucket(tool string) *bucket {
 	for i := range m.buckets {
 		if m.buckets[i].name == tool {
@@ -332,7 +366,7 @@ func (m *Manifest) Item(i int) (Item, error) {
 	it.Deny, it.Global = flags&1 != 0, flags&2 != 0
 	it.Confidence = math.Float64frombits(d.u64())
 	t := &it.Triggers
-	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics} {
+	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics, &t.Content} {
 		*l = d.list()
 	}
 	n := d.uvarint()

@@ -43,13 +43,15 @@ type Triggers struct {
 	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
 	Unless   []string `json:"unless,omitempty" yaml:"unless,omitempty"`
 	Paths    []string `json:"paths,omitempty" yaml:"paths,omitempty"`
+	// Content regexes are tried on the text an edit adds (DESIGN section 8).
+	Content  []string `json:"content,omitempty" yaml:"content,omitempty"`
 	Keywords []string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
 	Topics   []string `json:"topics,omitempty" yaml:"topics,omitempty"`
 }
 
 // Empty reports whether no trigger key is set.
 func (t Triggers) Empty() bool {
-	return len(t.Tools)+len(t.Commands)+len(t.Unless)+len(t.Paths)+len(t.Keywords)+len(t.Topics) == 0
+	return len(t.Tools)+len(t.Commands)+len(t.Unless)+len(t.Paths)+len(t.Content)+len(t.Keywords)+len(t.Topics) == 0
 }
 
 // Source is an item's provenance; nil for hand-written items.
@@ -307,7 +309,7 @@ func (it *Item) decode() {
 func (it *Item) decodeTriggers(v *yaml.Node) {
 	if v.Kind != yaml.MappingNode {
 		if !isNull(v) {
-			it.problem(v, "triggers", "must be a mapping (tools, commands, unless, paths, keywords, topics)")
+			it.problem(v, "triggers", "must be a mapping (tools, commands, unless, paths, content, keywords, topics)")
 		}
 		return
 	}
@@ -325,12 +327,14 @@ func (it *Item) decodeTriggers(v *yaml.Node) {
 			it.Triggers.Unless = list
 		case "paths":
 			it.Triggers.Paths = list
+		case "content":
+			it.Triggers.Content = list
 		case "keywords":
 			it.Triggers.Keywords = list
 		case "topics":
 			it.Triggers.Topics = list
 		default:
-			it.problem(k, key, "unknown trigger (want tools, commands, unless, paths, keywords or topics)")
+			it.problem(k, key, "unknown trigger (want tools, commands, unless, paths, content, keywords or topics)")
 		}
 	}
 }

@@ -58,3 +58,21 @@ func TestSetKeepsOtherBytes(t *testing.T) {
 		t.Fatal("re-parse after set")
 	}
 }
+
+func TestContentTrigger(t *testing.T) {
+	src := "---\nid: 01JCXNTENT000000000000000A\nkind: lesson\ntitle: mock.patch targets the importing module\nstatus: active\npriority: high\ntriggers:\n  paths: ['**/test_*.py']\n  content: ['\\bmock\\.patch\\(', '(?<!await )fetch_json\\(']\n---\n\n## Fix\nPatch where it is looked up.\n"
+	it, err := Parse("lessons/x.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := it.Triggers.Content; len(got) != 2 || got[0] != `\bmock\.patch\(` {
+		t.Fatalf("content = %q", got)
+	}
+	errs := Validate(it)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "triggers.content") || !strings.Contains(errs[0].Error(), "lookbehind") || strings.Contains(errs[0].Error(), "unless") {
+		t.Fatalf("validate = %v, want one lookbehind error on triggers.content", errs)
+	}
+	if it.KeyLine("triggers.content") != 9 {
+		t.Errorf("line of content = %d", it.KeyLine("triggers.content"))
+	}
+}

@@ -105,15 +105,20 @@ func Validate(it *Item) []*Error {
 	if it.Updated.Before(it.Created) && !it.Updated.IsZero() {
 		add("updated", "is before created")
 	}
-	for _, key := range []string{"commands", "unless"} {
-		list := it.Triggers.Commands
-		if key == "unless" {
-			list = it.Triggers.Unless
-		}
-		for _, pat := range list {
-			if err := CheckRegex(pat); err != nil {
-				add("triggers."+key, "%v", err)
+	for _, kl := range []struct {
+		key  string
+		list []string
+	}{{"commands", it.Triggers.Commands}, {"unless", it.Triggers.Unless}, {"content", it.Triggers.Content}} {
+		for _, pat := range kl.list {
+			err := CheckRegex(pat)
+			if err == nil {
+				continue
 			}
+			msg := err.Error()
+			if kl.key == "content" { // unless is tried on the path, not on the added text
+				msg = strings.Replace(msg, "move what it excludes to triggers.unless", "match the code it looks for instead (e.g. a line start and no await)", 1)
+			}
+			add("triggers."+kl.key, "%s", msg)
 		}
 	}
 	for _, g := range it.Triggers.Paths {

@@ -23,12 +23,13 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 			names[Tool(t)] = true
 		}
 	}
-	gates := commandGates(items)
+	gates := literalGates(items, func(t manifest.Triggers) []string { return t.Commands })
+	edits := literalGates(items, func(t manifest.Triggers) []string { return t.Content })
 	var out []manifest.Bucket
 	for name := range names {
 		b := manifest.Bucket{Tool: name}
 		for i, it := range items {
-			place(&b, i, it, gates[i], s.Threshold)
+			place(&b, i, it, gates[i], edits[i], s.Threshold)
 		}
 		out = append(out, b)
 	}
@@ -36,18 +37,18 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 	return out
 }
 
-// commandGates returns, for each item, the literals that gate its command
-// patterns (nil: none, always a candidate). Of a pattern's literal sets it
+// literalGates returns, for each item, the literals that gate its command
+// (or content) patterns (nil: none, always a candidate). Of a pattern's literal sets it
 // takes the one the fewest items share (of those longer than a gram, when
 // it has any): in a real store dozens of items
 // name pytest, and the program name would let them all through on every
 // pytest call, where a flag (--cov) or path (tests/integration) lets
 // through only the few it concerns.
-func commandGates(items []manifest.Item) [][]string {
+func literalGates(items []manifest.Item, pats func(manifest.Triggers) []string) [][]string {
 	sets := make([][][][]string, len(items)) // item, pattern, set
 	shared := map[string]int{}
 	for i, it := range items {
-		for _, c := range it.Triggers.Commands {
+		for _, c := range pats(it.Triggers) {
 			opts := RegexLiteralSets(c)
 			sets[i] = append(sets[i], opts)
 			for _, o := range opts {
@@ -99,12 +100,12 @@ func strongest(opts [][]string) [][]string {
 }
 
 // place adds item i to bucket b if it can reach the threshold there.
-func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits []string, thr float64) {
+func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits, editLits []string, thr float64) {
 	t := it.Triggers
 	tool, kind := 0.5, targetKind(b.Tool)
 	switch b.Tool {
 	case PromptBucket:
-		if len(t.Keywords) == 0 || len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 {
+		if len(t.Keywords) == 0 || len(t.Tools)+len(t.Commands)+len(t.Paths)+len(t.Content) > 0 {
 			return
 		}
 		kind = targetNone
@@ -125,11 +126,21 @@ func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits []string, thr fl
 			tool = 1
 		}
 	}
+	if len(t.Content) > 0 && !Edits(b.Tool) {
+		return // content items match only calls that add text
+	}
 	var targets []string
+	edits := len(t.Content) > 0
 	switch {
 	case kind == targetShell && len(t.Commands) > 0:
-		gate(b, i, it, tool, 1, true, cmdLits, thr)
-	case kind == targetFile && len(t.Paths) > 0:
+		gate(b, i, it, tool, 1, &b.Target, cmdLits, thr)
+	case edits && editLits != nil:
+		// Content must match whatever the paths say: its literals are the
+		// sharper gate (mock.patch, not test_).
+		b.Edits = true
+		gate(b, i, it, tool, 1, &b.Content, editLits, thr)
+	case kind == targetFile && len(t.Paths) > 0 || edits:
+		b.Edits = b.Edits || edits
 		for _, g := range t.Paths {
 			lits := GlobLiterals(g)
 			if lits == nil {
@@ -138,13 +149,15 @@ func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits []string, thr fl
 			}
 			targets = append(targets, lits...)
 		}
-		gate(b, i, it, tool, 1, true, targets, thr)
+		gate(b, i, it, tool, 1, &b.Target, targets, thr)
 	default:
-		gate(b, i, it, tool, 0.5, false, nil, thr)
+		gate(b, i, it, tool, 0.5, nil, nil, thr)
 	}
 }
 
-func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, targeted bool, lits []string, thr float64) {
+// gate places the item in b: into (the Target or Content gates) when it
+// has a target for the bucket's calls, nil when it has none.
+func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, into *[]manifest.Gate, lits []string, thr float64) {
 	t := it.Triggers
 	kwMax, topMax := 0.5, 0.5
 	if len(t.Keywords) > 0 {
@@ -170,9 +183,9 @@ func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, tar
 	if (0.4*tool+0.4*target+0.1*kwMax+0.1*topMax)*mult < thr-Tolerance {
 		return // can never pass here
 	}
-	if targeted {
+	if into != nil {
 		// A gate with no literals (a pattern without one) is always a candidate.
-		b.Target = append(b.Target, manifest.Gate{Item: i, Literals: lits})
+		*into = append(*into, manifest.Gate{Item: i, Literals: lits})
 		return
 	}
 	if len(t.Keywords) > 0 && (0.4*tool+0.4*target+0.1*topMax)*mult < thr-Tolerance {

@@ -26,6 +26,7 @@ type Call struct {
 	Tool    string   // normalized lore tool name: Bash, Read, Edit, Write, Glob, Grep, NotebookEdit, WebFetch, ...
 	Command string   // the shell command, for Bash
 	Path    string   // repo-relative path for file tools ("" when none)
+	Content string   // the text an Edit/Write/NotebookEdit call adds, for content triggers
 	Prompt  string   // latest user prompt (keywords)
 	Recent  []string // last five prompts of the session (topics)
 }
@@ -67,7 +68,7 @@ const Tolerance = 1e-9
 // deduplicated.
 func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, error) {
 	e := newEval(c, false)
-	idx, err := m.Candidates(e.tool, e.target, c.Prompt)
+	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -78,7 +79,7 @@ func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, 
 // keywords and no tools or targets, scored with tool and target at 0.5.
 func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen func(id string) bool) (Decision, error) {
 	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
-	idx, err := m.Candidates(PromptBucket, "", prompt)
+	idx, err := m.Candidates(PromptBucket, "", "", prompt)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -98,7 +99,7 @@ func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	idx, err := m.Candidates(e.tool, e.target, c.Prompt)
+	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
 	d.Considered = len(idx)
 	return d, err
 }
@@ -107,6 +108,9 @@ type eval struct {
 	tool       string
 	kind       int
 	target     string // the command line or the path
+	edits      bool   // the tool adds text: content triggers apply
+	added      string // that text
+	addedHits  map[string]bool
 	prompt     string // normalized
 	texts      []string
 	promptMode bool
@@ -128,9 +132,10 @@ func newEval(c Call, promptMode bool) *eval {
 		e.target = c.Command
 	case targetFile:
 		e.target = strings.TrimPrefix(c.Path, "./")
+		e.edits, e.added = Edits(e.tool), c.Content
 	}
 	if promptMode {
-		e.kind, e.target = targetNone, ""
+		e.kind, e.target, e.edits, e.added = targetNone, "", false, ""
 	}
 	e.texts = []string{e.prompt}
 	for _, r := range c.Recent {
@@ -268,6 +273,11 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		return e.reject(r, why, "tool %s is not in %v", e.tool, t.Tools)
 	}
 
+	if len(t.Content) > 0 && !e.edits {
+		// Content is what the lesson is about: a call that adds no text
+		// (Read of the same file, a shell command) cannot show it.
+		return e.reject(r, why, "content triggers set and a %s call adds no text", e.toolName())
+	}
 	target, matched := 0.5, false
 	switch {
 	case e.kind == targetShell && len(t.Commands) > 0:
@@ -277,16 +287,26 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		}
 		target, matched = 1, true
 		note("command: `%s` matched `%s` (1.0)", pat, where)
-	case e.kind == targetFile && len(t.Paths) > 0:
-		glob := e.matchPath(t.Paths)
-		if glob == "" {
-			if e.target == "" {
-				return e.reject(r, why, "paths %q set and the call has no path", t.Paths)
+	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
+		// Paths and content both constrain the call: each set must match.
+		if len(t.Paths) > 0 {
+			glob := e.matchPath(t.Paths)
+			if glob == "" {
+				if e.target == "" {
+					return e.reject(r, why, "paths %q set and the call has no path", t.Paths)
+				}
+				return e.reject(r, why, "no path glob %q matches %s", t.Paths, e.target)
 			}
-			return e.reject(r, why, "no path glob %q matches %s", t.Paths, e.target)
+			note("path: `%s` matched %s (1.0)", glob, e.target)
+		}
+		if e.edits && len(t.Content) > 0 {
+			pat, at := e.matchContent(t.Content)
+			if pat == "" {
+				return e.reject(r, why, "no content pattern %q matches the text the call adds", t.Content)
+			}
+			note("content: `%s` matched %q (1.0)", pat, at)
 		}
 		target, matched = 1, true
-		note("path: `%s` matched %s (1.0)", glob, e.target)
 	default:
 		note("target: none for %s (0.5)", e.toolName())
 	}
@@ -426,6 +446,32 @@ func (e *eval) runCommand(p string) hit {
 		}
 	}
 	return hit{}
+}
+
+// matchContent returns the first content pattern that matches the text
+// the call adds, and (for Explain) the text it matched.
+func (e *eval) matchContent(pats []string) (pat, at string) {
+	for _, p := range pats {
+		ok, done := e.addedHits[p]
+		if !done {
+			re := e.regexp(p)
+			ok = re != nil && re.MatchString(e.added)
+			if e.addedHits == nil {
+				e.addedHits = map[string]bool{}
+			}
+			e.addedHits[p] = ok
+		}
+		if !ok {
+			continue
+		}
+		if e.explain {
+			if loc := e.regexp(p).FindStringIndex(e.added); loc != nil {
+				at = e.added[loc[0]:min(loc[1], loc[0]+80)]
+			}
+		}
+		return p, at
+	}
+	return "", ""
 }
 
 // unlessMatches reports whether the veto pattern u matches the target.

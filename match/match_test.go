@@ -74,10 +74,10 @@ func TestCommandGatesPickRarest(t *testing.T) {
 	item := func(cmds ...string) manifest.Item {
 		return manifest.Item{Triggers: manifest.Triggers{Commands: cmds}}
 	}
-	got := commandGates([]manifest.Item{
+	got := literalGates([]manifest.Item{
 		item(`\bpytest\b.*--cov\b`), item(`\bpytest\b`), item(`^pytest\s`), item(`.*`, `\bnpm\b`), item(`\bnpm\s+ci\b`, `\bpytest\b.*--lf`),
 		item(`\bdocker\s+push\s+\S*api`), item(`\bdocker\s+build\b`), item(`\bgit\s+push\b`),
-	})
+	}, func(t manifest.Triggers) []string { return t.Commands })
 	// "api" is the rarest literal of its pattern, but three bytes are too
 	// common in commands: the rarer of the longer ones gates it.
 	want := [][]string{{"--cov"}, {"pytest"}, {"pytest"}, nil, {"npm", "--lf"}, {"docker"}, {"build"}, {"push"}}

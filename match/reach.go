@@ -9,7 +9,7 @@ import (
 // Shape is what an item's triggers constrain, for judging whether it can
 // fire at all (DESIGN section 8, "every item can fire or says why not").
 type Shape struct {
-	Tools, Targets   bool // tools set; commands or paths set
+	Tools, Targets   bool // tools set; commands, paths or content set
 	Keywords, Topics int  // number of phrases
 }
 
@@ -59,5 +59,5 @@ func phraseRelevance(kwHits, kws, topHits, tops int) float64 {
 
 // ShapeOf is the shape of compiled triggers.
 func ShapeOf(t manifest.Triggers) Shape {
-	return Shape{Tools: len(t.Tools) > 0, Targets: len(t.Commands)+len(t.Paths) > 0, Keywords: len(t.Keywords), Topics: len(t.Topics)}
+	return Shape{Tools: len(t.Tools) > 0, Targets: len(t.Commands)+len(t.Paths)+len(t.Content) > 0, Keywords: len(t.Keywords), Topics: len(t.Topics)}
 }

@@ -452,6 +452,7 @@ type Refinement struct {
 	Commands []string // replace triggers.commands
 	Unless   []string // added to triggers.unless
 	Paths    []string // replace triggers.paths
+	Content  []string // replace triggers.content
 }
 
 // Refine applies r to it in memory (only the keys it names change) and
@@ -471,7 +472,7 @@ func Refine(it *markdown.Item, r Refinement) error {
 			return err
 		}
 	}
-	if len(r.Tools)+len(r.Commands)+len(r.Unless)+len(r.Paths) > 0 {
+	if len(r.Tools)+len(r.Commands)+len(r.Unless)+len(r.Paths)+len(r.Content) > 0 {
 		trig := it.Node("triggers")
 		if trig == nil || trig.Kind != yaml.MappingNode {
 			trig = &yaml.Node{Kind: yaml.MappingNode}
@@ -502,6 +503,7 @@ func Refine(it *markdown.Item, r Refinement) error {
 		set("commands", r.Commands, false)
 		set("unless", r.Unless, true)
 		set("paths", r.Paths, false)
+		set("content", r.Content, false)
 		if err := it.SetNode("triggers", trig); err != nil {
 			return err
 		}

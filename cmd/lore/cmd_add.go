@@ -48,6 +48,7 @@ type AddCmd struct {
 	Commands   []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
 	Unless     []string `sep:"none" help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
 	Paths      []string `sep:"none" name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
+	Content    []string `sep:"none" name:"content" help:"Trigger: RE2 regex over the text an edit adds (repeatable)." group:"Triggers"`
 	Keywords   []string `sep:"none" name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
 	Topics     []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
 }
@@ -128,7 +129,7 @@ func (c *AddCmd) spec() markdown.Spec {
 		Kind: c.Kind, Title: c.Title, Status: status, Priority: c.Priority, Confidence: c.Confidence,
 		Form: c.Form, Scope: c.Scope, Enforce: c.Enforce, Tags: c.Tags, Body: c.body(),
 		Triggers: markdown.Triggers{Tools: c.Tools, Commands: c.Commands, Unless: c.Unless,
-			Paths: c.Paths, Keywords: c.Keywords, Topics: c.Topics},
+			Paths: c.Paths, Content: c.Content, Keywords: c.Keywords, Topics: c.Topics},
 	}
 }
 

@@ -17,6 +17,7 @@ type MatchCmd struct {
 	Tool    string   `required:"" placeholder:"TOOL" help:"The tool: Bash, Read, Edit, Write, Glob, Grep, NotebookEdit, or any other name."`
 	Command string   `placeholder:"CMD" xor:"target" help:"The shell command (Bash)."`
 	Path    string   `placeholder:"PATH" xor:"target" help:"The file path (file tools): repo-relative, absolute, or relative to the current directory, as the hook reads it."`
+	Content string   `placeholder:"TEXT" help:"The text the call adds (Edit new_string, Write content), for content triggers."`
 	Prompt  string   `placeholder:"TEXT" help:"The latest user prompt (keywords; topics too)."`
 	Recent  []string `sep:"none" placeholder:"TEXT" help:"Earlier prompts of the session, for topics (repeatable)."`
 	All     bool     `help:"Also list every item that was not selected, with why."`
@@ -48,7 +49,7 @@ func (c *MatchCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, "lore match: --path %s is outside the repository %s: the call has no path target\n", c.Path, s.Root)
 		}
 	}
-	call := match.Call{Tool: c.Tool, Command: c.Command, Path: path, Prompt: c.Prompt,
+	call := match.Call{Tool: c.Tool, Command: c.Command, Path: path, Content: c.Content, Prompt: c.Prompt,
 		Recent: append(append([]string(nil), c.Recent...), c.Prompt)}
 	d, err := match.Explain(b.m, call)
 	if err != nil {

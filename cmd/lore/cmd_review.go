@@ -169,13 +169,14 @@ type PromoteCmd struct {
 	Commands []string `sep:"none" name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
 	Unless   []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
 	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
+	Content  []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
 // it changes are rewritten, and an invalid result writes nothing.
 func (c *PromoteCmd) Run(g *Globals) error {
 	return setStatusRefined(g, c.Item, "active", review.Refinement{
-		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths,
+		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
 	})
 }
 

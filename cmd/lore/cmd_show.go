@@ -112,7 +112,7 @@ func showText(g *Globals, it *markdown.Item) {
 	for _, tr := range []struct {
 		k string
 		v []string
-	}{{"tools", t.Tools}, {"commands", t.Commands}, {"unless", t.Unless}, {"paths", t.Paths}, {"keywords", t.Keywords}, {"topics", t.Topics}} {
+	}{{"tools", t.Tools}, {"commands", t.Commands}, {"unless", t.Unless}, {"paths", t.Paths}, {"content", t.Content}, {"keywords", t.Keywords}, {"topics", t.Topics}} {
 		if len(tr.v) > 0 {
 			field(tr.k, strings.Join(tr.v, "  "))
 		}
