@@ -17,7 +17,29 @@ const calls = [
     .map(command => ({ tool: 'Bash', command })),
   ...['src/main.py', 'tests/test_auth.py', 'tests/test_new.py', 'tests/test_service.py', '.env']
     .map(path => ({ tool: 'Read', path })),
+  // match.test.mjs and hook-pipeline.test.mjs: an Edit's path and added text
+  { tool: 'Edit', path: 'src/app/api/x/route.ts', content: 'const r = await generateObject({ model })' },
+  { tool: 'Edit', path: 'src/app/api/x/route.ts', content: 'export async function GET() { return Response.json({}) }' },
+  { tool: 'Edit', path: 'src/app/api/x/route.ts' },
+  { tool: 'Edit', path: 'a.ts', content: 'x TODO y' },
+  { tool: 'Edit', path: 'a.ts', content: 'no marker' },
+  { tool: 'Edit', path: 'tests/test_auth.py', content: '@patch("app.auth.verify")\ndef test_login(mock_verify):\n    ...' },
+  { tool: 'Edit', path: 'tests/test_auth.py', content: 'def test_addition():\n    assert 1 + 1 == 2' },
 ];
+// Constructed for lore: every path below with every text below, by Edit
+// and by Write, so that each lesson that tests the added text meets texts
+// that match its patterns (and quoted or later-line variants) on files its
+// path patterns name and on files they do not.
+const PATHS = ['scripts/deploy.sh', 'vercel.json', 'db/migrations/001_init.sql', 'Dockerfile', 'src/lib/ai.ts',
+  'src/providers/openai.ts', 'src/app/api/x/route.ts', 'pages/api/hello.js', 'tests/test_auth.py', 'README.md'];
+const TEXTS = ['eval "$cmd"', 'echo "eval $cmd"', 'set -euo pipefail', 'claude -p "summarize"', "spawn('claude', args)",
+  'npx vercel --prod', 'psql -c "select 1"', 'alembic upgrade head', 'const apiKey = process.env.OPENAI_API_KEY',
+  'const s = text.slice(0, 100)', 'ADD --chmod 755 run.sh /app/', 'RUN true\nADD --chmod 755 run.sh /app/',
+  'const r = await generateObject({ model })', 'model: "o3", reasoning_effort: "high"', 'model: "O3-MINI"',
+  '// eslint-disable-next-line @typescript-eslint/no-require-imports\nconst x = require("x")',
+  '"build": "tsc --noEmit"', 'import { waitUntil } from "@vercel/functions"', 'agents that edit code', 'uvx --from git+https://x/y tool',
+  'npx -y foo@latest', 'mv a b', 'the plan is', 'x TODO y', 'no marker'];
+for (const path of PATHS) for (const content of TEXTS) for (const tool of ['Edit', 'Write']) calls.push({ tool, path, content });
 function walk(dir) {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
@@ -56,7 +78,6 @@ for (const call of calls) {
   seen.add(key);
   const m = matchLessons(manifest.lessons, call.tool, call.command ?? '', call.path ? ROOT + call.path : '', null, call.content ?? '');
   const blocker = m.find(x => x.type === 'guard');
-  const { content, ...shown } = call; // the added text decides, but is not kept: lore has no content triggers
-  out.push({ ...shown, matches: m.map(x => x.id).sort(), ...(blocker ? { blocked: blocker.id } : {}) });
+  out.push({ ...call, matches: m.map(x => x.id).sort(), ...(blocker ? { blocked: blocker.id } : {}) });
 }
 writeFileSync('calls.json', JSON.stringify(out, null, 1) + '\n');
