@@ -138,11 +138,13 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		Priority: strconv.Itoa(clamp(l.Priority, 1, 10)), Tags: llTags(l.Tags),
 		Body: llBody(l),
 	}
-	trig, why := llTriggers(l)
+	trig, edits, why := llTriggers(l)
 	switch {
 	case why != "":
 		p.note(from, title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
 		spec.Body += importedTriggers(l)
+	case trig.Empty():
+		spec.Triggers, edits = edits, markdown.Triggers{}
 	default:
 		spec.Triggers = trig
 	}
@@ -152,7 +154,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		if l.Priority < 9 {
 			p.note(from, title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
 		}
-		if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths) == 0 {
+		if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths)+len(spec.Triggers.Content) == 0 {
 			p.note(from, title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
 		}
 	case "directive", "protocol":
@@ -168,6 +170,13 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
 	}
 	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
+	if !edits.Empty() {
+		// A lore item with content matches no shell command: the
+		// lesson's Edit and Write side is an item of its own.
+		p.note(from, title, "imported as two items: commands on Bash, and triggers.content on %s (key %s/edits)", strings.Join(edits.Tools, ", "), l.ID)
+		spec.Triggers = edits
+		p.Drafts = append(p.Drafts, Draft{Key: l.ID + "/edits", From: from, Spec: spec})
+	}
 }
 
 func criticalNote(prio int) string {
@@ -181,19 +190,21 @@ func criticalNote(prio int) string {
 // decides every call as lessons-learned's hook does; otherwise it says why
 // not. Tools the hook can never match for this lesson are left out: a file
 // path on Bash, a command pattern on Read, any pattern on Glob, Grep and
-// tools without a file_path.
-func llTriggers(l llLesson) (markdown.Triggers, string) {
-	var t markdown.Triggers
+// tools without a file_path. On Edit and Write the hook tests the command
+// patterns on the text the call adds (and the path patterns on its path):
+// those become edits, the triggers of a second item with triggers.content,
+// since a lore item with content matches no shell command.
+func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	if len(l.ToolNames) == 0 {
-		return t, ""
-	}
-	if len(l.ModelRegex) > 0 {
-		return t, "modelRegexSources must match too (an AND of two patterns lore cannot express)"
+		return t, edits, ""
 	}
 	hasCmd, hasPath := len(l.CommandRegex) > 0, len(l.PathRegex) > 0
+	if len(l.ModelRegex) > 0 && !modelImplied(l) {
+		return t, edits, "modelRegexSources must match too (an AND of two patterns lore cannot express)"
+	}
 	if !hasCmd && !hasPath {
 		t.Tools = append(t.Tools, l.ToolNames...)
-		return t, ""
+		return t, edits, ""
 	}
 	for _, name := range l.ToolNames {
 		switch tool := match.Tool(name); tool {
@@ -203,41 +214,96 @@ func llTriggers(l llLesson) (markdown.Triggers, string) {
 			}
 		case "Edit", "Write":
 			if hasCmd {
-				return markdown.Triggers{}, fmt.Sprintf("on %s the command patterns test the text the edit adds (the importer does not map them to triggers.content yet)", name)
+				edits.Tools = appendNew(edits.Tools, name)
+			} else {
+				t.Tools = append(t.Tools, name)
 			}
-			t.Tools = append(t.Tools, name)
 		case "Read", "NotebookEdit":
-			if !hasCmd {
+			if !hasCmd { // the hook passes no added text for these
 				t.Tools = append(t.Tools, name)
 			}
 		}
 	}
-	if len(t.Tools) == 0 {
-		return markdown.Triggers{}, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
+	if len(t.Tools)+len(edits.Tools) == 0 {
+		return t, edits, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
 	}
+	fail := func(format string, args ...any) (markdown.Triggers, markdown.Triggers, string) {
+		return markdown.Triggers{}, markdown.Triggers{}, fmt.Sprintf(format, args...)
+	}
+	var cmdUnless, pathUnless []string
 	for _, r := range l.CommandRegex {
 		pat, unless, err := jsCommand(r.Source, r.Flags)
 		if err != nil {
-			return markdown.Triggers{}, fmt.Sprintf("command pattern %q: %v", r.Source, err)
+			return fail("command pattern %q: %v", r.Source, err)
 		}
 		t.Commands = append(t.Commands, pat)
-		t.Unless = appendNew(t.Unless, unless...)
+		cmdUnless = appendNew(cmdUnless, unless...)
 	}
-	if len(t.Unless) > 0 && !sameUnless(l.CommandRegex) {
-		return markdown.Triggers{}, "its command patterns have different negative lookaheads (lore's unless vetoes the whole item)"
+	if len(cmdUnless) > 0 && !sameUnless(l.CommandRegex) {
+		return fail("its command patterns have different negative lookaheads (lore's unless vetoes the whole item)")
+	}
+	if len(cmdUnless) > 0 && len(edits.Tools) > 0 {
+		return fail("on %s its command patterns test the added text with a negative lookahead (lore's unless tests the path, not the text)", edits.Tools[0])
 	}
 	for _, r := range l.PathRegex {
 		globs, unless, err := jsPathGlob(r.Source, r.Flags)
 		if err != nil {
-			return markdown.Triggers{}, fmt.Sprintf("path pattern %q: %v", r.Source, err)
+			return fail("path pattern %q: %v", r.Source, err)
 		}
 		if len(unless) > 0 && len(l.PathRegex) > 1 {
-			return markdown.Triggers{}, fmt.Sprintf("path pattern %q: its lookahead would veto the other path patterns", r.Source)
+			return fail("path pattern %q: its lookahead would veto the other path patterns", r.Source)
 		}
 		t.Paths = appendNew(t.Paths, globs...)
-		t.Unless = appendNew(t.Unless, unless...)
+		pathUnless = appendNew(pathUnless, unless...)
 	}
-	return t, ""
+	t.Unless = appendNew(cmdUnless, pathUnless...)
+	if len(edits.Tools) > 0 {
+		edits.Content, edits.Paths, edits.Unless = t.Commands, t.Paths, pathUnless
+	}
+	switch {
+	case len(t.Tools) == 0:
+		t = markdown.Triggers{}
+	case len(edits.Tools) > 0:
+		// Bash only: its paths were for the edits, which have them.
+		t.Paths, t.Unless = nil, cmdUnless
+	}
+	return t, edits, ""
+}
+
+// modelImplied reports whether the lesson's modelRegexSources gate is
+// implied by its command patterns: each is an alternation of literals
+// (word boundaries aside), each containing a literal model pattern (case
+// folded when that has the i flag). The hook tests the model patterns on
+// the same text (the command, else the added text), so any text a command
+// pattern matches passes the gate.
+func modelImplied(l llLesson) bool {
+	if len(l.CommandRegex) == 0 {
+		return false
+	}
+	for _, c := range l.CommandRegex {
+		if c.Flags != "" || strings.ContainsAny(c.Source, "()") {
+			return false
+		}
+		for _, alt := range strings.Split(c.Source, "|") {
+			lit := strings.ReplaceAll(alt, `\b`, "")
+			if lit == "" || regexp.QuoteMeta(lit) != lit || !containsModel(lit, l.ModelRegex) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func containsModel(lit string, models []llRe) bool {
+	for _, m := range models {
+		if regexp.QuoteMeta(m.Source) != m.Source || strings.Trim(m.Flags, "i") != "" {
+			continue
+		}
+		if strings.Contains(lit, m.Source) || m.Flags == "i" && strings.Contains(strings.ToLower(lit), strings.ToLower(m.Source)) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameUnless reports whether every command pattern ends in the same

@@ -18,14 +18,15 @@ import (
 )
 
 type llCall struct {
-	Tool, Command, Path string
-	Matches             []string
-	Blocked             string
+	Tool, Command, Path, Content string
+	Matches                      []string
+	Blocked                      string
 }
 
 // TestLessonsLearnedFaithful imports the public lessons-learned manifest
 // and checks, on every call of testdata/lessons-learned/calls.json (the
-// peer's own test calls and every tool call of lore's transcript fixtures,
+// peer's own test calls, every tool call of lore's transcript fixtures and
+// Edit/Write calls built to meet the lessons that test the added text,
 // decided by the peer's own matcher: oracle.mjs), that each lesson whose
 // triggers were carried over is selected by lore exactly when the peer's
 // hook matches it, except where DESIGN section 8 deliberately differs
@@ -50,7 +51,7 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 		noted[strings.TrimPrefix(n.From, "lesson-manifest.json: ")] = true
 	}
 	var items []*markdown.Item
-	carried := map[string]bool{}
+	carried, content := map[string]bool{}, map[string]bool{}
 	key := map[string]string{} // lore id -> lessons-learned id
 	for i, d := range plan.Drafts {
 		if d.Spec.Triggers.Empty() {
@@ -59,11 +60,15 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 			}
 			continue
 		}
-		carried[d.Key] = true
+		lesson := strings.TrimSuffix(d.Key, "/edits") // a lesson's Edit/Write side
+		carried[lesson] = true
+		if len(d.Spec.Triggers.Content) > 0 {
+			content[lesson] = true
+		}
 		spec := d.Spec
 		spec.Status = "active" // as it will be once reviewed
 		id := ulid.MustNew(uint64(i), strings.NewReader(strings.Repeat("x", 16))).String()
-		key[id] = d.Key
+		key[id] = lesson
 		raw, err := spec.Compose(id, "", time.Unix(0, 0))
 		if err != nil {
 			t.Fatal(err)
@@ -101,9 +106,9 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 	if err := json.Unmarshal(data, &calls); err != nil {
 		t.Fatal(err)
 	}
-	agree, blocks, deliberate, fired := 0, 0, map[string]int{}, map[string]bool{}
+	agree, blocks, deliberate, fired, peerContent := 0, 0, map[string]int{}, map[string]bool{}, map[string]int{}
 	for _, c := range calls {
-		d, err := match.Explain(m, match.Call{Tool: c.Tool, Command: c.Command, Path: c.Path})
+		d, err := match.Explain(m, match.Call{Tool: c.Tool, Command: c.Command, Path: c.Path, Content: c.Content})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,6 +134,9 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 		peer := map[string]bool{}
 		for _, id := range c.Matches {
 			peer[id] = carried[id]
+			if c.Content != "" && content[id] {
+				peerContent[id]++
+			}
 		}
 		for id := range carried {
 			if lore[id] == peer[id] {
@@ -143,9 +151,14 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 			deliberate[why]++
 		}
 	}
-	t.Logf("%d lessons, %d carried over with triggers (%d fire on some call), %d notes; %d calls: %d decisions agree, %d blocks agree, deliberate differences %v",
-		len(lessons), len(carried), len(fired), len(plan.Notes), len(calls), agree, blocks, deliberate)
-	if len(carried) < 60 || agree < 60*len(calls) {
+	for id := range content {
+		if peerContent[id] == 0 {
+			t.Errorf("%s: carried as triggers.content, and no call with added text is matched by lessons-learned", id)
+		}
+	}
+	t.Logf("%d lessons, %d carried over with triggers (%d with triggers.content; %d fire on some call), %d notes; %d calls: %d decisions agree, %d blocks agree, deliberate differences %v",
+		len(lessons), len(carried), len(content), len(fired), len(plan.Notes), len(calls), agree, blocks, deliberate)
+	if len(carried) < 89 || len(content) < 18 || agree < 88*len(calls) {
 		t.Errorf("too few lessons carried (%d) or decisions compared (%d)", len(carried), agree)
 	}
 }
@@ -160,6 +173,9 @@ func difference(l llLesson, c llCall, peer, belowThreshold bool) string {
 		return "MultiEdit is Edit"
 	}
 	if c.Tool != "Bash" {
+		if !peer && c.Content != "" && l.CommandMatchTarget == "executable" && !anyMatch(jsPatterns(l), stripQuoted(c.Content)) {
+			return "injection matches quoted text"
+		}
 		return ""
 	}
 	for _, r := range l.CommandRegex {
@@ -180,6 +196,16 @@ func difference(l llLesson, c llCall, peer, belowThreshold bool) string {
 	return ""
 }
 
+func jsPatterns(l llLesson) []string {
+	var pats []string
+	for _, r := range l.CommandRegex {
+		if pat, _, err := jsCommand(r.Source, r.Flags); err == nil {
+			pats = append(pats, pat)
+		}
+	}
+	return pats
+}
+
 func anyMatch(pats []string, texts ...string) bool {
 	for _, p := range pats {
 		for _, s := range texts {
@@ -197,4 +223,28 @@ var quotedRe = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
 // match target does.
 func stripQuoted(s string) string {
 	return quotedRe.ReplaceAllStringFunc(s, func(q string) string { return q[:1] + q[:1] })
+}
+
+// TestModelImplied checks when the modelRegexSources gate adds nothing to
+// the command patterns: only when every text they match passes it.
+func TestModelImplied(t *testing.T) {
+	re := func(src, flags string) []llRe { return []llRe{{Source: src, Flags: flags}} }
+	for _, c := range []struct {
+		cmd, model []llRe
+		want       bool
+	}{
+		{re(`\bgenerateObject\b`, ""), re("generateObject", "i"), true},
+		{re(`o4-mini|o3`, ""), []llRe{{Source: "o3", Flags: "i"}, {Source: "o4-mini", Flags: "i"}}, true},
+		{re(`O3`, ""), re("o3", ""), false},           // case differs and the gate is case-sensitive
+		{re(`o\d`, ""), re("o3", "i"), false},         // not a literal: o1 passes the pattern, not the gate
+		{re(`gpt-4o`, "i"), re("gpt-4o", "i"), false}, // GPT-4O: the i flag on the pattern widens it
+		{re(`(o3|o1)`, ""), re("o", ""), false},       // groups are not read
+		{re(`o3|o1`, ""), re("o3", ""), false},        // o1 does not pass
+		{nil, re("o3", ""), false},                    // no command pattern: the gate tests the path
+	} {
+		l := llLesson{CommandRegex: c.cmd, ModelRegex: c.model}
+		if got := modelImplied(l); got != c.want {
+			t.Errorf("modelImplied(%v, %v) = %v, want %v", c.cmd, c.model, got, c.want)
+		}
+	}
 }
