@@ -136,7 +136,8 @@ func (c call) added() string {
 		}
 	}
 	if len(c.input) > 0 {
-		jsonparser.ArrayEach(c.input, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+		// No edits array (most calls) or a malformed one: nothing more added.
+		_, _ = jsonparser.ArrayEach(c.input, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
 			if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
 				add(s)
 			}
