@@ -8,10 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/benchproc"
 )
 
 // benchRepo writes a repository of about `commits` commits (a multiple of
@@ -201,8 +202,4 @@ func loreAges(b *testing.B, dir string, pin []string, lore string) time.Duration
 	return d
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
+var median = benchproc.Median

@@ -1,18 +1,17 @@
 package githooks_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/githooks"
+	"github.com/lore-agents/lore/internal/benchproc"
 )
 
 // BenchmarkCommit is DESIGN section 14's bar: `git commit` with lore's
@@ -49,14 +48,7 @@ func BenchmarkCommit(b *testing.B) {
 		}
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = repo, append(env, extraEnv...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			b.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out.String())
-		}
+		d, _ := benchproc.Run(b, cmd)
 		return d
 	}
 	run(nil, "git", "init", "-q", "-b", "main")
@@ -158,7 +150,5 @@ func must2(out []byte, err error) []byte {
 
 // median in milliseconds.
 func median(ds []time.Duration) float64 {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return float64(s[len(s)/2].Microseconds()) / 1000
+	return float64(benchproc.Median(ds).Microseconds()) / 1000
 }

@@ -6,13 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/benchproc"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
@@ -119,24 +119,14 @@ func benchStore(b *testing.B, n int) string {
 func runOnce(b *testing.B, bin string, args []string, stdin []byte) time.Duration {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%s: %v", bin, err)
-	}
-	d := time.Since(start)
-	if out.Len() == 0 {
+	d, out := benchproc.Run(b, cmd)
+	if len(out) == 0 {
 		b.Fatalf("%s printed nothing", bin)
 	}
 	return d
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
+var median = benchproc.Median
 
 // Scenarios of BenchmarkPreToolUse. Each run is a new session unless
 // steady: started has had SessionStart (its folders exist, a prompt is

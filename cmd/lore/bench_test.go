@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/benchproc"
 )
 
 // BenchmarkStartup is DESIGN section 14's start-up rows, whole processes
@@ -42,14 +42,7 @@ func BenchmarkStartup(b *testing.B) {
 		b.Helper()
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = repo, env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			b.Fatalf("%s %v: %v\n%s", name, args, err, out.String())
-		}
+		d, _ := benchproc.Run(b, cmd)
 		return d
 	}
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -68,16 +61,10 @@ func BenchmarkStartup(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	t, v, r := medianOf(trivT), medianOf(versionT), medianOf(rescanT)
+	t, v, r := benchproc.Median(trivT), benchproc.Median(versionT), benchproc.Median(rescanT)
 	b.ReportMetric(float64(t.Microseconds())/1000, "trivial-ms")
 	b.ReportMetric(float64(v.Microseconds())/1000, "version-ms")
 	b.ReportMetric(float64(r.Microseconds())/1000, "rescan-ms")
 	b.ReportMetric(float64(v)/float64(t), "version-x-trivial")
 	b.ReportMetric(float64(r)/float64(v), "rescan-x-version")
-}
-
-func medianOf(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
 }

@@ -1,0 +1,34 @@
+// Package benchproc times whole processes for the benchmarks that report
+// ratios against a baseline run in the same benchmark (DESIGN section 14):
+// one way to run and time a command, one median.
+package benchproc
+
+import (
+	"bytes"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+)
+
+// Run runs cmd, with its stdout and stderr captured, and returns how long
+// it took and what it printed; a failure ends the benchmark with the output.
+func Run(tb testing.TB, cmd *exec.Cmd) (time.Duration, []byte) {
+	tb.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		tb.Fatalf("%v: %v\n%s", cmd.Args, err, out.Bytes())
+	}
+	return d, out.Bytes()
+}
+
+// Median is the middle duration of ds (the upper one of an even count).
+func Median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
