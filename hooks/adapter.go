@@ -167,14 +167,7 @@ func (a *Agent) Tool(name string) string {
 func patchAdded(patch string) map[string]string {
 	out := map[string]string{}
 	var cur []string // the section's file, and where it moves to
-	for len(patch) > 0 {
-		line := patch
-		if i := strings.IndexByte(patch, '\n'); i >= 0 {
-			line, patch = patch[:i], patch[i+1:]
-		} else {
-			patch = ""
-		}
-		line = strings.TrimRight(line, "\r")
+	eachLine(patch, func(line string) {
 		switch {
 		case strings.HasPrefix(line, "*** Move to: "):
 			cur = append(cur, strings.TrimSpace(line[len("*** Move to: "):]))
@@ -192,7 +185,7 @@ func patchAdded(patch string) map[string]string {
 				}
 			}
 		}
-	}
+	})
 	return out
 }
 
@@ -202,14 +195,7 @@ func patchAdded(patch string) map[string]string {
 func patchPaths(patch string) []string {
 	var paths []string
 	seen := map[string]bool{}
-	for len(patch) > 0 {
-		line := patch
-		if i := strings.IndexByte(patch, '\n'); i >= 0 {
-			line, patch = patch[:i], patch[i+1:]
-		} else {
-			patch = ""
-		}
-		line = strings.TrimRight(line, "\r")
+	eachLine(patch, func(line string) {
 		for _, h := range [...]string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
 			if p, ok := strings.CutPrefix(line, h); ok {
 				if p = strings.TrimSpace(p); p != "" && !seen[p] {
@@ -218,6 +204,20 @@ func patchPaths(patch string) []string {
 				}
 			}
 		}
-	}
+	})
 	return paths
+}
+
+// eachLine calls f with each line of text, without its line ending (LF or
+// CRLF).
+func eachLine(text string, f func(line string)) {
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		f(strings.TrimRight(line, "\r"))
+	}
 }
