@@ -286,7 +286,7 @@ func entropySpans(s string) []Span {
 		}
 		if start >= 0 && i-start >= 32 {
 			tok := s[start:i]
-			if looksRandom(tok) && !integrity(s[:start], tok) && !knownID(tok) && !uuidFile(tok) && !encodedText(tok) {
+			if looksRandom(withoutExt(tok)) && !integrity(s[:start], tok) && !knownID(tok) && !encodedText(tok) {
 				out = append(out, Span{start, i, "high-entropy"})
 			}
 		}
@@ -317,21 +317,20 @@ func integrity(before, tok string) bool {
 	return false
 }
 
-// uuidFile is a file named by a UUID (a session transcript,
-// fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl): a bare UUID is already too
-// regular to count as random, its extension must not make it so.
-func uuidFile(tok string) bool {
-	base, ext, ok := strings.Cut(tok, ".")
-	if !ok || len(base) != 36 || !isWord(ext) {
-		return false
+// withoutExt drops a file extension (a dot and one to five small letters):
+// a name is judged by its stem, so a UUID-named transcript
+// (fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl) is as regular as the UUID.
+func withoutExt(tok string) string {
+	i := strings.LastIndexByte(tok, '.')
+	if i < 0 || len(tok)-i-1 < 1 || len(tok)-i-1 > 5 {
+		return tok
 	}
-	for i, c := range base {
-		dash := i == 8 || i == 13 || i == 18 || i == 23
-		if dash != (c == '-') || !dash && !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-			return false
+	for _, c := range tok[i+1:] {
+		if c < 'a' || c > 'z' {
+			return tok
 		}
 	}
-	return true
+	return tok[:i]
 }
 
 // knownID is an id agents' APIs put in transcripts (message, tool call,
