@@ -764,6 +764,15 @@ func TestGeminiSubagentContext(t *testing.T) {
 	if !injected() {
 		t.Error("a second sub-agent: no lesson in its own context")
 	}
+	// Its AfterTool never came (a killed call): clear forgets the marker.
+	mark := openSession(s, "").main + ".subagent"
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("no marker while the sub-agent runs: %v", err)
+	}
+	hook(t, "gemini", "SessionStart", map[string]any{"session_id": s, "cwd": root, "source": "clear"})
+	if _, err := os.Stat(mark); !os.IsNotExist(err) {
+		t.Errorf("the sub-agent marker survived clear: %v", err)
+	}
 }
 
 // stubLore puts a lore on PATH (and nothing else: shell built-ins only)

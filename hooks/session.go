@@ -131,7 +131,9 @@ func idSet(data []byte) map[string]bool {
 // wipe forgets everything the context injected (SessionStart
 // source=clear). A main thread's stored prompts go too.
 func (s session) wipe() error {
-	for _, p := range []string{s.self + ".seen", s.self + ".prompts"} {
+	// .subagent: a sub-agent marker a killed call left open would keep
+	// sending the main thread's calls to a sub-agent's context.
+	for _, p := range []string{s.self + ".seen", s.self + ".prompts", s.self + ".subagent"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("hooks: clear session: %w", err)
 		}
@@ -259,6 +261,9 @@ func (h *handler) agentID(ev Event, in *input) string {
 			os.Remove(mark)
 		}
 		return "" // the call itself is the parent's
+	}
+	if ev != PreToolUse && ev != PostToolUse {
+		return "" // prompts and session events are the main thread's
 	}
 	if id, err := os.ReadFile(mark); err == nil && len(id) > 0 {
 		return "sub-" + string(id)
