@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 // maxSignalBytes bounds what SessionStart reads of the signal log: its
@@ -21,9 +21,9 @@ func (h *handler) signals() string {
 	if h.root == "" {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signal.RelPath)))
+	data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signals.RelPath)))
 	if errors.Is(err, fs.ErrNotExist) { // not yet moved by a lore command
-		data, err = os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signal.LegacyRelPath)))
+		data, err = os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signals.LegacyRelPath)))
 	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -37,9 +37,9 @@ func (h *handler) signals() string {
 			data = data[i+1:] // drop the partial first line
 		}
 	}
-	sigs, bad := signal.Parse(data)
+	sigs, bad := signals.Parse(data)
 	if bad > 0 {
-		h.logf("%s: skipped %d broken line(s)", signal.RelPath, bad)
+		h.logf("%s: skipped %d broken line(s)", signals.RelPath, bad)
 	}
-	return signal.Render(sigs, signal.Now())
+	return signals.Render(sigs, signals.Now())
 }

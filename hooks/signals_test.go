@@ -10,7 +10,7 @@ import (
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/markdown"
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 // TestSessionStartSignalsAndLearnings: live signals are read and decayed at
@@ -32,16 +32,16 @@ func TestSessionStartSignalsAndLearnings(t *testing.T) {
 
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	t.Setenv("LORE_NOW", t0.Add(6*time.Hour).Format(time.RFC3339))
-	sigs := []signal.Signal{
-		{ID: "1", Type: signal.Feedback, Text: "the auth phase went well; keep the small commits", Strength: 0.5, HalfLife: 6 * time.Hour, Created: t0},
-		{ID: "2", Type: signal.Redirect, Text: "stop editing generated files under gen/", Strength: 0.9, HalfLife: 24 * time.Hour, Created: t0},
-		{ID: "3", Type: signal.Feedback, Text: "an old signal that has decayed by now", Strength: 0.09, HalfLife: 6 * time.Hour, Created: t0},
+	sigs := []signals.Signal{
+		{ID: "1", Type: signals.Feedback, Text: "the auth phase went well; keep the small commits", Strength: 0.5, HalfLife: 6 * time.Hour, Created: t0},
+		{ID: "2", Type: signals.Redirect, Text: "stop editing generated files under gen/", Strength: 0.9, HalfLife: 24 * time.Hour, Created: t0},
+		{ID: "3", Type: signals.Feedback, Text: "an old signal that has decayed by now", Strength: 0.09, HalfLife: 6 * time.Hour, Created: t0},
 	}
-	p := filepath.Join(root, filepath.FromSlash(signal.RelPath))
+	p := filepath.Join(root, filepath.FromSlash(signals.RelPath))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, append([]byte("broken line\n"), signal.Marshal(sigs)...), 0o644); err != nil {
+	if err := os.WriteFile(p, append([]byte("broken line\n"), signals.Marshal(sigs)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context(t, hook(t, "claude", "SessionStart", map[string]any{"session_id": newSession(t), "cwd": root, "source": "startup"}))

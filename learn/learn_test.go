@@ -13,7 +13,7 @@ import (
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/markdown"
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 func TestExtract(t *testing.T) {
@@ -249,7 +249,7 @@ func TestSignals(t *testing.T) {
 		t.Errorf("long summary: %d characters: %q", n, s.Text)
 	}
 	for _, x := range append(sigs, s) {
-		if err := signal.Validate(x); err != nil {
+		if err := signals.Validate(x); err != nil {
 			t.Errorf("emitted signal invalid: %v", err)
 		}
 	}

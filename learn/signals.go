@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/markdown"
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 // Signals are the signals a capture emits, as seed 001's auto-learning
 // does: always a FEEDBACK summary (strength 0.5, half-life 6 h), and a
 // REDIRECT naming the pitfalls when there are any (0.9, 24 h). They remind
 // the next sessions of the phase for a while, then decay away.
-func Signals(key string, kept []Learning, now time.Time) []signal.Signal {
+func Signals(key string, kept []Learning, now time.Time) []signals.Signal {
 	if len(kept) == 0 {
 		return nil
 	}
@@ -24,17 +24,17 @@ func Signals(key string, kept []Learning, now time.Time) []signal.Signal {
 			pitfalls = append(pitfalls, Title(l.Text))
 		}
 	}
-	mk := func(typ, text string, strength float64, hl time.Duration) signal.Signal {
-		return signal.Normalize(signal.Signal{
+	mk := func(typ, text string, strength float64, hl time.Duration) signals.Signal {
+		return signals.Normalize(signals.Signal{
 			// One id per key and type: a capture run again replaces its signal.
 			ID: fmt.Sprintf("learn-%s-%s", key, strings.ToLower(typ)), Type: typ,
-			Text: capText(text, signal.MaxText), Strength: strength, HalfLife: hl, Created: now, Source: "learn:" + key,
+			Text: capText(text, signals.MaxText), Strength: strength, HalfLife: hl, Created: now, Source: "learn:" + key,
 		})
 	}
-	out := []signal.Signal{mk(signal.Feedback,
+	out := []signals.Signal{mk(signals.Feedback,
 		fmt.Sprintf("%s: %d learning(s) captured: %s", key, len(all), strings.Join(all, "; ")), 0.5, 6*time.Hour)}
 	if len(pitfalls) > 0 {
-		out = append(out, mk(signal.Redirect, fmt.Sprintf("%s: avoid: %s", key, strings.Join(pitfalls, "; ")), 0.9, 24*time.Hour))
+		out = append(out, mk(signals.Redirect, fmt.Sprintf("%s: avoid: %s", key, strings.Join(pitfalls, "; ")), 0.9, 24*time.Hour))
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/lore-agents/lore/learn"
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 // LearnCmd records a phase's learnings once per key.
@@ -48,17 +48,17 @@ func (c *LearnCmd) Run(g *Globals) error {
 		}
 		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
 	}
-	now := signal.Now()
-	var emitted []signal.Signal
+	now := signals.Now()
+	var emitted []signals.Signal
 	emit := func(kept []learn.Learning) error {
 		if c.NoSignals {
 			return nil
 		}
 		emitted = learn.Signals(c.Key, kept, now)
-		return writeSignals(s, func(old []signal.Signal) []signal.Signal {
-			live, _ := signal.Prune(old, now)
-			live = slices.DeleteFunc(live, func(x signal.Signal) bool {
-				return slices.ContainsFunc(emitted, func(y signal.Signal) bool { return x.ID == y.ID })
+		return writeSignals(s, func(old []signals.Signal) []signals.Signal {
+			live, _ := signals.Prune(old, now)
+			live = slices.DeleteFunc(live, func(x signals.Signal) bool {
+				return slices.ContainsFunc(emitted, func(y signals.Signal) bool { return x.ID == y.ID })
 			})
 			return append(live, emitted...)
 		})
@@ -95,7 +95,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 
 // printSignals says which signals a capture emitted; one that could not be
 // written is only a warning (signals are short-lived guidance).
-func printSignals(g *Globals, sigs []signal.Signal, err error) {
+func printSignals(g *Globals, sigs []signals.Signal, err error) {
 	if err != nil {
 		fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", err)
 		return

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/redact"
-	"github.com/lore-agents/lore/signal"
+	"github.com/lore-agents/lore/signals"
 )
 
 // SignalCmd groups the signal verbs (DESIGN section 11).
@@ -37,20 +37,20 @@ func (c *SignalEmitCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	now := signal.Now()
-	sig := signal.Normalize(signal.Signal{
+	now := signals.Now()
+	sig := signals.Normalize(signals.Signal{
 		ID: ulid.Make().String(), Type: c.Type, Text: c.Text, Strength: c.Strength,
 		HalfLife: c.HalfLife, Created: now, Source: c.Source,
 	})
-	if err := signal.Validate(sig); err != nil {
+	if err := signals.Validate(sig); err != nil {
 		return usageError{err.Error()}
 	}
 	if sig.Text, err = redact.String(sig.Text); err != nil {
 		return fmt.Errorf("signal: nothing written: %w", err)
 	}
 	var pruned int
-	err = updateSignals(s, func(sigs []signal.Signal) []signal.Signal {
-		kept, dead := signal.Prune(sigs, now)
+	err = updateSignals(s, func(sigs []signals.Signal) []signals.Signal {
+		kept, dead := signals.Prune(sigs, now)
 		pruned = len(dead)
 		return append(kept, sig)
 	})
@@ -59,7 +59,7 @@ func (c *SignalEmitCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "emitted %s %s (strength %.2f, half-life %v)\n", sig.Type, sig.ID, sig.Strength, sig.HalfLife)
 	if pruned > 0 {
-		fmt.Fprintf(g.Stdout, "pruned %d signal(s) that decayed under %v\n", pruned, signal.Floor)
+		fmt.Fprintf(g.Stdout, "pruned %d signal(s) that decayed under %v\n", pruned, signals.Floor)
 	}
 	return nil
 }
@@ -91,10 +91,10 @@ func (c *SignalListCmd) Run(g *Globals) error {
 		return err
 	}
 	if bad > 0 {
-		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", signal.RelPath, bad)
+		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", signals.RelPath, bad)
 	}
-	now := signal.Now()
-	live := signal.Live(sigs, now)
+	now := signals.Now()
+	live := signals.Live(sigs, now)
 	if c.JSON {
 		out := []signalJSON{}
 		for _, x := range live {
@@ -114,7 +114,7 @@ func (c *SignalListCmd) Run(g *Globals) error {
 			x.HalfLife, now.Sub(x.Created).Truncate(time.Minute))
 	}
 	if dead := len(sigs) - len(live); dead > 0 {
-		fmt.Fprintf(g.Stdout, "(%d decayed signal(s) under %v not shown: lore signal prune)\n", dead, signal.Floor)
+		fmt.Fprintf(g.Stdout, "(%d decayed signal(s) under %v not shown: lore signal prune)\n", dead, signals.Floor)
 	}
 	return nil
 }
@@ -128,10 +128,10 @@ func (c *SignalPruneCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	now := signal.Now()
+	now := signals.Now()
 	var kept, pruned int
-	err = updateSignals(s, func(sigs []signal.Signal) []signal.Signal {
-		live, dead := signal.Prune(sigs, now)
+	err = updateSignals(s, func(sigs []signals.Signal) []signals.Signal {
+		live, dead := signals.Prune(sigs, now)
 		kept, pruned = len(live), len(dead)
 		return live
 	})
@@ -142,8 +142,8 @@ func (c *SignalPruneCmd) Run(g *Globals) error {
 	return nil
 }
 
-func readSignals(s *gitstore.Store) ([]signal.Signal, int, error) {
-	rel, err := s.Local(signal.Name)
+func readSignals(s *gitstore.Store) ([]signals.Signal, int, error) {
+	rel, err := s.Local(signals.Name)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -154,12 +154,12 @@ func readSignals(s *gitstore.Store) ([]signal.Signal, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("signal: %w", err)
 	}
-	sigs, bad := signal.Parse(data)
+	sigs, bad := signals.Parse(data)
 	return sigs, bad, nil
 }
 
 // updateSignals rewrites the log atomically under the store lock.
-func updateSignals(s *gitstore.Store, edit func([]signal.Signal) []signal.Signal) error {
+func updateSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signal) error {
 	unlock, err := s.Lock()
 	if err != nil {
 		return err
@@ -169,10 +169,10 @@ func updateSignals(s *gitstore.Store, edit func([]signal.Signal) []signal.Signal
 }
 
 // writeSignals is updateSignals for a caller that holds the lock.
-func writeSignals(s *gitstore.Store, edit func([]signal.Signal) []signal.Signal) error {
+func writeSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signal) error {
 	sigs, _, err := readSignals(s)
 	if err != nil {
 		return err
 	}
-	return gitstore.WriteAtomic(s.Path(signal.RelPath), signal.Marshal(edit(sigs)))
+	return gitstore.WriteAtomic(s.Path(signals.RelPath), signals.Marshal(edit(sigs)))
 }

@@ -1,10 +1,10 @@
-// Package signal holds short-lived FEEDBACK and REDIRECT signals (DESIGN
+// Package signals holds short-lived FEEDBACK and REDIRECT signals (DESIGN
 // section 11): a line of guidance whose strength decays as
 // strength * 0.5^(age/half-life) and which is pruned under 0.05. Signals
 // live in a JSONL file written by the CLI and read by the agent hook at
 // SessionStart, so this package links only the standard library and
 // jsonparser (no encoding/json: the hook must stay lean).
-package signal
+package signals
 
 import (
 	"bytes"
