@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
@@ -21,7 +22,11 @@ type Globals struct {
 	Stdin  io.Reader `kong:"-"`
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
-	Color  bool      `kong:"-"` // stdout is a terminal and NO_COLOR is unset
+	// The one terminal decision, made once in Main: Color when stdout is a
+	// terminal and NO_COLOR is unset, Interactive when stdin and stdout
+	// are terminals (review asks its questions).
+	Color       bool `kong:"-"`
+	Interactive bool `kong:"-"`
 
 	store *gitstore.Store
 }
@@ -90,7 +95,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stdout, versionText())
 		return 0
 	}
-	cli := CLI{Globals: Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: colorOK(stdout)}}
+	term := isTerminal(stdout)
+	_, noColor := os.LookupEnv("NO_COLOR")
+	cli := CLI{Globals: Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: term && !noColor,
+		Interactive: term && isTerminal(stdin)}}
 	defer func() {
 		if r := recover(); r != nil {
 			sig, ok := r.(exitSignal)
@@ -102,7 +110,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}()
 	parser, err := newParser(&cli, stdout, stderr)
 	if err != nil {
-		return exitCode(err, stderr)
+		return exitCode(err, "", stderr)
 	}
 	kongcompletion.Register(parser) // answers the shell's completion requests (COMP_LINE) and exits
 	ctx, err := parser.Parse(args)
@@ -112,9 +120,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintf(stderr, "lore: %v (see lore --help)\n", err)
 			return exitError
 		}
-		return exitCode(err, stderr)
+		return exitCode(err, "", stderr)
 	}
-	return exitCode(ctx.Run(&cli.Globals), stderr)
+	return exitCode(ctx.Run(&cli.Globals), commandName(ctx), stderr)
+}
+
+// commandName is the command's words without its arguments ("signal
+// emit"): every error names the command that failed.
+func commandName(ctx *kong.Context) string {
+	var words []string
+	for _, w := range strings.Fields(ctx.Command()) {
+		if !strings.HasPrefix(w, "<") {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // newParser is lore's kong parser over cli (the README test parses with it
@@ -144,12 +164,9 @@ func versionText() string {
 	return "lore " + v
 }
 
-// colorOK reports whether w is a terminal and NO_COLOR is unset.
-func colorOK(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
+// isTerminal reports whether stdin or stdout is a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}

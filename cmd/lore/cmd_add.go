@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,7 +63,7 @@ func (c *AddCmd) Run(g *Globals) error {
 	if c.Stdin {
 		b, err := io.ReadAll(g.Stdin)
 		if err != nil {
-			return fmt.Errorf("add: read stdin: %w", err)
+			return fmt.Errorf("read stdin: %w", err)
 		}
 		c.Body = string(b)
 	}
@@ -70,7 +71,7 @@ func (c *AddCmd) Run(g *Globals) error {
 		return c.addLearning(g, s)
 	}
 	if c.Title == "" && !c.Edit {
-		return usagef("add %s: a title is required (lore add %s \"Title\" ...)", c.Kind, c.Kind)
+		return usagef("a title is required: lore add %s \"Title\" ...", c.Kind)
 	}
 	// The editor runs before the lock is taken (the lock is held for
 	// writes, not for as long as an editor stays open); the number is
@@ -166,24 +167,24 @@ func editInEditor(g *Globals, draft []byte) ([]byte, error) {
 	}
 	dir, err := os.MkdirTemp("", "lore-add-")
 	if err != nil {
-		return nil, fmt.Errorf("add: %w", err)
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "item.md")
 	if err := os.WriteFile(file, draft, 0o600); err != nil {
-		return nil, fmt.Errorf("add: %w", err)
+		return nil, err
 	}
 	cmd := exec.Command("sh", "-c", editor+` "$1"`, "editor", file)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, g.Stderr, g.Stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("add: editor %q: %w", editor, err)
+		return nil, fmt.Errorf("editor %q: %w", editor, err)
 	}
 	out, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("add: %w", err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(out)) == 0 {
-		return nil, usagef("add: the edited file is empty: nothing added")
+		return nil, errors.New("the edited file is empty: nothing added")
 	}
 	return out, nil
 }
@@ -192,7 +193,7 @@ func editInEditor(g *Globals, draft []byte) ([]byte, error) {
 func (c *AddCmd) addLearning(g *Globals, s *gitstore.Store) error {
 	title := strings.TrimSpace(c.Title)
 	if title == "" || strings.ContainsAny(title, "\r\n") {
-		return usagef("add learning: a one-line title is required (lore add learning \"Title\" --body \"...\")")
+		return usagef("a one-line title is required: lore add learning \"Title\" --body \"...\"")
 	}
 	cfg, err := s.Config()
 	if err != nil {
@@ -205,7 +206,7 @@ func (c *AddCmd) addLearning(g *Globals, s *gitstore.Store) error {
 	defer unlock()
 	data, err := os.ReadFile(s.Path(cfg.Learnings))
 	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("add learning: %w", err)
+		return err
 	}
 	l, err := markdown.ParseLearnings(cfg.Learnings, data)
 	if err != nil {
@@ -213,7 +214,7 @@ func (c *AddCmd) addLearning(g *Globals, s *gitstore.Store) error {
 	}
 	for _, e := range l.Entries {
 		if e.Title == title {
-			return usagef("%s:%d: an entry titled %q already exists", cfg.Learnings, e.Line, title)
+			return fmt.Errorf("%s:%d: an entry titled %q already exists", cfg.Learnings, e.Line, title)
 		}
 	}
 	body := strings.TrimSpace(c.Body)

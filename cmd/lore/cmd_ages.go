@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -48,10 +47,7 @@ func (c *AgesCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, "lore: warning: shallow clone: ages count only the history that is present")
 	}
 	if c.JSON {
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		return g.printJSON(rep)
 	}
 	return rep.Markdown(g.Stdout, cfg.Consolidate.Freshness)
 }

@@ -66,7 +66,7 @@ func (c *AggregateCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stdout, "unchanged %s (%d lessons)\n", rel, len(groups[tool]))
 			continue
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("aggregate: %w", err)
+			return err
 		}
 		v := "update"
 		if err != nil {
@@ -96,7 +96,7 @@ func (c *AggregateCmd) Run(g *Globals) error {
 		err = gitstore.Remove(s.Path(sk.Path))
 		unlock()
 		if err != nil {
-			return fmt.Errorf("aggregate: %w", err)
+			return err
 		}
 	}
 	if len(tools) == 0 && changed == 0 {

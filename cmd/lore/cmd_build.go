@@ -112,7 +112,7 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 	in.Snapshot = snap
 	data, rep, err := compile.Build(in)
 	if err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, err
 	}
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "lore: build: skipped %v\n", e)

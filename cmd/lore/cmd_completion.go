@@ -18,10 +18,10 @@ type CompletionCmd struct {
 func (c *CompletionCmd) Run(g *Globals) error {
 	bin, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("completion: %w", err)
+		return err
 	}
 	if bin, err = filepath.Abs(bin); err != nil {
-		return fmt.Errorf("completion: %w", err)
+		return err
 	}
 	bin = shellQuote(bin)
 	switch c.Shell {

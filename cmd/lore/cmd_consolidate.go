@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/lore-agents/lore/consolidate"
@@ -22,10 +21,7 @@ func (c *ConsolidateCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(res)
+		return g.printJSON(res)
 	}
 	fmt.Fprintln(g.Stdout, summary(res))
 	return nil

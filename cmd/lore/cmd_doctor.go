@@ -2,7 +2,6 @@ package main
 
 import (
 	"debug/buildinfo"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"runtime/debug"
@@ -29,9 +28,7 @@ func (c *DoctorCmd) Run(g *Globals) error {
 	}
 	r := doctor.Run(doctorEnv(s))
 	if c.JSON {
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
+		if err := g.printJSON(r); err != nil {
 			return err
 		}
 	} else {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -65,9 +64,7 @@ func runHooks(g *Globals, op func(githooks.Target) (githooks.Report, error), asJ
 		return err
 	}
 	if asJSON {
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hooksReport{Report: r, HooksPath: hp.Value, Source: hp.Source})
+		return g.printJSON(hooksReport{Report: r, HooksPath: hp.Value, Source: hp.Source})
 	}
 	where := "default"
 	if hp.Value != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/lore-agents/lore/compile"
@@ -21,7 +20,7 @@ func (c *IndexCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.Budget < 0 {
-		return usagef("index: --budget must be 0 or more")
+		return usagef("--budget must be 0 or more")
 	}
 	in, errs, err := compileInput(s, compile.GlobalDir())
 	if err != nil {
@@ -36,9 +35,7 @@ func (c *IndexCmd) Run(g *Globals) error {
 		if idx.Shown == nil {
 			idx.Shown = []compile.IndexEntry{}
 		}
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(idx)
+		return g.printJSON(idx)
 	}
 	_, err = fmt.Fprint(g.Stdout, idx.Text)
 	return err

@@ -52,7 +52,7 @@ func (c *InitCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.Guards != "" && len(agents) == 0 {
-		return usagef("init: --guards needs --agent")
+		return usagef("--guards needs --agent")
 	}
 	if c.Uninstall {
 		return uninstallAgents(g, s, agents)
@@ -101,7 +101,7 @@ func createIfMissing(s *gitstore.Store, rel string, data []byte) error {
 	}
 	err := s.CreateExclusive(rel, data)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("init: %w", err)
+		return err
 	}
 	return err
 }

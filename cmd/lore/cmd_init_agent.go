@@ -40,7 +40,7 @@ func agentsNamed(names []string) ([]*agent.Agent, error) {
 			n = strings.ToLower(strings.TrimSpace(n))
 			a := agent.Named(n)
 			if a == nil {
-				return nil, usagef("init: --agent %q: not one of %s", n, strings.Join(agent.Names(), ", "))
+				return nil, usagef("--agent %q: not one of %s", n, strings.Join(agent.Names(), ", "))
 			}
 			if !seen[n] {
 				seen[n] = true
@@ -65,7 +65,7 @@ func installAgents(g *Globals, s *gitstore.Store, agents []*agent.Agent, guards 
 
 func uninstallAgents(g *Globals, s *gitstore.Store, agents []*agent.Agent) error {
 	if len(agents) == 0 {
-		return usagef("init: --uninstall needs --agent %s", strings.Join(agent.Names(), "|"))
+		return usagef("--uninstall needs --agent %s", strings.Join(agent.Names(), "|"))
 	}
 	for _, a := range agents {
 		if err := a.Uninstall(s.Root, agentFiles(a.Name), g.Stdout); err != nil {

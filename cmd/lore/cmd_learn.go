@@ -37,14 +37,14 @@ func (c *LearnCmd) Run(g *Globals) error {
 	for _, f := range c.From {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return fmt.Errorf("learn: %w", err)
+			return err
 		}
 		srcs = append(srcs, learn.Source{Path: s.Rel(f), Data: data})
 	}
 	if len(c.From) == 0 {
 		data, err := io.ReadAll(g.Stdin)
 		if err != nil {
-			return fmt.Errorf("learn: read stdin: %w", err)
+			return fmt.Errorf("read stdin: %w", err)
 		}
 		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
 	}
@@ -65,7 +65,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 	}
 	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, now, emit)
 	if errors.Is(err, learn.ErrNothing) {
-		return fmt.Errorf("learn: no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
+		return fmt.Errorf("no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
 	}
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,9 +55,7 @@ func (c *LintCmd) Run(g *Globals) error {
 		if findings == nil {
 			findings = []lint.Finding{}
 		}
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(lintJSON{findings, fixed, nerr, nwarn}); err != nil {
+		if err := g.printJSON(lintJSON{findings, fixed, nerr, nwarn}); err != nil {
 			return err
 		}
 	} else {
@@ -107,7 +104,7 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 	for _, ch := range changes {
 		if ch.From != "" {
 			if _, err := os.Lstat(s.Path(ch.Path)); err == nil {
-				return out, fmt.Errorf("lint --fix: %s: %w", ch.Path, fs.ErrExist)
+				return out, fmt.Errorf("--fix: %s: %w", ch.Path, fs.ErrExist)
 			}
 		}
 		if !ch.Remove {
@@ -121,7 +118,7 @@ func (c *LintCmd) fix(g *Globals, s *gitstore.Store) ([]fixJSON, error) {
 		}
 		if rm != "" {
 			if err := gitstore.Remove(s.Path(rm)); err != nil {
-				return out, fmt.Errorf("lint --fix: %w", err)
+				return out, fmt.Errorf("--fix: %w", err)
 			}
 		}
 		out = append(out, fixJSON{ch.Path, ch.From, ch.What})
@@ -145,7 +142,7 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 			continue
 		}
 		if err != nil {
-			return st, fmt.Errorf("lint: %w", err)
+			return st, err
 		}
 		for _, e := range entries {
 			if !e.Type().IsRegular() {
@@ -154,14 +151,14 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 			rel := path.Join(dir, e.Name())
 			data, err := s.ReadFile(rel)
 			if err != nil {
-				return st, fmt.Errorf("lint: %w", err)
+				return st, err
 			}
 			st.Items = append(st.Items, lint.File{Path: rel, Data: data})
 		}
 	}
 	temps, err := s.TempFiles()
 	if err != nil {
-		return st, fmt.Errorf("lint: %w", err)
+		return st, err
 	}
 	st.Temps = temps
 	learnings := ".lore/learnings.md"
@@ -171,17 +168,17 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 			learnings = cfg.Learnings
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return st, fmt.Errorf("lint: %w", err)
+		return st, err
 	}
 	links, err := s.Links(learnings)
 	if err != nil {
-		return st, fmt.Errorf("lint: %w", err)
+		return st, err
 	}
 	st.Links = links
 	if data, err := s.ReadFile(learnings); err == nil {
 		st.Learnings = &lint.File{Path: learnings, Data: data}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return st, fmt.Errorf("lint: %w", err)
+		return st, err
 	}
 	return st, nil
 }

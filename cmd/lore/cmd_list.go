@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -54,9 +53,7 @@ func (c *ListCmd) Run(g *Globals) error {
 		}
 	}
 	if c.JSON {
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return g.printJSON(out)
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(g.Stderr, "no items")
@@ -96,7 +93,7 @@ func (c *ListCmd) filter() (func(*markdown.Item) bool, error) {
 		default:
 			n, err := markdown.ParsePriority(p)
 			if err != nil {
-				return nil, usagef("list --priority: %v", err)
+				return nil, usagef("--priority: %v", err)
 			}
 			num = int(n)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -95,9 +94,7 @@ func printMatchJSON(g *Globals, d match.Decision) error {
 		}
 		return out
 	}
-	enc := json.NewEncoder(g.Stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
+	return g.printJSON(struct {
 		Injected   []matchJSON `json:"injected"`
 		Dropped    []matchJSON `json:"dropped"`
 		Considered int         `json:"considered"`

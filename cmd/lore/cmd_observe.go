@@ -41,12 +41,12 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	}
 	if c.Type == "" {
 		if c.Pattern != "" {
-			return usagef("observe: give a type before the pattern")
+			return usagef("give a type before the pattern")
 		}
 		return listObservations(g, l)
 	}
 	if strings.TrimSpace(c.Pattern) == "" {
-		return usagef("observe %s: a pattern is required", c.Type)
+		return usagef("%s: a pattern is required", c.Type)
 	}
 	at := time.Now()
 	if c.At != "" {
@@ -89,7 +89,7 @@ func parseWhen(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef("observe: --at %q: want YYYY-MM-DD or RFC 3339", s)
+	return time.Time{}, usagef("--at %q: want YYYY-MM-DD or RFC 3339", s)
 }
 
 func listObservations(g *Globals, l *observe.Log) error {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -47,9 +45,7 @@ func (c *ReviewCmd) Run(g *Globals) error {
 		for _, it := range drafts {
 			out = append(out, toDraftJSON(it))
 		}
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return g.printJSON(out)
 	}
 	if len(drafts) == 0 {
 		fmt.Fprintln(g.Stdout, "no drafts to review")
@@ -60,7 +56,7 @@ func (c *ReviewCmd) Run(g *Globals) error {
 		return err
 	}
 	minConf := cfg.Inject.MinConfidence
-	interactive := isTerminal(g.Stdin) && isTerminal(g.Stdout)
+	interactive := g.Interactive
 	in := bufio.NewReader(g.Stdin)
 	for i, it := range drafts {
 		d := toDraftJSON(it)
@@ -151,15 +147,6 @@ func firstSection(it *markdown.Item, names ...string) string {
 	return ""
 }
 
-func isTerminal(v any) bool {
-	f, ok := v.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // PromoteCmd makes a draft active.
 type PromoteCmd struct {
 	Item     string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
@@ -225,7 +212,7 @@ func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
 		return err
 	}
 	if it.Kind == markdown.KindDecision {
-		return usagef("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
+		return fmt.Errorf("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
 	}
 	s, _ := g.Store()
 	var notes []string

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,14 +71,14 @@ func (c *ScanCmd) run(g *Globals) error {
 		defer cancel()
 		ok, err := l.TryLockContext(ctx, 100*time.Millisecond)
 		if !ok {
-			return fmt.Errorf("scan: another scan is still running in this repository after %v: %w", scanLockWait, err)
+			return fmt.Errorf("another scan is still running in this repository after %v: %w", scanLockWait, err)
 		}
 		defer l.Unlock()
 	}
 	paths := c.Paths
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return usagef("scan: %s: no such transcript file or folder", p)
+			return fmt.Errorf("%s: no such transcript file or folder", p)
 		}
 	}
 	if len(paths) == 0 {
@@ -102,11 +101,8 @@ func (c *ScanCmd) run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(g.Stdout)
-		for _, cand := range res.Candidates {
-			if err := enc.Encode(cand); err != nil {
-				return err
-			}
+		if err := printJSONLines(g, res.Candidates); err != nil {
+			return err
 		}
 	}
 	var written []review.Written
@@ -196,7 +192,7 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usagef("scan: --since %q: want a duration (48h, 7d) or a date (YYYY-MM-DD)", v)
+	return time.Time{}, usagef("--since %q: want a duration (48h, 7d) or a date (YYYY-MM-DD)", v)
 }
 
 func size(n int64) string {

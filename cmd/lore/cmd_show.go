@@ -77,9 +77,9 @@ func resolve(items []*markdown.Item, q string) (*markdown.Item, error) {
 		for _, it := range found {
 			names = append(names, fmt.Sprintf("%s (%s)", it.ID, it.Path))
 		}
-		return nil, fmt.Errorf("show: %q is ambiguous: %s", q, strings.Join(names, ", "))
+		return nil, fmt.Errorf("%q is ambiguous: %s", q, strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("show: no item matches %q (lore list shows ids, refs and paths)", q)
+	return nil, fmt.Errorf("no item matches %q (lore list shows ids, refs and paths)", q)
 }
 
 // known keys are shown in the header; any other key is listed after it.
@@ -166,7 +166,7 @@ func showJSON(g *Globals, it *markdown.Item) error {
 	for _, k := range it.Keys() {
 		var v any
 		if err := it.Node(k).Decode(&v); err != nil {
-			return fmt.Errorf("show: %s: %s: %w", it.Path, k, err)
+			return fmt.Errorf("%s: %s: %w", it.Path, k, err)
 		}
 		out[k] = v
 	}
@@ -179,7 +179,5 @@ func showJSON(g *Globals, it *markdown.Item) error {
 		secs = append(secs, sectionJSON{s.Title, s.Line, s.Content})
 	}
 	out["sections"] = secs
-	enc := json.NewEncoder(g.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return g.printJSON(out)
 }

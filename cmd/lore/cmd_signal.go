@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -46,7 +45,7 @@ func (c *SignalEmitCmd) Run(g *Globals) error {
 		return usageError{err.Error()}
 	}
 	if sig.Text, err = redact.String(sig.Text); err != nil {
-		return fmt.Errorf("signal: nothing written: %w", err)
+		return fmt.Errorf("nothing written: %w", err)
 	}
 	var pruned int
 	err = updateSignals(s, func(sigs []signals.Signal) []signals.Signal {
@@ -101,9 +100,7 @@ func (c *SignalListCmd) Run(g *Globals) error {
 			out = append(out, signalJSON{x.ID, x.Type, x.Text, x.Strength, x.At(now), x.HalfLife.Seconds(),
 				x.Created.UTC().Format(time.RFC3339), x.Source})
 		}
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(out)
+		return g.printJSON(out)
 	}
 	if len(live) == 0 {
 		fmt.Fprintln(g.Stdout, "no live signals")
@@ -152,7 +149,7 @@ func readSignals(s *gitstore.Store) ([]signals.Signal, int, error) {
 		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("signal: %w", err)
+		return nil, 0, err
 	}
 	sigs, bad := signals.Parse(data)
 	return sigs, bad, nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,9 +101,7 @@ func (c *StatusCmd) Run(g *Globals) error {
 
 	switch {
 	case c.JSON:
-		enc := json.NewEncoder(g.Stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(r)
+		return g.printJSON(r)
 	case c.Line:
 		fmt.Fprintln(g.Stdout, r.line())
 	default:

@@ -29,15 +29,40 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// exitCode maps an error to its exit code and prints it as one line.
-func exitCode(err error, stderr io.Writer) int {
-	switch {
-	case err == nil:
+// exitCode is the one switch from an error to an exit code. It prints the
+// error as one line naming the command (cmd; empty before one is parsed),
+// and points a usage error at the command's help.
+func exitCode(err error, cmd string, stderr io.Writer) int {
+	if err == nil {
 		return exitOK
+	}
+	var usage usageError
+	switch {
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "%s (see lore %s--help)\n", errLine(err, cmd), cmdWord(cmd))
+	default:
+		fmt.Fprintln(stderr, errLine(err, cmd))
 	}
-	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
-	fmt.Fprintf(stderr, "lore: %s\n", msg)
 	return exitError
+}
+
+// errLine is "lore: <cmd>: <message>" on one line. A message that already
+// starts with the command's first word (the domain packages name
+// themselves: "consolidate: ...") is not named twice.
+func errLine(err error, cmd string) string {
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	first, _, _ := strings.Cut(cmd, " ")
+	if cmd == "" || strings.HasPrefix(msg, first+":") {
+		return "lore: " + msg
+	}
+	return "lore: " + cmd + ": " + msg
+}
+
+func cmdWord(cmd string) string {
+	if cmd == "" {
+		return ""
+	}
+	return cmd + " "
 }
