@@ -9,6 +9,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 )
@@ -27,7 +28,7 @@ func (c *AggregateCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	in, errs, err := compileInput(s, "")
+	in, errs, err := app.CompileInput(s, "")
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/manifest"
@@ -105,7 +106,7 @@ func buildManifest(s *gitstore.Store, force, write bool, stderr io.Writer) (*bui
 	}
 	global := compile.GlobalDir()
 	snap := compile.TakeSnapshot(s.Root, global, cfg.Learnings)
-	in, errs, err := compileInput(s, global)
+	in, errs, err := app.CompileInput(s, global)
 	if err != nil {
 		return nil, err
 	}

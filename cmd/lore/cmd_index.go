@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/compile"
 )
 
@@ -22,7 +23,7 @@ func (c *IndexCmd) Run(g *Globals) error {
 	if c.Budget < 0 {
 		return usagef("--budget must be 0 or more")
 	}
-	in, errs, err := compileInput(s, compile.GlobalDir())
+	in, errs, err := app.CompileInput(s, compile.GlobalDir())
 	if err != nil {
 		return err
 	}

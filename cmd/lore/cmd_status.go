@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/ages"
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/gitstore"
@@ -73,7 +74,7 @@ func (c *StatusCmd) Run(g *Globals) error {
 		return err
 	}
 	now, _ := time.Parse(ages.DateLayout, today)
-	in, errs, err := compileInput(s, "")
+	in, errs, err := app.CompileInput(s, "")
 	if err != nil {
 		return err
 	}

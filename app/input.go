@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -44,10 +44,10 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 	return skills, errs
 }
 
-// compileInput loads what a build compiles: the config, the project's items
+// CompileInput loads what a build compiles: the config, the project's items
 // and skill documents, and the global store's items (global "" for none).
 // Files that cannot be read or parsed come back as errs and are skipped.
-func compileInput(s *gitstore.Store, global string) (in compile.Input, errs []error, err error) {
+func CompileInput(s *gitstore.Store, global string) (in compile.Input, errs []error, err error) {
 	if in.Config, err = s.Config(); err != nil {
 		return in, nil, err
 	}
