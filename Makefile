@@ -48,7 +48,7 @@ check: ## the cheap checks: gofmt, go vet, go mod tidy -diff, staticcheck
 	$(GO) mod tidy -diff
 	$(GO) tool staticcheck -tags e2e $(PKGS)
 
-test: check ## the cheap checks, then every test (unit, end-to-end scripts, fuzz seed corpora)
+test: lint ## the checks and golangci-lint, then every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
 
 bench: ## benchmarks with ratios against baselines measured in the same run
