@@ -11,7 +11,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -228,22 +228,22 @@ func (r *run) finish() error {
 			}
 		}
 		for _, rel := range append(fresh, rewrites...) {
-			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
+			if err := r.s.WriteLocked(rel, r.overlay[rel]); err != nil {
 				return fmt.Errorf("consolidate: %w", err)
 			}
 		}
 	}
 	if r.opt.Agent && !r.opt.DryRun {
-		if err := gitstore.WriteAtomic(r.s.Path(TaskPath), r.overlay[TaskPath]); err != nil {
+		if err := r.s.WriteLocked(TaskPath, r.overlay[TaskPath]); err != nil {
 			return fmt.Errorf("consolidate: %w", err)
 		}
 	}
 	r.res.Report = r.cfg.Consolidate.Report
-	if err := gitstore.WriteAtomic(r.s.Path(r.res.Report), []byte(r.res.Markdown())); err != nil {
+	if err := r.s.WriteLocked(r.res.Report, []byte(r.res.Markdown())); err != nil {
 		return fmt.Errorf("consolidate: report: %w", err)
 	}
 	if staging != "" {
-		if err := gitstore.WriteAtomic(r.s.Path(staging), r.overlay[staging]); err != nil {
+		if err := r.s.WriteLocked(staging, r.overlay[staging]); err != nil {
 			return fmt.Errorf("consolidate: %w", err)
 		}
 	}
@@ -288,7 +288,7 @@ func (r *run) newItem(c *candidate) (string, error) {
 	if ref != "" {
 		name = ref + "-" + name
 	}
-	folder := path.Join(gitstore.DirName, markdown.Folder(c.kind))
+	folder := lorepath.InDir(markdown.Folder(c.kind))
 	rel := path.Join(folder, name)
 	for i := 2; r.exists(rel); i++ {
 		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", strings.TrimSuffix(name, ".md"), i))

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/lore-agents/lore/internal/filewrite"
 
 	lore "github.com/lore-agents/lore"
 )
@@ -39,6 +39,10 @@ const marker = "lore-githook:"
 // PrivateDir is the folder under the git common dir where lore keeps its
 // scripts when a hook manager owns the hooks folder.
 const PrivateDir = "lore-hooks"
+
+// scriptWrite replaces a hook script atomically (a git running the hook
+// meanwhile reads the old script or the new), executable, synced.
+var scriptWrite = filewrite.Options{Perm: 0o755, Sync: true}
 
 // Script returns lore's script for one hook.
 func Script(name string) []byte {
@@ -121,7 +125,7 @@ func Install(t Target) (Report, error) {
 			if err := os.MkdirAll(t.Private, 0o755); err != nil {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
-			if err := renameio.WriteFile(path, Script(h.Name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+			if err := filewrite.Replace(path, Script(h.Name), scriptWrite); err != nil {
 				return r, fmt.Errorf("githooks: %w", err)
 			}
 			h.Changed = "wrote lore's script to " + filepath.Join(filepath.Base(filepath.Dir(t.Private)), PrivateDir, h.Name)
@@ -302,7 +306,7 @@ func write(path, name string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
-	if err := renameio.WriteFile(path, Script(name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+	if err := filewrite.Replace(path, Script(name), scriptWrite); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
 	return nil

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // ErrLockHeld is returned by Lock when the calling goroutine already holds
@@ -36,16 +38,16 @@ var holders = struct {
 // other like processes do; a goroutine that already holds it gets
 // ErrLockHeld instead of a deadlock.
 func (s *Store) Lock() (unlock func(), err error) {
-	if err := NoSymlink(filepath.Join(s.CacheDir(), "write.lock")); err != nil {
+	p := s.Path(lorepath.WriteLock)
+	if err := NoSymlink(p); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	if err := s.MkdirAll(lorepath.Cache); err != nil {
+		return nil, err
 	}
-	p := filepath.Join(s.CacheDir(), "write.lock")
 	key := p // one key for a repository however it was opened (a symlinked path)
 	if real, err := filepath.EvalSymlinks(s.CacheDir()); err == nil {
-		key = filepath.Join(real, "write.lock")
+		key = filepath.Join(real, path.Base(lorepath.WriteLock))
 	}
 	me := goroutine()
 	holders.Lock()
@@ -97,7 +99,7 @@ func WritesInto(dir, names string) bool {
 	return true
 }
 
-var _ = WritesInto(".", ".gitattributes")
+var _ = WritesInto(".", lorepath.Gitattributes)
 
 // consolidationTask is where lore consolidate --agent writes its task (a
 // fixed path, so the consolidate package need not be known here).
@@ -179,6 +181,6 @@ func (s *Store) TempFiles() ([]string, error) {
 func (s *Store) sweep() {
 	temps, _ := s.TempFiles()
 	for _, rel := range temps {
-		_ = Remove(s.Path(rel))
+		_ = s.RemoveLocked(rel)
 	}
 }

@@ -24,12 +24,13 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
 
 // DirName is the knowledge root inside a work tree.
-const DirName = ".lore"
+const DirName = lorepath.Dir
 
 // ErrNotRepo is returned when no git repository encloses the folder.
 var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)")
@@ -131,7 +132,7 @@ func (s *Store) Rel(abs string) string {
 }
 
 // CacheDir is the gitignored folder for derived files.
-func (s *Store) CacheDir() string { return filepath.Join(s.Dir, "cache") }
+func (s *Store) CacheDir() string { return s.Path(lorepath.Cache) }
 
 // Initialized reports whether .lore exists.
 func (s *Store) Initialized() bool {
@@ -140,7 +141,7 @@ func (s *Store) Initialized() bool {
 }
 
 // ConfigPath is the repo-relative path of config.yaml.
-const ConfigPath = DirName + "/config.yaml"
+const ConfigPath = lorepath.Config
 
 // Config reads .lore/config.yaml over the defaults; a missing file is the
 // defaults.
@@ -220,7 +221,7 @@ func (s *Store) WriteFile(rel string, data []byte) error {
 		return err
 	}
 	defer unlock()
-	return WriteAtomic(s.Path(rel), data)
+	return s.WriteLocked(rel, data)
 }
 
 // CreateExclusive writes a new file atomically and fails with fs.ErrExist if
@@ -234,7 +235,7 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 	if _, err := os.Lstat(s.Path(rel)); err == nil {
 		return fmt.Errorf("gitstore: %s: %w", rel, fs.ErrExist)
 	}
-	return WriteAtomic(s.Path(rel), data)
+	return s.WriteLocked(rel, data)
 }
 
 // BuildLock takes the build lock, or adopts the one the agent hook took and
@@ -254,8 +255,8 @@ func (s *Store) BuildLock() (unlock func(), err error) {
 	if err := NoSymlink(s.Path(manifest.LockRelPath)); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: lock: %w", err)
+	if err := s.MkdirAll(lorepath.Cache); err != nil {
+		return nil, err
 	}
 	l := flock.New(s.Path(manifest.LockRelPath))
 	if err := l.Lock(); err != nil {

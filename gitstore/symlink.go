@@ -79,22 +79,6 @@ func isLink(p string) bool {
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
-// OpenAppend opens a log file of the work tree for appending (and reading
-// its tail), creating it and its folder, refusing a path through a link.
-func OpenAppend(path string) (*os.File, error) {
-	if err := NoSymlink(path); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	return f, nil
-}
-
 // Links lists, repo-relative, the symbolic links lore would not write
 // through: every link under .lore (the folder itself included) and along
 // the given repo-relative paths (the configured learnings file, say).

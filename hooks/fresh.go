@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/internal/filewrite"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 )
@@ -69,7 +70,7 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 // "" when it is fresh, else missing, corrupt or stale (the manifest is
 // returned when stale).
 func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
-	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
+	m, err := manifest.Open(lorepath.Abs(h.root, lorepath.Manifest))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "missing"
 	}
@@ -99,16 +100,12 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 // outlives the hook when it takes longer than the wait.
 func (h *handler) rebuild(wait time.Duration) bool {
 	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
-	lockPath := filepath.Join(h.root, filepath.FromSlash(manifest.LockRelPath))
-	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
-		h.logf("rebuild: %v", err)
-		return false
-	}
+	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
 	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", manifest.LockRelPath)
+		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
 		return false
 	}
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := filewrite.Open(lockPath, os.O_RDWR, filewrite.Options{})
 	if err != nil {
 		h.logf("rebuild: %v", err)
 		return false
@@ -161,7 +158,7 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 	// The build's problems (a broken config.yaml) go to the hook log.
 	errs := null
 	if path := logPath(h.root); path != "" {
-		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		if f, err := filewrite.Open(path, os.O_WRONLY|os.O_APPEND, filewrite.Options{}); err == nil {
 			defer f.Close()
 			errs = f
 		}
@@ -269,7 +266,7 @@ func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.D
 // a stale or damaged one, a note that says lessons come later (never the
 // old block, which may show lessons that no longer exist).
 func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
-	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see .lore/cache/hook.log); they apply from the next tool calls."
+	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see " + lorepath.HookLog + "); they apply from the next tool calls."
 	if h.root == "" {
 		return ""
 	}
@@ -284,30 +281,34 @@ func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
 	return strings.TrimSpace(block)
 }
 
+// mayEditStore reports whether a call may write a file under .lore/ but
+// its cache: a shell command that names the folder, or a tool other than
+// a reader given such a path.
+func (h *handler) mayEditStore(tc call, cwd string) bool {
+	if tc.Tool == "Bash" && strings.Contains(tc.Command, lorepath.Dir+"/") {
+		return true
+	}
+	if tc.Tool == "Read" || tc.Tool == "Glob" || tc.Tool == "Grep" {
+		return false
+	}
+	for _, p := range tc.Paths {
+		rel := match.RelPath(h.root, cwd, p)
+		if strings.HasPrefix(rel, lorepath.Dir+"/") && !strings.HasPrefix(rel, lorepath.Cache+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // markIfEditing creates the edit mark before a call that may write a file
 // under .lore/ (an Edit or Write of one, or a shell command that names the
 // folder): an editor's write in place changes no folder, so without the
 // mark a lesson the agent edits would count only from the next session.
 func (h *handler) markIfEditing(tc call, cwd string) {
-	if h.root == "" {
+	if h.root == "" || !h.mayEditStore(tc, cwd) {
 		return
 	}
-	editing := tc.Tool == "Bash" && strings.Contains(tc.Command, ".lore/")
-	if tc.Tool != "Read" && tc.Tool != "Glob" && tc.Tool != "Grep" {
-		for _, p := range tc.Paths {
-			rel := match.RelPath(h.root, cwd, p)
-			editing = editing || strings.HasPrefix(rel, ".lore/") && !strings.HasPrefix(rel, ".lore/cache/")
-		}
-	}
-	if !editing {
-		return
-	}
-	mark := filepath.Join(h.root, filepath.FromSlash(manifest.EditedRelPath))
-	_ = os.MkdirAll(filepath.Dir(mark), 0o755) // OpenFile below reports it
-	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
+	if err := filewrite.Touch(lorepath.Abs(h.root, lorepath.Edited), filewrite.Options{}); err != nil {
 		h.logf("mark the edit: %v", err)
-		return
 	}
-	f.Close()
 }

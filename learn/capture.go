@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/redact"
 )
@@ -25,7 +26,7 @@ import (
 // EventsPath is the event log, committed: the record that a key's
 // learnings were captured must travel with learnings.md (a teammate's
 // clone, a deleted cache) or a re-run would capture them again.
-const EventsPath = ".lore/events.jsonl"
+const EventsPath = lorepath.Events
 
 // EventCaptured marks a key as captured.
 const EventCaptured = "learnings_captured"
@@ -269,7 +270,7 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 		res.Added = append(res.Added, t)
 	}
 	if len(kept) > 0 || res.Removed > 0 {
-		if err := gitstore.WriteAtomic(s.Path(learningsPath), data); err != nil {
+		if err := s.WriteLocked(learningsPath, data); err != nil {
 			return nil, err
 		}
 	}
@@ -354,10 +355,11 @@ func ReadEvents(path string) ([]Event, error) {
 }
 
 // appendEvent rewrites the log with one more line, atomically (the caller
-// holds the store lock).
+// holds the store lock). Not an append (AppendLocked) as the observation
+// log is: a capture's event is its commit point, and a kill mid-append
+// would leave half a line where a rerun expects the old log or the new.
 func appendEvent(s *gitstore.Store, e Event) error {
-	path := s.Path(EventsPath)
-	data, err := os.ReadFile(path)
+	data, err := s.ReadFile(EventsPath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("learn: %w", err)
 	}
@@ -369,12 +371,10 @@ func appendEvent(s *gitstore.Store, e Event) error {
 		return fmt.Errorf("learn: %w", err)
 	}
 	// The merge rule first: the event is the last write of a capture.
-	if err := s.EnsureAttribute(UnionLine); err != nil {
+	// git merges two branches' event logs by keeping both sides' lines:
+	// the log is append-only and order does not matter.
+	if err := s.EnsureUnion(EventsPath); err != nil {
 		return err
 	}
-	return gitstore.WriteAtomic(path, append(append(data, line...), '\n'))
+	return s.WriteLocked(EventsPath, append(append(data, line...), '\n'))
 }
-
-// UnionLine makes git merge two branches' event logs by keeping both
-// sides' lines: the log is append-only and order does not matter.
-const UnionLine = "/" + EventsPath + " merge=union"

@@ -22,18 +22,20 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
-	"gopkg.in/yaml.v3"
 )
 
 // BookmarksFile is the scan state, in this machine's .lore/local/.
-const BookmarksFile = "scan-bookmarks.json"
+const BookmarksFile = lorepath.Bookmarks
 
 // legacyRejected is where rejections were kept before .lore/rejected: in
 // the cache, which lore calls safe to delete. It is moved on first use.
-const legacyRejected = "scan-rejected"
+const legacyRejected = lorepath.LegacyRejected
 
 // source is the provenance written on a draft; hash lets later scans (and
 // reject) recognise the same lesson.
@@ -96,7 +98,7 @@ func SourceHash(it *markdown.Item) string {
 // Rejected reads the committed rejections (.lore/rejected), moving any
 // left in the cache by an older lore there first.
 func Rejected(s *gitstore.Store) (map[string]bool, error) {
-	if _, err := os.Stat(filepath.Join(s.CacheDir(), legacyRejected)); err == nil {
+	if _, err := os.Stat(s.Path(lorepath.InCache(legacyRejected))); err == nil {
 		unlock, err := s.Lock()
 		if err != nil {
 			return map[string]bool{}, err
@@ -113,8 +115,8 @@ func Rejected(s *gitstore.Store) (map[string]bool, error) {
 // migrateRejected moves the cache's rejections to .lore/rejected. The
 // caller holds the lock.
 func migrateRejected(s *gitstore.Store) error {
-	p := filepath.Join(s.CacheDir(), legacyRejected)
-	data, err := os.ReadFile(p)
+	rel := lorepath.InCache(legacyRejected)
+	data, err := s.ReadFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -136,7 +138,7 @@ func migrateRejected(s *gitstore.Store) error {
 		}
 		have[hash] = true
 	}
-	if err := os.Remove(p); err != nil {
+	if err := s.RemoveLocked(rel); err != nil {
 		return fmt.Errorf("review: %w", err)
 	}
 	return nil
@@ -189,15 +191,15 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 		if ref != "" {
 			name = ref + "-" + name
 		}
-		rel := path.Join(gitstore.DirName, markdown.Folder(kind), name+".md")
+		rel := lorepath.Item(markdown.Folder(kind), name+".md")
 		for n := 2; exists(s, rel); n++ {
-			rel = path.Join(gitstore.DirName, markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
+			rel = lorepath.Item(markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
 		}
 		data, err := Compose(c, kind, id, ref, now)
 		if err != nil {
 			return out, err
 		}
-		if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
+		if err := s.WriteLocked(rel, data); err != nil {
 			return out, err
 		}
 		out = append(out, Written{Path: rel, ID: id, Candidate: c})
@@ -383,7 +385,7 @@ func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*mar
 	if err := it.Set("updated", now.UTC().Format(time.RFC3339)); err != nil {
 		return nil, err
 	}
-	return it, gitstore.WriteAtomic(s.Path(rel), it.Raw())
+	return it, s.WriteLocked(rel, it.Raw())
 }
 
 // Promote makes the item at rel active, after the reviewer's refinement
@@ -437,7 +439,7 @@ func Reject(s *gitstore.Store, listed *markdown.Item) error {
 	if err := s.RejectLocked(h, it.Title); err != nil {
 		return err
 	}
-	if err := gitstore.Remove(s.Path(it.Path)); err != nil {
+	if err := s.RemoveLocked(it.Path); err != nil {
 		return fmt.Errorf("review: %w", err)
 	}
 	return nil

@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Signal types. REDIRECT says "stop doing that"; FEEDBACK says how things went.
@@ -39,9 +41,9 @@ const (
 // machine's state, gitignored; LegacyRelPath is where an older lore kept
 // it (moved on the next write, read until then).
 const (
-	RelPath       = ".lore/local/" + Name
-	LegacyRelPath = ".lore/cache/" + Name
-	Name          = "signals.jsonl"
+	RelPath       = lorepath.Local + "/" + Name
+	LegacyRelPath = lorepath.Cache + "/" + Name
+	Name          = lorepath.Signals
 )
 
 // epsilon absorbs float rounding at the floor: 0.1 after exactly one
