@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -180,8 +180,8 @@ func (l *Log) orphans(known map[string]bool) ([]orphan, error) {
 	globs := []struct{ pattern, typ string }{
 		{path.Join(CommandsDir, "*.md"), Workflow},
 		{path.Join(SkillsDir, "*", "SKILL.md"), Procedural},
-		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindDecision), "*.md"), Decision},
-		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
+		{lorepath.Item(markdown.Folder(markdown.KindDecision), "*.md"), Decision},
+		{lorepath.Item(markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
 	}
 	for _, g := range globs {
 		files, err := filepath.Glob(l.s.Path(g.pattern))
