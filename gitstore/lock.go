@@ -42,8 +42,8 @@ func (s *Store) Lock() (unlock func(), err error) {
 	if err := NoSymlink(p); err != nil {
 		return nil, err
 	}
-	if err := s.MkdirAll(lorepath.Cache); err != nil {
-		return nil, err
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil { // the link check is above
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
 	key := p // one key for a repository however it was opened (a symlinked path)
 	if real, err := filepath.EvalSymlinks(s.CacheDir()); err == nil {

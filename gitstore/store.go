@@ -255,8 +255,8 @@ func (s *Store) BuildLock() (unlock func(), err error) {
 	if err := NoSymlink(s.Path(manifest.LockRelPath)); err != nil {
 		return nil, err
 	}
-	if err := s.MkdirAll(lorepath.Cache); err != nil {
-		return nil, err
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil { // the link check is above
+		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
 	l := flock.New(s.Path(manifest.LockRelPath))
 	if err := l.Lock(); err != nil {
