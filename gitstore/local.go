@@ -38,6 +38,16 @@ func (s *Store) Local(name string) (string, error) {
 	return rel, nil
 }
 
+// ignoresLocal reports whether a .gitignore has a line for local/.
+func ignoresLocal(data []byte) bool {
+	for _, l := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(l); t == "local/" || t == "local" || t == "/local/" {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreLocal adds "local/" to an existing .lore/.gitignore once (lore
 // init writes it for new stores), so this machine's state is never staged.
 func (s *Store) ignoreLocal() error {
@@ -48,10 +58,8 @@ func (s *Store) ignoreLocal() error {
 	if err != nil {
 		return fmt.Errorf("gitstore: %w", err)
 	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if t := strings.TrimSpace(l); t == "local/" || t == "local" || t == "/local/" {
-			return nil
-		}
+	if ignoresLocal(data) {
+		return nil
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')

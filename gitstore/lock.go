@@ -121,6 +121,23 @@ func isTemp(name, names string) bool {
 // sorted): any in the .lore tree but the cache, and those of the files lore
 // writes elsewhere. Lint reports them; the next Lock removes them.
 func (s *Store) TempFiles() ([]string, error) {
+	out, err := s.storeTemps()
+	if err != nil {
+		return nil, err
+	}
+	for glob, names := range s.writtenDirs() {
+		matches, _ := filepath.Glob(s.Path(glob))
+		for _, dir := range matches {
+			out = append(out, s.tempsIn(dir, names)...)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out, nil
+}
+
+// storeTemps are the temp files in the .lore tree but the cache.
+func (s *Store) storeTemps() ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -142,37 +159,47 @@ func (s *Store) TempFiles() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
 	}
+	return out, nil
+}
+
+// writtenDirs are the folders outside .lore that lore writes into (slash
+// globs) with the names it writes there: the registered ones, and those of
+// the files config.yaml names (the learnings file, the consolidation
+// report and task, the routes' topic documents and their parts).
+func (s *Store) writtenDirs() map[string][]string {
 	dirs := map[string][]string{}
 	for d, n := range writesInto {
 		dirs[d] = append(dirs[d], n...)
 	}
-	if cfg, err := s.Config(); err == nil {
-		files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
-		for _, rt := range cfg.Consolidate.Routes {
-			// a topic document and the parts it is split into: <stem>-N.md
-			files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
-		}
-		for _, rel := range files {
-			if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
-				dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
-			}
+	cfg, err := s.Config()
+	if err != nil {
+		return dirs
+	}
+	files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
+	for _, rt := range cfg.Consolidate.Routes {
+		// a topic document and the parts it is split into: <stem>-N.md
+		files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
+	}
+	for _, rel := range files {
+		if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+			dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
 		}
 	}
-	for glob, names := range dirs {
-		matches, _ := filepath.Glob(s.Path(glob))
-		for _, dir := range matches {
-			entries, _ := os.ReadDir(dir)
-			for _, e := range entries {
-				rel := s.Rel(filepath.Join(dir, e.Name()))
-				if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
-					out = append(out, rel)
-				}
-			}
+	return dirs
+}
+
+// tempsIn are the temp files in dir (outside .lore) of targets named by
+// one of names.
+func (s *Store) tempsIn(dir string, names []string) []string {
+	var out []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rel := s.Rel(filepath.Join(dir, e.Name()))
+		if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
+			out = append(out, rel)
 		}
 	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	return out, nil
+	return out
 }
 
 // sweep removes the stray temp files; the caller holds the lock. It is

@@ -91,8 +91,22 @@ func (s *Store) Links(paths ...string) ([]string, error) {
 			out = append(out, rel)
 		}
 	}
-	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == s.Dir {
+	if err := walkLinks(s.Dir, add); err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	for _, rel := range paths {
+		if p := s.firstLink(rel); p != "" {
+			add(p)
+		}
+	}
+	return out, nil
+}
+
+// walkLinks hands every link under dir (dir itself included) to add; a
+// missing dir has none.
+func walkLinks(dir string, add func(string)) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
 			return nil
 		}
 		if err != nil {
@@ -103,18 +117,16 @@ func (s *Store) Links(paths ...string) ([]string, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	for _, rel := range paths {
-		p := s.Root
-		for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
-			p = filepath.Join(p, part)
-			if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				add(p)
-				break
-			}
+}
+
+// firstLink is the outermost link along a repo-relative path ("" for none).
+func (s *Store) firstLink(rel string) string {
+	p := s.Root
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
+		p = filepath.Join(p, part)
+		if isLink(p) {
+			return p
 		}
 	}
-	return out, nil
+	return ""
 }
