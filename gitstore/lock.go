@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
@@ -175,17 +176,23 @@ func (s *Store) writtenDirs() map[string][]string {
 	if err != nil {
 		return dirs
 	}
-	files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
-	for _, rt := range cfg.Consolidate.Routes {
-		// a topic document and the parts it is split into: <stem>-N.md
-		files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
-	}
-	for _, rel := range files {
+	for _, rel := range configuredFiles(cfg) {
 		if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
 			dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
 		}
 	}
 	return dirs
+}
+
+// configuredFiles are the files outside .lore that config.yaml makes lore
+// write (globs): the learnings file, the consolidation report and task,
+// each route's topic document and the parts it is split into.
+func configuredFiles(cfg config.Config) []string {
+	files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
+	for _, rt := range cfg.Consolidate.Routes {
+		files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md") // <stem>-N.md
+	}
+	return files
 }
 
 // tempsIn are the temp files in dir (outside .lore) of targets named by
