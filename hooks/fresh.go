@@ -123,6 +123,12 @@ func (h *handler) rebuild(wait time.Duration) bool {
 	if wait <= 0 {
 		return false
 	}
+	return waitBuild(lockPath, exited, wait)
+}
+
+// waitBuild waits up to wait for the build: the child this call started
+// to exit (exited), or else the running build to release the lock.
+func waitBuild(lockPath string, exited chan struct{}, wait time.Duration) bool {
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
@@ -197,18 +203,8 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		if why == "" {
 			return d, true
 		}
-		start := time.Now()
-		rebuilt := h.rebuild(callWait)
-		var again string
-		m, again = h.openChecked(false) // the old one when the build did not finish
-		if m == nil {
-			h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		if m = h.rebuildFor(why); m == nil {
 			return match.Decision{}, false
-		}
-		if rebuilt && again == "" {
-			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
-		} else {
-			h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	defer h.release(m)
@@ -221,6 +217,25 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		return match.Decision{}, false
 	}
 	return h.withoutChanged(m, d), true
+}
+
+// rebuildFor rebuilds the manifest a decision found corrupt or stale (why)
+// and opens it again: the rebuilt one, the old one when the build did not
+// finish in time, nil when there is none.
+func (h *handler) rebuildFor(why string) *manifest.Manifest {
+	start := time.Now()
+	rebuilt := h.rebuild(callWait)
+	m, again := h.openChecked(false)
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case m == nil:
+		h.logf("manifest %s: not rebuilt within %v; answering without it", why, took)
+	case rebuilt && again == "":
+		h.logf("manifest %s: rebuilt in %v", why, took)
+	default:
+		h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+	}
+	return m
 }
 
 // check runs f and says why its decision cannot be used as it is: the

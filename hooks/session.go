@@ -98,7 +98,17 @@ func (s session) claim(ids []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hooks: claim: %w", err)
 	}
-	have := idSet(data)
+	took := unseen(idSet(data), ids)
+	if len(took) > 0 {
+		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
+			return nil, fmt.Errorf("hooks: claim: %w", err)
+		}
+	}
+	return took, nil
+}
+
+// unseen is, of ids, the valid ones have lacks, each once, in order.
+func unseen(have map[string]bool, ids []string) []string {
 	var took []string
 	for _, id := range ids {
 		if validID(id) && !have[id] {
@@ -106,12 +116,7 @@ func (s session) claim(ids []string) ([]string, error) {
 			took = append(took, id)
 		}
 	}
-	if len(took) > 0 {
-		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
-			return nil, fmt.Errorf("hooks: claim: %w", err)
-		}
-	}
-	return took, nil
+	return took
 }
 
 func idSet(data []byte) map[string]bool {
@@ -156,19 +161,24 @@ func (s session) unclaim(drop func(id string) bool) error {
 	if err != nil {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	if _, err := f.WriteAt(keepIDs(data, drop), 0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	return nil
+}
+
+// keepIDs is the seen file without the ids drop names.
+func keepIDs(data []byte, drop func(id string) bool) []byte {
 	var keep strings.Builder
 	for _, id := range strings.Split(string(data), "\n") {
 		if id != "" && !drop(id) {
 			keep.WriteString(id + "\n")
 		}
 	}
-	if err := f.Truncate(0); err != nil {
-		return fmt.Errorf("hooks: compact: %w", err)
-	}
-	if _, err := f.WriteAt([]byte(keep.String()), 0); err != nil {
-		return fmt.Errorf("hooks: compact: %w", err)
-	}
-	return nil
+	return []byte(keep.String())
 }
 
 // prompts returns the main thread's stored prompts, oldest first.
