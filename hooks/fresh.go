@@ -44,14 +44,8 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	}
 	start := time.Now()
 	if h.rebuild(wait) {
-		m2, why2 := h.openChecked(every)
-		if m2 != nil { // fresh, or stale but newer than m
-			if m != nil {
-				h.release(m)
-			}
-			m = m2
-		}
-		if why2 == "" {
+		var why2 string
+		if m, why2 = h.reopen(m, every); why2 == "" {
 			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
 			return m, false
 		}
@@ -64,6 +58,20 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	h.logf("manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
 		why, time.Since(start).Round(time.Millisecond))
 	return m, true
+}
+
+// reopen opens the manifest a build just wrote in place of m (when it
+// opens: fresh, or stale but newer than m) and says why it cannot be used
+// as it is.
+func (h *handler) reopen(m *manifest.Manifest, every bool) (*manifest.Manifest, string) {
+	m2, why := h.openChecked(every)
+	if m2 == nil {
+		return m, why
+	}
+	if m != nil {
+		h.release(m)
+	}
+	return m2, why
 }
 
 // openChecked opens the manifest and says why it cannot be used as it is:
@@ -307,12 +315,17 @@ func (h *handler) mayEditStore(tc call, cwd string) bool {
 		return false
 	}
 	for _, p := range tc.Paths {
-		rel := match.RelPath(h.root, cwd, p)
-		if strings.HasPrefix(rel, lorepath.Dir+"/") && !strings.HasPrefix(rel, lorepath.Cache+"/") {
+		if inStore(match.RelPath(h.root, cwd, p)) {
 			return true
 		}
 	}
 	return false
+}
+
+// inStore reports whether a repo-relative path is under .lore/ but not its
+// cache.
+func inStore(rel string) bool {
+	return strings.HasPrefix(rel, lorepath.Dir+"/") && !strings.HasPrefix(rel, lorepath.Cache+"/")
 }
 
 // markIfEditing creates the edit mark before a call that may write a file

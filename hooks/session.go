@@ -241,6 +241,12 @@ func (h *handler) agentID(ev Event, in *input) string {
 	if ev != PreToolUse && ev != PostToolUse {
 		return "" // prompts and session events are the main thread's
 	}
+	return openSubagent(mark)
+}
+
+// openSubagent is the context of the sub-agent whose call the marker says
+// is open ("" for none).
+func openSubagent(mark string) string {
 	if id, err := os.ReadFile(mark); err == nil && len(id) > 0 {
 		return "sub-" + string(id)
 	}
