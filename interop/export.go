@@ -328,8 +328,7 @@ func Run(s *gitstore.Store, target string, check bool) (Export, []error, error) 
 // Write applies an export's changes: each file written atomically, only
 // inside the work tree, never through a symlink (a symlinked file or
 // folder on the way is an error, and nothing after it is written). The
-// files are the agents' instruction files outside .lore/, which only
-// lore export writes: it runs without the store lock, as it always has.
+// caller holds the store lock (Run).
 func Write(s *gitstore.Store, changes []Change) error {
 	for _, c := range changes {
 		if err := safePath(s.Root, c.Path); err != nil {
