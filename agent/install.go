@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/filewrite"
 )
 
 // File is a file lore installs for an agent, relative to the work tree.
@@ -283,45 +284,20 @@ func removeEmptyDirs(root, dir string) {
 	}
 }
 
-// writeFile writes atomically (temp file, fsync, rename), keeping an
-// existing file's mode, and never through a link inside the work tree (a
+// writeFile writes atomically (filewrite.Replace: temp file, fsync,
+// rename), keeping an existing file's mode, and never through a link inside the work tree (a
 // committed .claude -> elsewhere).
 func writeFile(path string, data []byte) error {
 	if err := gitstore.NoSymlink(path); err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Lstat(path); err == nil {
-		if fi.Mode()&os.ModeSymlink != 0 {
-			// Renaming over it would cut the link, writing through it could
-			// leave the repository: the user merges by hand.
-			return fmt.Errorf("agent: %s is a symbolic link: lore does not write through it; add lore's entries by hand (see lore doctor)", path)
-		}
-		mode = fi.Mode().Perm()
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Renaming over it would cut the link, writing through it could
+		// leave the repository: the user merges by hand.
+		return fmt.Errorf("agent: %s is a symbolic link: lore does not write through it; add lore's entries by hand (see lore doctor)", path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := filewrite.Replace(path, data, filewrite.Options{Sync: true}); err != nil {
 		return fmt.Errorf("agent: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("agent: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("agent: write %s: %w", path, err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -21,7 +22,7 @@ import (
 const (
 	KindSkill    = "skill"
 	MinAggregate = 5
-	SkillsDir    = ".lore/skills"
+	SkillsDir    = lorepath.Skills
 )
 
 // Skill is a parsed skill document: which lessons it stands for.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -53,7 +54,7 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
 	}
 	watchFile(manifest.EditedRelPath)
-	watchFile(".lore/config.yaml")
+	watchFile(lorepath.Config)
 	if learnings != "" {
 		watchFile(path.Clean(filepath.ToSlash(learnings)))
 	}
@@ -73,7 +74,7 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 		}
 	}
 	for _, kind := range markdown.Kinds {
-		f := ".lore/" + markdown.Folder(kind)
+		f := lorepath.InDir(markdown.Folder(kind))
 		folder(filepath.Join(root, filepath.FromSlash(f)), f, f)
 	}
 	folder(filepath.Join(root, filepath.FromSlash(SkillsDir)), SkillsDir, SkillsDir)

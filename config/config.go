@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Config is the whole configuration with defaults filled in.
@@ -68,7 +70,7 @@ type Scan struct {
 // Default returns the configuration used when config.yaml sets nothing.
 func Default() Config {
 	return Config{
-		Learnings: ".lore/learnings.md",
+		Learnings: lorepath.Learnings,
 		Consolidate: Consolidate{
 			SizeTrigger: 150, StalenessTrigger: 14, Freshness: 7,
 			MinBatch: 3, KeepRecent: 3, FileLimit: 400,

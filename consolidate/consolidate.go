@@ -106,12 +106,7 @@ type run struct {
 
 // Run consolidates the configured learnings file.
 func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
-	if opt.Today == "" {
-		opt.Today = ages.Today()
-	}
-	if opt.Now.IsZero() {
-		opt.Now = time.Now()
-	}
+	opt = opt.withDefaults()
 	if err := checkRoutes(cfg.Consolidate.Routes); err != nil {
 		return nil, err
 	}
@@ -127,97 +122,144 @@ func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("consolidate: %w", err)
 	}
-	r := &run{s: s, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
+	r := newRun(s, cfg, opt, rep)
+	batch := r.batch(rep)
+	if !r.res.Ran {
+		return r.res, nil
+	}
+	cands := r.candidates(batch)
+	done := map[int]bool{} // by learnings line: entries leaving staging
+	var skipped []*candidate
+	for _, c := range r.supersession(cands) {
+		placed, err := r.consolidate(c, done)
+		if err != nil {
+			return nil, err
+		}
+		if !placed {
+			skipped = append(skipped, c)
+		}
+	}
+	if err := r.retry(skipped, done); err != nil {
+		return nil, err
+	}
+	if err := r.stage(cands, done); err != nil {
+		return nil, err
+	}
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	return r.res, nil
+}
+
+// withDefaults fills in today and now when the caller left them out.
+func (opt Options) withDefaults() Options {
+	if opt.Today == "" {
+		opt.Today = ages.Today()
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	return opt
+}
+
+func newRun(s *gitstore.Store, cfg config.Config, opt Options, rep *ages.Report) *run {
+	return &run{s: s, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
 		res: &Result{DryRun: opt.DryRun, ages: rep, cfg: cfg.Consolidate,
 			Batch: []string{}, Superseded: []Finding{}, Contradictions: []Finding{}, Redundant: []Finding{},
 			Routed: []Routed{}, FileLimit: []Finding{}, Splits: []Split{}, Removed: []string{}, Kept: []string{}}}
-	res := r.res
-	res.Triggered, res.Reason = Trigger(rep, cfg.Consolidate)
+}
+
+// batch decides whether the run goes ahead (res.Ran) and returns the
+// entries it consolidates.
+func (r *run) batch(rep *ages.Report) []ages.Entry {
+	res, c := r.res, r.cfg.Consolidate
+	res.Triggered, res.Reason = Trigger(rep, c)
 	if !res.Triggered {
-		return res, nil
+		return nil
 	}
-	batch, kept := Batch(rep, cfg.Consolidate)
+	batch, kept := Batch(rep, c)
 	for _, e := range kept {
 		res.Kept = append(res.Kept, e.Title)
 	}
 	for _, e := range batch {
 		res.Batch = append(res.Batch, e.Title)
 	}
-	if len(batch) < cfg.Consolidate.MinBatch {
+	if len(batch) < c.MinBatch {
 		res.Reason = fmt.Sprintf("%s, but only %d entries are at least %d active days old (minBatch %d; the %d newest stay)",
-			res.Reason, len(batch), cfg.Consolidate.Freshness, cfg.Consolidate.MinBatch, cfg.Consolidate.KeepRecent)
-		return res, nil
+			res.Reason, len(batch), c.Freshness, c.MinBatch, c.KeepRecent)
+		return nil
 	}
 	res.Ran = true
 	for _, e := range rep.Entries {
 		r.staged[entryHash(e)] = true
 	}
+	return batch
+}
+
+// candidates prepares the batch entries for the checks, each with its
+// kind (a lesson unless it says) and route.
+func (r *run) candidates(batch []ages.Entry) []*candidate {
 	cands := make([]*candidate, len(batch))
 	for i, e := range batch {
 		body := stripKind(e.Body)
-		cands[i] = &candidate{Entry: e, text: e.Title + "\n" + body, body: body, words: words(e.Title + "\n" + body), kind: e.Kind, hash: entryHash(e)}
-		if cands[i].kind == "" {
-			cands[i].kind = markdown.KindLesson
+		c := &candidate{Entry: e, text: e.Title + "\n" + body, body: body, words: words(e.Title + "\n" + body), kind: e.Kind, hash: entryHash(e)}
+		if c.kind == "" {
+			c.kind = markdown.KindLesson
 		}
-		cands[i].target = route(cfg.Consolidate.Routes, cands[i])
+		c.target = route(r.cfg.Consolidate.Routes, c)
+		cands[i] = c
 	}
-	live := r.supersession(cands)
-	var skipped []*candidate
-	done := map[int]bool{} // by learnings line: entries leaving staging
-	for _, c := range live {
-		if rel, err := r.placedEarlier(c); err != nil {
-			return nil, err
-		} else if rel != "" {
+	return cands
+}
+
+// consolidate checks one live candidate and places it: false when its
+// document had no room (it is retried after a split). done gets the
+// entries that leave staging.
+func (r *run) consolidate(c *candidate, done map[int]bool) (bool, error) {
+	res := r.res
+	if rel, err := r.placedEarlier(c); err != nil || rel != "" {
+		if rel != "" {
 			res.Routed = append(res.Routed, Routed{Title: c.Title, Target: rel, Earlier: true})
 			done[c.Line] = true
-			continue
 		}
-		against, err := r.corpus(c)
-		if err != nil {
-			return nil, err
-		}
-		if f, ok := contradiction(c, against); ok {
-			res.Contradictions = append(res.Contradictions, f)
-			continue
-		}
-		if f, ok := redundancy(c, against); ok {
-			res.Redundant = append(res.Redundant, f)
-			done[c.Line] = true
-			continue
-		}
-		if opt.Agent {
-			res.Routed = append(res.Routed, Routed{Title: c.Title, Target: r.targetName(c)})
-			continue
-		}
-		placed, err := r.place(c, false)
-		if err != nil {
-			return nil, err
-		}
-		if !placed {
-			skipped = append(skipped, c)
-			continue
-		}
+		return true, err
+	}
+	against, err := r.corpus(c)
+	if err != nil {
+		return true, err
+	}
+	if f, ok := contradiction(c, against); ok {
+		res.Contradictions = append(res.Contradictions, f)
+		return true, nil
+	}
+	if f, ok := redundancy(c, against); ok {
+		res.Redundant = append(res.Redundant, f)
+		done[c.Line] = true
+		return true, nil
+	}
+	if r.opt.Agent {
+		res.Routed = append(res.Routed, Routed{Title: c.Title, Target: r.targetName(c)})
+		return true, nil
+	}
+	placed, err := r.place(c, false)
+	if placed {
 		done[c.Line] = true
 	}
-	if err := r.retry(skipped, done); err != nil {
-		return nil, err
-	}
+	return placed || err != nil, err
+}
+
+// stage takes the superseded entries out of staging too, then writes the
+// agent's task or the shortened learnings file.
+func (r *run) stage(cands []*candidate, done map[int]bool) error {
 	for _, c := range cands {
 		if r.superseded(c.Title) {
 			done[c.Line] = true
 		}
 	}
-	if opt.Agent {
-		if err := r.writeTask(cands); err != nil {
-			return nil, err
-		}
-	} else if err := r.removeFromStaging(done); err != nil {
-		return nil, err
+	if r.opt.Agent {
+		return r.writeTask(cands)
 	}
-	if err := r.finish(); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return r.removeFromStaging(done)
 }
 
 func (r *run) superseded(title string) bool {
@@ -258,15 +300,7 @@ func Trigger(rep *ages.Report, c config.Consolidate) (bool, string) {
 // out the keepRecent newest entries (which are returned as kept).
 func Batch(rep *ages.Report, c config.Consolidate) (batch, kept []ages.Entry) {
 	newest := append([]ages.Entry(nil), rep.Entries...)
-	sort.SliceStable(newest, func(i, j int) bool {
-		if newest[i].Age != newest[j].Age {
-			return newest[i].Age < newest[j].Age
-		}
-		if newest[i].Added != newest[j].Added {
-			return newest[i].Added > newest[j].Added
-		}
-		return newest[i].Line > newest[j].Line
-	})
+	sort.SliceStable(newest, func(i, j int) bool { return newer(newest[i], newest[j]) })
 	keep := map[int]bool{}
 	for i := 0; i < len(newest) && i < c.KeepRecent; i++ {
 		keep[newest[i].Line] = true
@@ -280,6 +314,18 @@ func Batch(rep *ages.Report, c config.Consolidate) (batch, kept []ages.Entry) {
 	return batch, kept
 }
 
+// newer orders entries newest first: the fewest active days, then the
+// latest added, then the lowest in the file.
+func newer(a, b ages.Entry) bool {
+	if a.Age != b.Age {
+		return a.Age < b.Age
+	}
+	if a.Added != b.Added {
+		return a.Added > b.Added
+	}
+	return a.Line > b.Line
+}
+
 // supersession drops an older batch entry when a newer one on the same
 // topic (overlap >= TopicMin) negates it or says it replaces it. It returns
 // the entries that survive, oldest first.
@@ -288,26 +334,7 @@ func (r *run) supersession(cands []*candidate) []*candidate {
 	for i, old := range cands {
 		var best *Finding
 		for j := len(cands) - 1; j > i && best == nil; j-- {
-			nw := cands[j]
-			if len(old.words) < minWords || len(nw.words) < minWords {
-				continue
-			}
-			score := overlap(old.words, nw.words)
-			if score < TopicMin {
-				continue
-			}
-			low := lowerText(nw.text)
-			switch sa, sb, s, ok := flip(old.body, nw.body); {
-			case strings.Contains(low, lowerText(old.Title)) && replacement().MatchString(low):
-				best = &Finding{Reason: "the newer entry names it and replaces it"}
-			case ok:
-				best = &Finding{Reason: fmt.Sprintf("the newer entry says the opposite (sentence overlap %.2f): %q vs %q", s, sa, sb)}
-			case replacement().MatchString(low) && !replacement().MatchString(lowerText(old.text)):
-				best = &Finding{Reason: fmt.Sprintf("the newer entry replaces it (%q)", replacement().FindString(low))}
-			}
-			if best != nil {
-				best.Title, best.Against, best.Score = old.Title, nw.Title, round(score)
-			}
+			best = supersedes(old, cands[j])
 		}
 		if best != nil {
 			r.res.Superseded = append(r.res.Superseded, *best)
@@ -316,6 +343,33 @@ func (r *run) supersession(cands []*candidate) []*candidate {
 		live = append(live, old)
 	}
 	return live
+}
+
+// supersedes says why the newer entry nw supersedes old (nil when it does
+// not): on the same topic, it names and replaces old, says the opposite,
+// or says it replaces something old does not.
+func supersedes(old, nw *candidate) *Finding {
+	if len(old.words) < minWords || len(nw.words) < minWords {
+		return nil
+	}
+	score := overlap(old.words, nw.words)
+	if score < TopicMin {
+		return nil
+	}
+	var f *Finding
+	low := lowerText(nw.text)
+	switch sa, sb, s, ok := flip(old.body, nw.body); {
+	case strings.Contains(low, lowerText(old.Title)) && replacement().MatchString(low):
+		f = &Finding{Reason: "the newer entry names it and replaces it"}
+	case ok:
+		f = &Finding{Reason: fmt.Sprintf("the newer entry says the opposite (sentence overlap %.2f): %q vs %q", s, sa, sb)}
+	case replacement().MatchString(low) && !replacement().MatchString(lowerText(old.text)):
+		f = &Finding{Reason: fmt.Sprintf("the newer entry replaces it (%q)", replacement().FindString(low))}
+	default:
+		return nil
+	}
+	f.Title, f.Against, f.Score = old.Title, nw.Title, round(score)
+	return f
 }
 
 // section is one unit of a target a candidate is compared with.

@@ -24,23 +24,33 @@ func h2Sections(data []byte) []docSection {
 			end++
 		}
 		line := strings.TrimRight(string(data[at:end]), "\r")
-		trimmed := strings.TrimLeft(line, " ")
-		switch {
-		case fence != "":
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
-			fence = trimmed[:3]
-		case len(line)-len(trimmed) < 4 && (trimmed == "##" || strings.HasPrefix(trimmed, "## ")):
+		var h2 bool
+		if fence, h2 = fenceOrH2(fence, line); h2 {
 			if n := len(secs); n > 0 {
 				secs[n-1].end = at
 			}
+			trimmed := strings.TrimLeft(line, " ")
 			secs = append(secs, docSection{title: strings.TrimSpace(strings.TrimPrefix(trimmed, "##")), start: at, end: len(data)})
 		}
 		at = end + 1
 	}
 	return secs
+}
+
+// fenceOrH2 follows the code fences (fence is the open one's marker, or
+// "") and reports whether line is an H2 heading outside them.
+func fenceOrH2(fence, line string) (string, bool) {
+	trimmed := strings.TrimLeft(line, " ")
+	switch {
+	case fence != "":
+		if strings.HasPrefix(trimmed, fence) {
+			return "", false
+		}
+		return fence, false
+	case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+		return trimmed[:3], false
+	}
+	return "", len(line)-len(trimmed) < 4 && (trimmed == "##" || strings.HasPrefix(trimmed, "## "))
 }
 
 // titleOf is a document's display name: its base name without .md.
@@ -62,35 +72,11 @@ func splitDoc(rel string, data []byte, limit int, exists func(string) bool) []pa
 		return nil
 	}
 	lines := make([]int, len(secs))
-	total := 0
 	for i, s := range secs {
 		lines[i] = markdown.CountLines(data[s.start:s.end])
-		total += lines[i]
 	}
-	k := max(2, (total+limit/2-1)/(limit/2))
-	k = min(k, len(secs))
-	// Greedy contiguous partition towards total/k lines per part.
-	var groups [][]int
-	cur, curLines, want := []int{}, 0, (total+k-1)/k
-	for i := range secs {
-		left := len(secs) - i
-		partsLeft := k - len(groups)
-		if len(cur) > 0 && (curLines+lines[i] > want || left < partsLeft) && partsLeft > 1 {
-			groups = append(groups, cur)
-			cur, curLines = nil, 0
-		}
-		cur = append(cur, i)
-		curLines += lines[i]
-	}
-	groups = append(groups, cur)
-
-	stem := strings.TrimSuffix(rel, ".md")
-	names := []string{rel}
-	for n := 2; len(names) < len(groups); n++ {
-		if name := fmt.Sprintf("%s-%d.md", stem, n); !exists(name) {
-			names = append(names, name)
-		}
-	}
+	groups := partition(lines, limit)
+	names := partNames(rel, len(groups), exists)
 	links := func(self int) string {
 		var l []string
 		for i, n := range names {
@@ -118,4 +104,42 @@ func splitDoc(rel string, data []byte, limit int, exists func(string) bool) []pa
 			titleOf(rel), i+1, len(groups), path.Base(rel), path.Base(rel), links(i), body(groups[i])))})
 	}
 	return out
+}
+
+// partition groups the sections (by their line counts) into contiguous
+// parts of about half the limit each, greedily towards total/k lines per
+// part.
+func partition(lines []int, limit int) [][]int {
+	total := 0
+	for _, n := range lines {
+		total += n
+	}
+	k := max(2, (total+limit/2-1)/(limit/2))
+	k = min(k, len(lines))
+	var groups [][]int
+	cur, curLines, want := []int{}, 0, (total+k-1)/k
+	for i := range lines {
+		left := len(lines) - i
+		partsLeft := k - len(groups)
+		if len(cur) > 0 && (curLines+lines[i] > want || left < partsLeft) && partsLeft > 1 {
+			groups = append(groups, cur)
+			cur, curLines = nil, 0
+		}
+		cur = append(cur, i)
+		curLines += lines[i]
+	}
+	return append(groups, cur)
+}
+
+// partNames is the document's path and the free <stem>-N.md names of the
+// other n-1 parts.
+func partNames(rel string, n int, exists func(string) bool) []string {
+	stem := strings.TrimSuffix(rel, ".md")
+	names := []string{rel}
+	for i := 2; len(names) < n; i++ {
+		if name := fmt.Sprintf("%s-%d.md", stem, i); !exists(name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }

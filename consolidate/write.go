@@ -11,7 +11,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -49,15 +49,26 @@ func (r *run) orphanPart(rel string) bool {
 	if err != nil {
 		return false
 	}
+	doc, ok := partOf(rel, data)
+	if !ok {
+		return false
+	}
+	main, err := r.read(path.Join(path.Dir(rel), doc))
+	return err == nil && len(main) > 0 && !strings.Contains(string(main), "("+path.Base(rel)+")")
+}
+
+// partOf is the document that rel, by its text, is a part of: it says
+// "Part of [doc](doc)", its title is doc's with "(part", and its name is
+// doc's stem and a number.
+func partOf(rel string, data []byte) (string, bool) {
 	_, rest, ok := strings.Cut(string(data), "\n> Part of [")
 	doc, _, _ := strings.Cut(rest, "]")
 	stem := strings.TrimSuffix(doc, ".md")
 	num := strings.TrimSuffix(strings.TrimPrefix(path.Base(rel), stem+"-"), ".md")
 	if !ok || stem == "" || !strings.HasPrefix(string(data), "# "+stem+" (part ") || strings.Trim(num, "0123456789") != "" || num == "" {
-		return false
+		return "", false
 	}
-	main, err := r.read(path.Join(path.Dir(rel), doc))
-	return err == nil && len(main) > 0 && !strings.Contains(string(main), "("+path.Base(rel)+")")
+	return doc, true
 }
 
 // parts is a topic document and the existing parts it was split into.
@@ -134,51 +145,67 @@ func (r *run) retry(skipped []*candidate, done map[int]bool) error {
 		}
 		byTarget[c.target] = append(byTarget[c.target], c)
 	}
-	limit := r.cfg.Consolidate.FileLimit
 	for _, t := range targets {
-		data, err := r.read(t)
-		if err != nil {
+		if err := r.splitAndPlace(t, byTarget[t], done); err != nil {
 			return err
-		}
-		parts := splitDoc(t, data, limit, r.exists)
-		if parts == nil {
-			for _, c := range byTarget[t] {
-				r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(markdown.CountLines(data)),
-					Reason: fmt.Sprintf("%s is at the %d-line limit and has fewer than two H2 sections to split by", t, limit)})
-			}
-			continue
-		}
-		sp := Split{Target: t, Lines: markdown.CountLines(data)}
-		for _, p := range parts {
-			r.write(p.rel, p.data)
-			sp.Files = append(sp.Files, p.rel)
-		}
-		r.res.Splits = append(r.res.Splits, sp)
-		for _, c := range byTarget[t] {
-			best, bestScore := "", -1.0
-			add := markdown.CountLines([]byte(entrySection(c))) + 1
-			for _, p := range sp.Files {
-				d, _ := r.read(p)
-				if markdown.CountLines(d)+add > limit {
-					continue
-				}
-				if s := coverage(c.words, words(string(d))); s > bestScore {
-					best, bestScore = p, s
-				}
-			}
-			if best == "" {
-				r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(add),
-					Reason: "no part of the split document has room for it"})
-				continue
-			}
-			c.target = best
-			if _, err := r.place(c, true); err != nil {
-				return err
-			}
-			done[c.Line] = true
 		}
 	}
 	return nil
+}
+
+// splitAndPlace splits target into parts and places the entries that had
+// no room in it (each reported when it still finds none).
+func (r *run) splitAndPlace(t string, cands []*candidate, done map[int]bool) error {
+	limit := r.cfg.Consolidate.FileLimit
+	data, err := r.read(t)
+	if err != nil {
+		return err
+	}
+	parts := splitDoc(t, data, limit, r.exists)
+	if parts == nil {
+		for _, c := range cands {
+			r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(markdown.CountLines(data)),
+				Reason: fmt.Sprintf("%s is at the %d-line limit and has fewer than two H2 sections to split by", t, limit)})
+		}
+		return nil
+	}
+	sp := Split{Target: t, Lines: markdown.CountLines(data)}
+	for _, p := range parts {
+		r.write(p.rel, p.data)
+		sp.Files = append(sp.Files, p.rel)
+	}
+	r.res.Splits = append(r.res.Splits, sp)
+	for _, c := range cands {
+		add := markdown.CountLines([]byte(entrySection(c))) + 1
+		best := r.bestPart(c, sp.Files, add)
+		if best == "" {
+			r.res.FileLimit = append(r.res.FileLimit, Finding{Title: c.Title, Against: t, Score: float64(add),
+				Reason: "no part of the split document has room for it"})
+			continue
+		}
+		c.target = best
+		if _, err := r.place(c, true); err != nil {
+			return err
+		}
+		done[c.Line] = true
+	}
+	return nil
+}
+
+// bestPart is the part with room for add more lines whose words c covers
+// best ("" when none has room).
+func (r *run) bestPart(c *candidate, parts []string, add int) string {
+	best, bestScore := "", -1.0
+	for _, p := range parts {
+		d, _ := r.read(p)
+		if markdown.CountLines(d)+add > r.cfg.Consolidate.FileLimit {
+			continue
+		}
+		if s := coverage(c.words, words(string(d))); s > bestScore {
+			best, bestScore = p, s
+		}
+	}
+	return best
 }
 
 // removeFromStaging drops the consolidated entries from learnings.md.
@@ -214,40 +241,56 @@ func (r *run) removeFromStaging(done map[int]bool) error {
 func (r *run) finish() error {
 	staging := ""
 	if !r.opt.DryRun && !r.opt.Agent {
-		// New files before rewrites: a document split into parts is
-		// shortened only once its parts are written.
-		var fresh, rewrites []string
-		for _, rel := range r.order {
-			switch _, err := os.Lstat(r.s.Path(rel)); {
-			case rel == r.cfg.Learnings:
-				staging = rel
-			case err != nil || r.orphanPart(rel):
-				fresh = append(fresh, rel)
-			default:
-				rewrites = append(rewrites, rel)
-			}
-		}
-		for _, rel := range append(fresh, rewrites...) {
-			if err := gitstore.WriteAtomic(r.s.Path(rel), r.overlay[rel]); err != nil {
-				return fmt.Errorf("consolidate: %w", err)
-			}
+		var err error
+		if staging, err = r.writeDocuments(); err != nil {
+			return err
 		}
 	}
 	if r.opt.Agent && !r.opt.DryRun {
-		if err := gitstore.WriteAtomic(r.s.Path(TaskPath), r.overlay[TaskPath]); err != nil {
-			return fmt.Errorf("consolidate: %w", err)
+		if err := r.flush(TaskPath); err != nil {
+			return err
 		}
 	}
 	r.res.Report = r.cfg.Consolidate.Report
-	if err := gitstore.WriteAtomic(r.s.Path(r.res.Report), []byte(r.res.Markdown())); err != nil {
+	if err := r.s.WriteLocked(r.res.Report, []byte(r.res.Markdown())); err != nil {
 		return fmt.Errorf("consolidate: report: %w", err)
 	}
 	if staging != "" {
-		if err := gitstore.WriteAtomic(r.s.Path(staging), r.overlay[staging]); err != nil {
-			return fmt.Errorf("consolidate: %w", err)
-		}
+		return r.flush(staging)
 	}
 	return nil
+}
+
+// flush writes one pending file.
+func (r *run) flush(rel string) error {
+	if err := r.s.WriteLocked(rel, r.overlay[rel]); err != nil {
+		return fmt.Errorf("consolidate: %w", err)
+	}
+	return nil
+}
+
+// writeDocuments writes the new items, parts and rewritten documents, and
+// returns the staging file when the run changed it (written last).
+func (r *run) writeDocuments() (staging string, err error) {
+	// New files before rewrites: a document split into parts is
+	// shortened only once its parts are written.
+	var fresh, rewrites []string
+	for _, rel := range r.order {
+		switch _, err := os.Lstat(r.s.Path(rel)); {
+		case rel == r.cfg.Learnings:
+			staging = rel
+		case err != nil || r.orphanPart(rel):
+			fresh = append(fresh, rel)
+		default:
+			rewrites = append(rewrites, rel)
+		}
+	}
+	for _, rel := range append(fresh, rewrites...) {
+		if err := r.flush(rel); err != nil {
+			return "", err
+		}
+	}
+	return staging, nil
 }
 
 // newItem composes a draft item of the candidate's kind.
@@ -288,7 +331,7 @@ func (r *run) newItem(c *candidate) (string, error) {
 	if ref != "" {
 		name = ref + "-" + name
 	}
-	folder := path.Join(gitstore.DirName, markdown.Folder(c.kind))
+	folder := lorepath.InDir(markdown.Folder(c.kind))
 	rel := path.Join(folder, name)
 	for i := 2; r.exists(rel); i++ {
 		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", strings.TrimSuffix(name, ".md"), i))

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/lore-agents/lore/internal/filewrite"
 
 	lore "github.com/lore-agents/lore"
 )
@@ -39,6 +39,10 @@ const marker = "lore-githook:"
 // PrivateDir is the folder under the git common dir where lore keeps its
 // scripts when a hook manager owns the hooks folder.
 const PrivateDir = "lore-hooks"
+
+// scriptWrite replaces a hook script atomically (a git running the hook
+// meanwhile reads the old script or the new), executable, synced.
+var scriptWrite = filewrite.Options{Perm: 0o755, Sync: true}
 
 // Script returns lore's script for one hook.
 func Script(name string) []byte {
@@ -114,54 +118,75 @@ func Install(t Target) (Report, error) {
 		h := &r.Hooks[i]
 		switch h.State {
 		case Managed, Wired:
-			path := filepath.Join(t.Private, h.Name)
-			if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, Script(h.Name)) {
-				continue
-			}
-			if err := os.MkdirAll(t.Private, 0o755); err != nil {
-				return r, fmt.Errorf("githooks: %w", err)
-			}
-			if err := renameio.WriteFile(path, Script(h.Name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
-				return r, fmt.Errorf("githooks: %w", err)
-			}
-			h.Changed = "wrote lore's script to " + filepath.Join(filepath.Base(filepath.Dir(t.Private)), PrivateDir, h.Name)
+			err = installPrivate(t, h)
 		case Missing, Outdated:
-			if err := write(h.Path, h.Name); err != nil {
-				return r, err
-			}
-			h.Changed = "installed"
-			if h.State == Outdated {
-				h.Changed = "updated"
-			}
-			h.State = Lore
-			if exists(h.Path + ChainSuffix) {
-				if err := link(t.Dir, h.Name); err != nil {
-					return r, err
-				}
-				h.State, h.Chained = Chained, h.Path+ChainSuffix
-			}
+			err = installScript(t, h)
 		case Foreign:
-			chained := h.Path + ChainSuffix
-			if exists(chained) {
-				return r, fmt.Errorf("githooks: %s: both it and %s exist (not lore's): move one away and run install again", h.Path, filepath.Base(chained))
-			}
-			if err := os.Rename(h.Path, chained); err != nil {
-				return r, fmt.Errorf("githooks: chain %s: %w", h.Path, err)
-			}
-			if err := write(h.Path, h.Name); err != nil {
-				// Put the user's hook back rather than leave no hook at all.
-				_ = os.Rename(chained, h.Path)
-				return r, err
-			}
-			if err := link(t.Dir, h.Name); err != nil {
-				_ = os.Remove(h.Path)
-				_ = os.Rename(chained, h.Path)
-				return r, err
-			}
-			h.State, h.Chained, h.Changed = Chained, chained, "installed, chaining "+filepath.Base(chained)
+			err = chainForeign(t, h)
+		}
+		if err != nil {
+			return r, err
 		}
 	}
 	return r, nil
+}
+
+// installPrivate writes lore's script to the private folder a manager's
+// configuration runs it from, unless it is there already.
+func installPrivate(t Target, h *Hook) error {
+	path := filepath.Join(t.Private, h.Name)
+	if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, Script(h.Name)) {
+		return nil
+	}
+	if err := filewrite.Replace(path, Script(h.Name), scriptWrite); err != nil {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	h.Changed = "wrote lore's script to " + filepath.Join(filepath.Base(filepath.Dir(t.Private)), PrivateDir, h.Name)
+	return nil
+}
+
+// installScript writes lore's script as the hook (new or outdated), linked
+// to a chained hook a previous install left.
+func installScript(t Target, h *Hook) error {
+	if err := write(h.Path, h.Name); err != nil {
+		return err
+	}
+	h.Changed = "installed"
+	if h.State == Outdated {
+		h.Changed = "updated"
+	}
+	h.State = Lore
+	if exists(h.Path + ChainSuffix) {
+		if err := link(t.Dir, h.Name); err != nil {
+			return err
+		}
+		h.State, h.Chained = Chained, h.Path+ChainSuffix
+	}
+	return nil
+}
+
+// chainForeign moves the user's hook to <hook>.lore-chained and installs
+// lore's script, which runs it first; on a failure the user's hook is put
+// back rather than leave no hook at all.
+func chainForeign(t Target, h *Hook) error {
+	chained := h.Path + ChainSuffix
+	if exists(chained) {
+		return fmt.Errorf("githooks: %s: both it and %s exist (not lore's): move one away and run install again", h.Path, filepath.Base(chained))
+	}
+	if err := os.Rename(h.Path, chained); err != nil {
+		return fmt.Errorf("githooks: chain %s: %w", h.Path, err)
+	}
+	if err := write(h.Path, h.Name); err != nil {
+		_ = os.Rename(chained, h.Path)
+		return err
+	}
+	if err := link(t.Dir, h.Name); err != nil {
+		_ = os.Remove(h.Path)
+		_ = os.Rename(chained, h.Path)
+		return err
+	}
+	h.State, h.Chained, h.Changed = Chained, chained, "installed, chaining "+filepath.Base(chained)
+	return nil
 }
 
 // Uninstall removes lore's scripts and renames every chained hook back, so
@@ -177,29 +202,12 @@ func Uninstall(t Target) (Report, error) {
 		h := &r.Hooks[i]
 		switch h.State {
 		case Managed, Wired:
-			path := filepath.Join(t.Private, h.Name)
-			if err := os.Remove(path); err == nil {
-				h.Changed = "removed " + path
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return r, fmt.Errorf("githooks: %w", err)
-			}
-			if h.State == Wired {
-				h.Step = "remove the line that runs " + filepath.Join(PrivateDir, h.Name) + " from " + h.Owner
-			}
+			err = uninstallPrivate(t, h)
 		case Lore, Chained, Outdated:
-			if err := os.Remove(h.Path); err != nil {
-				return r, fmt.Errorf("githooks: %w", err)
-			}
-			h.State, h.Changed = Missing, "removed"
-			if err := unlink(t.Dir, h.Name); err != nil {
-				return r, err
-			}
-			if h.Chained != "" {
-				if err := os.Rename(h.Chained, h.Path); err != nil {
-					return r, fmt.Errorf("githooks: restore %s: %w", h.Path, err)
-				}
-				h.State, h.Chained, h.Changed = Foreign, "", "removed, restored the chained hook"
-			}
+			err = uninstallScript(t, h)
+		}
+		if err != nil {
+			return r, err
 		}
 	}
 	if m := r.Manager; m != "" {
@@ -207,6 +215,39 @@ func Uninstall(t Target) (Report, error) {
 		_ = os.Remove(t.Private)
 	}
 	return r, nil
+}
+
+// uninstallPrivate removes lore's script from the private folder and says
+// which line of the manager's configuration to remove.
+func uninstallPrivate(t Target, h *Hook) error {
+	path := filepath.Join(t.Private, h.Name)
+	if err := os.Remove(path); err == nil {
+		h.Changed = "removed " + path
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	if h.State == Wired {
+		h.Step = "remove the line that runs " + filepath.Join(PrivateDir, h.Name) + " from " + h.Owner
+	}
+	return nil
+}
+
+// uninstallScript removes lore's hook script and puts a chained hook back.
+func uninstallScript(t Target, h *Hook) error {
+	if err := os.Remove(h.Path); err != nil {
+		return fmt.Errorf("githooks: %w", err)
+	}
+	h.State, h.Changed = Missing, "removed"
+	if err := unlink(t.Dir, h.Name); err != nil {
+		return err
+	}
+	if h.Chained != "" {
+		if err := os.Rename(h.Chained, h.Path); err != nil {
+			return fmt.Errorf("githooks: restore %s: %w", h.Path, err)
+		}
+		h.State, h.Chained, h.Changed = Foreign, "", "removed, restored the chained hook"
+	}
+	return nil
 }
 
 func status(t Target, mgr, name string) (Hook, error) {
@@ -302,7 +343,7 @@ func write(path, name string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
-	if err := renameio.WriteFile(path, Script(name), 0o755, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+	if err := filewrite.Replace(path, Script(name), scriptWrite); err != nil {
 		return fmt.Errorf("githooks: %w", err)
 	}
 	return nil

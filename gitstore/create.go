@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -36,7 +37,7 @@ func (s *Store) CreateLocked(kind, want string, build func(ref string) ([]byte, 
 	if err != nil {
 		return "", nil, err
 	}
-	folder := path.Join(DirName, markdown.Folder(kind))
+	folder := lorepath.InDir(markdown.Folder(kind))
 	it, err := markdown.Parse(path.Join(folder, markdown.FileName(ref, titleOf(data))), data)
 	if err != nil {
 		return "", nil, err
@@ -49,7 +50,7 @@ func (s *Store) CreateLocked(kind, want string, build func(ref string) ([]byte, 
 	}
 	rel := s.freeName(folder, markdown.FileName(it.Ref, it.Title))
 	it.Path = rel
-	if err := WriteAtomic(s.Path(rel), data); err != nil {
+	if err := s.WriteLocked(rel, data); err != nil {
 		return "", nil, err
 	}
 	return rel, it, nil

@@ -22,29 +22,14 @@ func headingSet(data []byte, intern map[string]string) map[string]bool {
 	line := 0
 	for at := 0; at < len(data); {
 		line++
-		end := bytes.IndexByte(data[at:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += at
-		}
-		l := data[at:end]
-		at = end + 1
+		var l []byte
+		l, at = nextLine(data, at)
 		if len(l) == 0 {
 			continue
 		}
 		if l[0] == '#' {
-			if len(l) > 3 && l[1] == '#' && (l[2] == ' ' || l[2] == '\t') && line > markdown.PreambleLines {
-				// "## #" is an empty heading in CommonMark (a closing
-				// sequence only): no entry, as goldmark reads it.
-				if t := bytes.TrimSpace(l[2:]); len(t) > 0 && len(bytes.Trim(t, "#")) > 0 {
-					s, ok := intern[string(t)]
-					if !ok {
-						s = string(t)
-						intern[s] = s
-					}
-					set[s] = true
-				}
+			if t := entryTitle(l, line); t != nil {
+				set[internTitle(intern, t)] = true
 			}
 			continue
 		}
@@ -53,6 +38,39 @@ func headingSet(data []byte, intern map[string]string) map[string]bool {
 		}
 	}
 	return set
+}
+
+// nextLine is the line of data at at (without its newline) and where the
+// next one starts.
+func nextLine(data []byte, at int) ([]byte, int) {
+	end := bytes.IndexByte(data[at:], '\n')
+	if end < 0 {
+		return data[at:], len(data) + 1
+	}
+	return data[at : at+end], at + end + 1
+}
+
+// entryTitle is the title of a column-0 "## " line after the preamble
+// (nil for none). "## #" is an empty heading in CommonMark (a closing
+// sequence only): no entry, as goldmark reads it.
+func entryTitle(l []byte, line int) []byte {
+	if len(l) <= 3 || l[1] != '#' || l[2] != ' ' && l[2] != '\t' || line <= markdown.PreambleLines {
+		return nil
+	}
+	if t := bytes.TrimSpace(l[2:]); len(t) > 0 && len(bytes.Trim(t, "#")) > 0 {
+		return t
+	}
+	return nil
+}
+
+// internTitle is t as a string shared between versions.
+func internTitle(intern map[string]string, t []byte) string {
+	s, ok := intern[string(t)]
+	if !ok {
+		s = string(t)
+		intern[s] = s
+	}
+	return s
 }
 
 // plainLine reports whether a line that does not start with '#' leaves the
@@ -65,16 +83,23 @@ func plainLine(l []byte) bool {
 	if i == len(l) {
 		return true
 	}
-	rest := l[i:]
+	return !opensBlock(l[i:], i < 4)
+}
+
+// opensBlock reports whether rest, a line's text after its indent (short:
+// under four spaces), can start a construct that changes what a column-0
+// "## " line means: a tab, an HTML block or block quote, a heading, a code
+// fence, a setext underline.
+func opensBlock(rest []byte, short bool) bool {
 	switch c := rest[0]; {
 	case c == '\t' || c == '<' || c == '>':
-		return false
-	case c == '#' && i < 4:
-		return false
+		return true
+	case c == '#' && short:
+		return true
 	case bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")):
-		return false
-	case (c == '-' || c == '=') && len(bytes.Trim(rest, "-= \t")) == 0:
-		return false
+		return true
+	case c == '-' || c == '=':
+		return len(bytes.Trim(rest, "-= \t")) == 0
 	}
-	return true
+	return false
 }

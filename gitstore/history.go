@@ -89,6 +89,26 @@ func (s *Store) History(rel string) (*History, error) {
 	if h := c.load(ref.Hash(), rel); h != nil {
 		return h, nil
 	}
+	w := s.newWalker(st, rel)
+	head, err := w.load(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: history: %w", err)
+	}
+	head.path, head.pathSet = rel, true
+	blob, _ := w.blobAt(head.tree, rel)
+	h, prev, err := w.walk(head, c.previous())
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: history: %w", err)
+	}
+	h.Path, h.Walked = rel, len(w.nodes)
+	if s.Initialized() { // never create .lore/ in a repository that has none
+		c.save(h, blob, w.reachable(), prev)
+	}
+	return h, nil
+}
+
+// newWalker is a walker of st for the learnings file at rel.
+func (s *Store) newWalker(st *filesystem.Storage, rel string) *walker {
 	w := &walker{
 		st: st, nodes: map[plumbing.Hash]*node{}, shallow: map[plumbing.Hash]bool{},
 		trees: map[plumbing.Hash]*object.Tree{}, blobs: map[plumbing.Hash]map[string]bool{},
@@ -99,34 +119,23 @@ func (s *Store) History(rel string) (*History, error) {
 			w.shallow[h] = true
 		}
 	}
-	head, err := w.load(ref.Hash())
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: history: %w", err)
-	}
-	head.path, head.pathSet = rel, true
-	blob, _ := w.blobAt(head.tree, rel)
-	var h *History
-	prev := c.previous()
+	return w
+}
+
+// walk answers from the cached previous answer and the commits it lacks,
+// or with a full walk when it cannot (prev is then returned nil: the
+// cache's commit list is not carried over).
+func (w *walker) walk(head *node, prev *cached) (*History, *cached, error) {
 	if prev != nil {
-		h = w.incremental(head, prev)
-	}
-	if h == nil {
-		prev = nil
-		w.reset()
-	}
-	if h == nil {
-		head = w.nodes[ref.Hash()]
-		head.path, head.pathSet = rel, true
-		h, err = w.full(head)
-		if err != nil {
-			return nil, fmt.Errorf("gitstore: history: %w", err)
+		if h := w.incremental(head, prev); h != nil {
+			return h, prev, nil
 		}
 	}
-	h.Path, h.Walked = rel, len(w.nodes)
-	if s.Initialized() { // never create .lore/ in a repository that has none
-		c.save(h, blob, w.reachable(), prev)
-	}
-	return h, nil
+	w.reset()
+	head = w.nodes[head.hash]
+	head.path, head.pathSet = w.path, true
+	h, err := w.full(head)
+	return h, nil, err
 }
 
 // load reads one commit (memoized). A commit at a shallow boundary gets no
@@ -239,16 +248,15 @@ func (w *walker) incremental(head *node, prev *cached) *History {
 	// Only the cached HEAD itself has known answers; a heading or chain
 	// that enters the cached history anywhere else needs a full walk.
 	oldHead := plumbing.NewHash(prev.rec.Head)
+	atOld := func(p *node) bool { return p.hash == oldHead && p.path == prev.rec.Path }
 	origins, ok, err := w.carry(head, titles, stop, func(p *node, t string) (Origin, bool) {
 		o, ok := prev.rec.Origins[t]
-		return o, ok && p.hash == oldHead && p.path == prev.rec.Path
+		return o, ok && atOld(p)
 	})
 	if err != nil || !ok {
 		return nil
 	}
-	last, ok, err := w.lastConsolidation(head, stop, func(p *node) (*Origin, bool) {
-		return prev.rec.Last, p.hash == oldHead && p.path == prev.rec.Path
-	})
+	last, ok, err := w.lastConsolidation(head, stop, func(p *node) (*Origin, bool) { return prev.rec.Last, atOld(p) })
 	if err != nil || !ok {
 		return nil
 	}
@@ -293,57 +301,84 @@ func (w *walker) carry(head *node, titles []string, stop map[plumbing.Hash]bool,
 		c := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		if len(c.carry) > 0 {
-			parents := make([]*node, len(c.parents))
-			sets := make([]map[string]bool, len(c.parents))
-			for k, ph := range c.parents {
-				p, err := w.load(ph)
-				if err != nil {
-					return nil, false, err
-				}
-				if err := w.follow(c, p); err != nil {
-					return nil, false, err
-				}
-				if sets[k], err = w.headings(p); err != nil {
-					return nil, false, err
-				}
-				parents[k] = p
+			parents, sets, err := w.parentsOf(c)
+			if err != nil {
+				return nil, false, err
 			}
 			for _, i := range c.carry {
-				t := titles[i]
-				k := 0
-				for k < len(parents) && !sets[k][t] {
-					k++
+				done, ok := w.carryOne(c, i, titles[i], parents, sets, stop, boundary, origins)
+				if !ok {
+					return nil, false, nil
 				}
-				switch {
-				case k == len(parents):
-					origins[t] = Origin{Commit: c.hash.String(), Date: c.date}
+				if done {
 					pending--
-				case stop[parents[k].hash]:
-					o, ok := boundary(parents[k], t)
-					if !ok {
-						return nil, false, nil
-					}
-					origins[t] = o
-					pending--
-				default:
-					parents[k].carry = append(parents[k].carry, i)
 				}
 			}
 			c.carry = nil
 		}
-		seen := map[plumbing.Hash]bool{}
-		for _, ph := range c.parents {
-			if stop[ph] || seen[ph] {
-				continue
-			}
-			seen[ph] = true
-			p := w.nodes[ph]
-			if p.children--; p.children == 0 {
-				ready = append(ready, p)
-			}
-		}
+		ready = w.release(c, stop, ready)
 	}
 	return origins, true, nil
+}
+
+// parentsOf loads c's parents, their learnings paths and heading sets.
+func (w *walker) parentsOf(c *node) ([]*node, []map[string]bool, error) {
+	parents := make([]*node, len(c.parents))
+	sets := make([]map[string]bool, len(c.parents))
+	for k, ph := range c.parents {
+		p, err := w.load(ph)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := w.follow(c, p); err != nil {
+			return nil, nil, err
+		}
+		if sets[k], err = w.headings(p); err != nil {
+			return nil, nil, err
+		}
+		parents[k] = p
+	}
+	return parents, sets, nil
+}
+
+// carryOne moves heading t (index i) from c to the first parent that has
+// it, or settles its origin: c introduced it (no parent has it), or the
+// cached history says (the parent is in stop). done: the origin is
+// settled; ok is false when boundary cannot answer.
+func (w *walker) carryOne(c *node, i int, t string, parents []*node, sets []map[string]bool, stop map[plumbing.Hash]bool,
+	boundary func(p *node, title string) (Origin, bool), origins map[string]Origin) (done, ok bool) {
+	k := 0
+	for k < len(parents) && !sets[k][t] {
+		k++
+	}
+	switch {
+	case k == len(parents):
+		origins[t] = Origin{Commit: c.hash.String(), Date: c.date}
+		return true, true
+	case stop[parents[k].hash]:
+		o, ok := boundary(parents[k], t)
+		origins[t] = o
+		return true, ok
+	}
+	parents[k].carry = append(parents[k].carry, i)
+	return false, true
+}
+
+// release counts c off its parents' children; a parent none of whose
+// children is left to visit is ready.
+func (w *walker) release(c *node, stop map[plumbing.Hash]bool, ready []*node) []*node {
+	seen := map[plumbing.Hash]bool{}
+	for _, ph := range c.parents {
+		if stop[ph] || seen[ph] {
+			continue
+		}
+		seen[ph] = true
+		p := w.nodes[ph]
+		if p.children--; p.children == 0 {
+			ready = append(ready, p)
+		}
+	}
+	return ready
 }
 
 // lastConsolidation walks HEAD's first-parent chain for the newest commit
@@ -359,18 +394,8 @@ func (w *walker) lastConsolidation(head *node, stop map[plumbing.Hash]bool,
 		if err := w.follow(c, p); err != nil {
 			return nil, false, err
 		}
-		vc, err := w.headings(c)
-		if err != nil {
-			return nil, false, err
-		}
-		vp, err := w.headings(p)
-		if err != nil {
-			return nil, false, err
-		}
-		for t := range vp {
-			if !vc[t] {
-				return &Origin{Commit: c.hash.String(), Date: c.date}, true, nil
-			}
+		if dropped, err := w.dropsHeading(c, p); err != nil || dropped {
+			return &Origin{Commit: c.hash.String(), Date: c.date}, true, err
 		}
 		if stop[p.hash] {
 			o, ok := boundary(p)
@@ -379,6 +404,25 @@ func (w *walker) lastConsolidation(head *node, stop map[plumbing.Hash]bool,
 		c = p
 	}
 	return nil, true, nil
+}
+
+// dropsHeading reports whether V(c) lacks a heading V(p) has: c is a
+// consolidation.
+func (w *walker) dropsHeading(c, p *node) (bool, error) {
+	vc, err := w.headings(c)
+	if err != nil {
+		return false, err
+	}
+	vp, err := w.headings(p)
+	if err != nil {
+		return false, err
+	}
+	for t := range vp {
+		if !vc[t] {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // follow sets the learnings path of parent p from child c, following a
@@ -409,27 +453,33 @@ func (w *walker) follow(c, p *node) error {
 	if err != nil {
 		return fmt.Errorf("diff %s: %w", c.hash, err)
 	}
+	best, err := w.renamedFrom(changes, cb)
+	if best != "" {
+		p.path = best
+	}
+	return err
+}
+
+// renamedFrom is the file a change deleted that holds blob cb, or else the
+// most similar one with at least half its lines ("" for none).
+func (w *walker) renamedFrom(changes object.Changes, cb plumbing.Hash) (string, error) {
 	best, bestScore := "", 0.0
 	for _, ch := range changes {
 		if ch.From.Name == "" || ch.To.Name != "" || ch.From.TreeEntry.Mode == filemode.Submodule {
 			continue
 		}
 		if ch.From.TreeEntry.Hash == cb {
-			p.path = ch.From.Name
-			return nil
+			return ch.From.Name, nil
 		}
 		score, err := w.similarity(ch.From.TreeEntry.Hash, cb)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if score >= 0.5 && score > bestScore {
 			best, bestScore = ch.From.Name, score
 		}
 	}
-	if best != "" {
-		p.path = best
-	}
-	return nil
+	return best, nil
 }
 
 // similarity is the share of lines two blobs have in common, relative to

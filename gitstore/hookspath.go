@@ -69,34 +69,48 @@ func (s *Store) HooksPath() (HooksPath, error) {
 			hp.Value, hp.Source = raw.Section("core").Options.Get("hooksPath"), source
 		}
 	}
-	for _, path := range globalConfigFiles() {
-		raw, err := readRawConfig(path)
-		if err != nil {
-			return HooksPath{}, err
-		}
-		set(raw, path)
+	if err := readEach(globalConfigFiles(), set); err != nil {
+		return HooksPath{}, err
 	}
 	set(local.Raw, filepath.Join(commonDir, "config"))
 	if local.Raw.Section("extensions").Options.Get("worktreeConfig") == "true" {
-		path := filepath.Join(gitDir, "config.worktree")
-		raw, err := readRawConfig(path)
-		if err != nil {
+		if err := readEach([]string{filepath.Join(gitDir, "config.worktree")}, set); err != nil {
 			return HooksPath{}, err
 		}
-		set(raw, path)
 	}
 	if hp.Value != "" {
-		dir := hp.Value
-		if rest, ok := strings.CutPrefix(dir, "~/"); ok {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return HooksPath{}, fmt.Errorf("gitstore: core.hooksPath %s: %w", dir, err)
-			}
-			dir = filepath.Join(home, rest)
+		dir, err := expandHome(hp.Value)
+		if err != nil {
+			return HooksPath{}, err
 		}
 		hp.Dir = absFrom(s.Root, dir)
 	}
 	return hp, nil
+}
+
+// readEach reads the config files in order and hands each to set.
+func readEach(paths []string, set func(raw *format.Config, source string)) error {
+	for _, path := range paths {
+		raw, err := readRawConfig(path)
+		if err != nil {
+			return err
+		}
+		set(raw, path)
+	}
+	return nil
+}
+
+// expandHome expands a leading ~/ as git does.
+func expandHome(dir string) (string, error) {
+	rest, ok := strings.CutPrefix(dir, "~/")
+	if !ok {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("gitstore: core.hooksPath %s: %w", dir, err)
+	}
+	return filepath.Join(home, rest), nil
 }
 
 // globalConfigFiles lists the system and global config files in the order

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // ErrLockHeld is returned by Lock when the calling goroutine already holds
@@ -36,16 +39,16 @@ var holders = struct {
 // other like processes do; a goroutine that already holds it gets
 // ErrLockHeld instead of a deadlock.
 func (s *Store) Lock() (unlock func(), err error) {
-	if err := NoSymlink(filepath.Join(s.CacheDir(), "write.lock")); err != nil {
+	p := s.Path(lorepath.WriteLock)
+	if err := NoSymlink(p); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil { // the link check is above
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
-	p := filepath.Join(s.CacheDir(), "write.lock")
 	key := p // one key for a repository however it was opened (a symlinked path)
 	if real, err := filepath.EvalSymlinks(s.CacheDir()); err == nil {
-		key = filepath.Join(real, "write.lock")
+		key = filepath.Join(real, path.Base(lorepath.WriteLock))
 	}
 	me := goroutine()
 	holders.Lock()
@@ -97,7 +100,7 @@ func WritesInto(dir, names string) bool {
 	return true
 }
 
-var _ = WritesInto(".", ".gitattributes")
+var _ = WritesInto(".", lorepath.Gitattributes)
 
 // consolidationTask is where lore consolidate --agent writes its task (a
 // fixed path, so the consolidate package need not be known here).
@@ -119,6 +122,23 @@ func isTemp(name, names string) bool {
 // sorted): any in the .lore tree but the cache, and those of the files lore
 // writes elsewhere. Lint reports them; the next Lock removes them.
 func (s *Store) TempFiles() ([]string, error) {
+	out, err := s.storeTemps()
+	if err != nil {
+		return nil, err
+	}
+	for glob, names := range s.writtenDirs() {
+		matches, _ := filepath.Glob(s.Path(glob))
+		for _, dir := range matches {
+			out = append(out, s.tempsIn(dir, names)...)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out, nil
+}
+
+// storeTemps are the temp files in the .lore tree but the cache.
+func (s *Store) storeTemps() ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -140,37 +160,53 @@ func (s *Store) TempFiles() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: %w", err)
 	}
+	return out, nil
+}
+
+// writtenDirs are the folders outside .lore that lore writes into (slash
+// globs) with the names it writes there: the registered ones, and those of
+// the files config.yaml names (the learnings file, the consolidation
+// report and task, the routes' topic documents and their parts).
+func (s *Store) writtenDirs() map[string][]string {
 	dirs := map[string][]string{}
 	for d, n := range writesInto {
 		dirs[d] = append(dirs[d], n...)
 	}
-	if cfg, err := s.Config(); err == nil {
-		files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
-		for _, rt := range cfg.Consolidate.Routes {
-			// a topic document and the parts it is split into: <stem>-N.md
-			files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md")
-		}
-		for _, rel := range files {
-			if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
-				dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
-			}
+	cfg, err := s.Config()
+	if err != nil {
+		return dirs
+	}
+	for _, rel := range configuredFiles(cfg) {
+		if c := path.Clean(rel); rel != "" && c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+			dirs[path.Dir(c)] = append(dirs[path.Dir(c)], path.Base(c))
 		}
 	}
-	for glob, names := range dirs {
-		matches, _ := filepath.Glob(s.Path(glob))
-		for _, dir := range matches {
-			entries, _ := os.ReadDir(dir)
-			for _, e := range entries {
-				rel := s.Rel(filepath.Join(dir, e.Name()))
-				if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
-					out = append(out, rel)
-				}
-			}
+	return dirs
+}
+
+// configuredFiles are the files outside .lore that config.yaml makes lore
+// write (globs): the learnings file, the consolidation report and task,
+// each route's topic document and the parts it is split into.
+func configuredFiles(cfg config.Config) []string {
+	files := []string{cfg.Learnings, cfg.Consolidate.Report, consolidationTask}
+	for _, rt := range cfg.Consolidate.Routes {
+		files = append(files, strings.TrimSuffix(rt.Target, ".md")+"*.md") // <stem>-N.md
+	}
+	return files
+}
+
+// tempsIn are the temp files in dir (outside .lore) of targets named by
+// one of names.
+func (s *Store) tempsIn(dir string, names []string) []string {
+	var out []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rel := s.Rel(filepath.Join(dir, e.Name()))
+		if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
+			out = append(out, rel)
 		}
 	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	return out, nil
+	return out
 }
 
 // sweep removes the stray temp files; the caller holds the lock. It is
@@ -179,6 +215,6 @@ func (s *Store) TempFiles() ([]string, error) {
 func (s *Store) sweep() {
 	temps, _ := s.TempFiles()
 	for _, rel := range temps {
-		_ = Remove(s.Path(rel))
+		_ = s.RemoveLocked(rel)
 	}
 }

@@ -8,16 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // RejectedPath holds the content hashes of rejected drafts, one a line
 // ("<hash> <title>"). It is committed and merged by union, so a rejection
 // holds for every teammate and survives a deleted cache.
-const RejectedPath = DirName + "/rejected"
-
-// rejectedUnion is the .gitattributes line that merges RejectedPath by
-// keeping both sides' lines.
-const rejectedUnion = "/" + RejectedPath + " merge=union"
+const RejectedPath = lorepath.Rejected
 
 // Rejected reads the rejected hashes (none when the file does not exist).
 func (s *Store) Rejected() (map[string]bool, error) {
@@ -56,17 +54,19 @@ func (s *Store) RejectLocked(hash, title string) error {
 			old = append(old, '\n')
 		}
 		line := hash + " " + strings.Join(strings.Fields(title), " ") + "\n"
-		if err := WriteAtomic(s.Path(RejectedPath), append(old, line...)); err != nil {
+		if err := s.WriteLocked(RejectedPath, append(old, line...)); err != nil {
 			return err
 		}
 	}
-	return s.EnsureAttribute(rejectedUnion)
+	return s.EnsureUnion(RejectedPath)
 }
 
-// EnsureAttribute adds line to the work tree's .gitattributes once (the
-// merge=union lines of lore's append-only committed files).
-func (s *Store) EnsureAttribute(line string) error {
-	data, err := os.ReadFile(s.Path(".gitattributes"))
+// EnsureUnion adds the merge=union line of rel (one of lore's append-only
+// committed files: git then merges two branches' versions by keeping both
+// sides' lines) to the work tree's .gitattributes once.
+func (s *Store) EnsureUnion(rel string) error {
+	line := lorepath.UnionLine(rel)
+	data, err := os.ReadFile(s.Path(lorepath.Gitattributes))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("gitstore: %w", err)
 	}
@@ -78,5 +78,5 @@ func (s *Store) EnsureAttribute(line string) error {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	return WriteAtomic(s.Path(".gitattributes"), append(data, line+"\n"...))
+	return s.WriteLocked(lorepath.Gitattributes, append(data, line+"\n"...))
 }

@@ -24,12 +24,13 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
 
 // DirName is the knowledge root inside a work tree.
-const DirName = ".lore"
+const DirName = lorepath.Dir
 
 // ErrNotRepo is returned when no git repository encloses the folder.
 var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)")
@@ -65,12 +66,35 @@ func Open(dir string) (*Store, error) {
 // and opens its storage. Not PlainOpen itself: go-git's root package links
 // its HTTP and SSH transports, whose package init every lore command paid.
 func openRepo(abs string) (string, *filesystem.Storage, error) {
-	root := abs
-	var fi os.FileInfo
-	for {
-		var err error
-		if fi, err = os.Stat(filepath.Join(root, ".git")); err == nil {
-			break
+	root, fi, err := findDotGit(abs)
+	if err != nil {
+		return "", nil, err
+	}
+	gitDir := filepath.Join(root, ".git")
+	if !fi.IsDir() {
+		if gitDir, err = linkedGitDir(root, gitDir); err != nil {
+			return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+		}
+	}
+	repoFS, err := repoFilesystem(gitDir)
+	if err != nil {
+		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	}
+	st := filesystem.NewStorage(repoFS, cache.NewObjectLRUDefault())
+	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+	} else if err != nil {
+		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	}
+	return root, st, nil
+}
+
+// findDotGit walks up from abs to the folder that holds .git.
+func findDotGit(abs string) (string, os.FileInfo, error) {
+	for root := abs; ; {
+		fi, err := os.Stat(filepath.Join(root, ".git"))
+		if err == nil {
+			return root, fi, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
@@ -81,42 +105,45 @@ func openRepo(abs string) (string, *filesystem.Storage, error) {
 		}
 		root = parent
 	}
-	gitDir := filepath.Join(root, ".git")
-	if !fi.IsDir() {
-		data, err := os.ReadFile(gitDir)
-		if err != nil {
-			return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir: ")
-		if !ok {
-			return "", nil, fmt.Errorf("gitstore: open %s: .git file has no gitdir: prefix", abs)
-		}
-		if gitDir = strings.TrimSpace(target); !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(root, gitDir)
-		}
+}
+
+// linkedGitDir is the git dir a .git file names (a linked worktree's).
+func linkedGitDir(root, dotGit string) (string, error) {
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return "", err
 	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir: ")
+	if !ok {
+		return "", errors.New(".git file has no gitdir: prefix")
+	}
+	gitDir := strings.TrimSpace(target)
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(root, gitDir)
+	}
+	return gitDir, nil
+}
+
+// repoFilesystem is the git dir's file system, joined with the common dir
+// (the shared objects and refs) its commondir file names.
+func repoFilesystem(gitDir string) (billy.Filesystem, error) {
 	var repoFS billy.Filesystem = osfs.New(gitDir)
-	switch data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); {
-	case err == nil && strings.TrimSpace(string(data)) != "":
-		common := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
-		}
-		if _, err := os.Stat(common); err != nil {
-			return "", nil, fmt.Errorf("gitstore: open %s: common dir: %w", abs, err)
-		}
-		repoFS = dotgit.NewRepositoryFilesystem(repoFS, osfs.New(common))
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+		return nil, err
+	case err != nil || strings.TrimSpace(string(data)) == "":
+		return repoFS, nil
 	}
-	st := filesystem.NewStorage(repoFS, cache.NewObjectLRUDefault())
-	if _, err := st.Reference(plumbing.HEAD); errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return "", nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
-	} else if err != nil {
-		return "", nil, fmt.Errorf("gitstore: open %s: %w", abs, err)
+	common := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitDir, common)
 	}
-	return root, st, nil
+	if _, err := os.Stat(common); err != nil {
+		return nil, fmt.Errorf("common dir: %w", err)
+	}
+	return dotgit.NewRepositoryFilesystem(repoFS, osfs.New(common)), nil
 }
 
 // Path returns the absolute path of a path relative to the work tree root.
@@ -131,7 +158,7 @@ func (s *Store) Rel(abs string) string {
 }
 
 // CacheDir is the gitignored folder for derived files.
-func (s *Store) CacheDir() string { return filepath.Join(s.Dir, "cache") }
+func (s *Store) CacheDir() string { return s.Path(lorepath.Cache) }
 
 // Initialized reports whether .lore exists.
 func (s *Store) Initialized() bool {
@@ -140,7 +167,7 @@ func (s *Store) Initialized() bool {
 }
 
 // ConfigPath is the repo-relative path of config.yaml.
-const ConfigPath = DirName + "/config.yaml"
+const ConfigPath = lorepath.Config
 
 // Config reads .lore/config.yaml over the defaults; a missing file is the
 // defaults.
@@ -220,7 +247,7 @@ func (s *Store) WriteFile(rel string, data []byte) error {
 		return err
 	}
 	defer unlock()
-	return WriteAtomic(s.Path(rel), data)
+	return s.WriteLocked(rel, data)
 }
 
 // CreateExclusive writes a new file atomically and fails with fs.ErrExist if
@@ -234,27 +261,20 @@ func (s *Store) CreateExclusive(rel string, data []byte) error {
 	if _, err := os.Lstat(s.Path(rel)); err == nil {
 		return fmt.Errorf("gitstore: %s: %w", rel, fs.ErrExist)
 	}
-	return WriteAtomic(s.Path(rel), data)
+	return s.WriteLocked(rel, data)
 }
 
 // BuildLock takes the build lock, or adopts the one the agent hook took and
 // passed down (manifest.LockFDEnv): the lock is released when the last
 // descriptor of it is closed.
 func (s *Store) BuildLock() (unlock func(), err error) {
-	if fd, err := strconv.Atoi(os.Getenv(manifest.LockFDEnv)); err == nil && fd > 2 {
-		_ = os.Unsetenv(manifest.LockFDEnv)
-		if f := os.NewFile(uintptr(fd), "build.lock"); f != nil {
-			fi, err1 := f.Stat()
-			want, err2 := os.Stat(s.Path(manifest.LockRelPath))
-			if err1 == nil && err2 == nil && os.SameFile(fi, want) {
-				return func() { f.Close() }, nil
-			}
-		}
+	if unlock := s.adoptBuildLock(); unlock != nil {
+		return unlock, nil
 	}
 	if err := NoSymlink(s.Path(manifest.LockRelPath)); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil { // the link check is above
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
 	l := flock.New(s.Path(manifest.LockRelPath))
@@ -262,6 +282,26 @@ func (s *Store) BuildLock() (unlock func(), err error) {
 		return nil, fmt.Errorf("gitstore: lock %s: %w", manifest.LockRelPath, err)
 	}
 	return func() { _ = l.Unlock() }, nil
+}
+
+// adoptBuildLock takes over the build lock the hook passed down as a
+// descriptor (nil when there is none, or it is not the lock file).
+func (s *Store) adoptBuildLock() func() {
+	fd, err := strconv.Atoi(os.Getenv(manifest.LockFDEnv))
+	if err != nil || fd <= 2 {
+		return nil
+	}
+	_ = os.Unsetenv(manifest.LockFDEnv)
+	f := os.NewFile(uintptr(fd), "build.lock")
+	if f == nil {
+		return nil
+	}
+	fi, err1 := f.Stat()
+	want, err2 := os.Stat(s.Path(manifest.LockRelPath))
+	if err1 == nil && err2 == nil && os.SameFile(fi, want) {
+		return func() { f.Close() }
+	}
+	return nil
 }
 
 // HighestRef is the highest PF-/ADR- number in use for kind, by file name

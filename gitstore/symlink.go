@@ -79,22 +79,6 @@ func isLink(p string) bool {
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
-// OpenAppend opens a log file of the work tree for appending (and reading
-// its tail), creating it and its folder, refusing a path through a link.
-func OpenAppend(path string) (*os.File, error) {
-	if err := NoSymlink(path); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	return f, nil
-}
-
 // Links lists, repo-relative, the symbolic links lore would not write
 // through: every link under .lore (the folder itself included) and along
 // the given repo-relative paths (the configured learnings file, say).
@@ -107,8 +91,22 @@ func (s *Store) Links(paths ...string) ([]string, error) {
 			out = append(out, rel)
 		}
 	}
-	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == s.Dir {
+	if err := walkLinks(s.Dir, add); err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	for _, rel := range paths {
+		if p := s.firstLink(rel); p != "" {
+			add(p)
+		}
+	}
+	return out, nil
+}
+
+// walkLinks hands every link under dir (dir itself included) to add; a
+// missing dir has none.
+func walkLinks(dir string, add func(string)) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
 			return nil
 		}
 		if err != nil {
@@ -119,18 +117,16 @@ func (s *Store) Links(paths ...string) ([]string, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
-	}
-	for _, rel := range paths {
-		p := s.Root
-		for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
-			p = filepath.Join(p, part)
-			if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				add(p)
-				break
-			}
+}
+
+// firstLink is the outermost link along a repo-relative path ("" for none).
+func (s *Store) firstLink(rel string) string {
+	p := s.Root
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(rel)), "/") {
+		p = filepath.Join(p, part)
+		if isLink(p) {
+			return p
 		}
 	}
-	return out, nil
+	return ""
 }

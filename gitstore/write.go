@@ -8,11 +8,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/lore-agents/lore/internal/filewrite"
 )
 
-// Every change lore makes to a file goes through the functions in this file
-// (an atomic replace, a remove, an append), so the crash tests can stop the
+// Every change lore makes to a file under the work tree goes through the
+// functions in this file (an atomic replace, a remove, an append, a
+// rename, built on internal/filewrite), so the crash tests can stop the
 // process at any one of their steps: LORE_TEST_CRASH_AT=N exits the process
 // at once (no deferred cleanup, as a SIGKILL would) when the Nth step of this
 // process is about to run; at a write step it first writes half the bytes.
@@ -52,102 +53,103 @@ func step(partial func()) {
 	os.Exit(CrashExit)
 }
 
+// opts are the store's write options: durable, and counted for the crash
+// tests.
+var opts = filewrite.Options{Sync: true, Step: step}
+
 // WriteAtomic writes path with restic's order: temp file, fsync, rename,
-// fsync the folder. It does not lock; callers that share the file lock first.
+// fsync the folder, refusing a path through a link. It does not lock;
+// callers that share the file lock first. Outside this package, write
+// through the Store's methods (WriteLocked), which take a repo-relative
+// path; this one stays for cmd/lore until its writes move there.
 func WriteAtomic(path string, data []byte) error {
 	if err := NoSymlink(path); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
+	if err := filewrite.Replace(path, data, opts); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
 	}
-	perm := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	step(nil)
-	// WithTempDir: renameio would otherwise put the temp file in $TMPDIR
-	// when that is on the same file system, which may be inside a work tree.
-	t, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(perm), renameio.WithExistingPermissions())
-	if err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	defer t.Cleanup()
-	step(func() { _, _ = t.Write(data[:len(data)/2]) })
-	if _, err := t.Write(data); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	step(nil)
-	if err := t.Sync(); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	step(nil)
-	if err := t.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("gitstore: write %s: %w", path, err)
-	}
-	return syncDir(dir)
+	return nil
 }
 
 // Remove deletes a file (one that does not exist is no error) and syncs its
 // folder, refusing a path through a link (a linked folder would make it
 // delete a file elsewhere). It does not lock; callers hold the store lock.
+// Outside this package, use Store.RemoveLocked.
 func Remove(path string) error {
 	if err := NoSymlink(filepath.Dir(path)); err != nil {
 		return err
 	}
-	step(nil)
-	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("gitstore: remove %s: %w", path, err)
+	if err := filewrite.Remove(path, opts); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
 	}
-	return syncDir(filepath.Dir(path))
+	return nil
 }
 
 // Append adds data at the end of path (created if missing) in one write and
-// syncs it. A kill mid-write leaves at most a broken last line, which the
-// line readers of appended logs skip. When the file does not end in a
-// newline (a writer killed mid-line), one is written first. It does not
-// lock; callers hold the store lock.
+// syncs it (filewrite.Append: a kill mid-write leaves at most a broken last
+// line). It does not lock; callers hold the store lock. Outside this
+// package, use Store.AppendLocked.
 func Append(path string, data []byte) error {
 	if err := NoSymlink(path); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("gitstore: append %s: %w", path, err)
-	}
-	step(nil)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("gitstore: append %s: %w", path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			data = append([]byte{'\n'}, data...)
-		}
-	}
-	// One write: O_APPEND places it whole at the end.
-	step(func() { _, _ = f.Write(data[:len(data)/2]) })
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("gitstore: append %s: %w", path, err)
-	}
-	step(nil)
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("gitstore: sync %s: %w", path, err)
+	if err := filewrite.Append(path, data, opts); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
 }
 
-func syncDir(dir string) error {
-	step(nil)
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
+// WriteLocked writes a repo-relative file atomically (WriteAtomic); the
+// caller holds the store lock.
+func (s *Store) WriteLocked(rel string, data []byte) error { return WriteAtomic(s.Path(rel), data) }
+
+// RemoveLocked removes a repo-relative file (a missing one is no error);
+// the caller holds the store lock.
+func (s *Store) RemoveLocked(rel string) error { return Remove(s.Path(rel)) }
+
+// AppendLocked appends to a repo-relative log (Append); the caller holds
+// the store lock.
+func (s *Store) AppendLocked(rel string, data []byte) error { return Append(s.Path(rel), data) }
+
+// RenameLocked moves a repo-relative file to another name, refusing either
+// path through a link; a missing from is fs.ErrNotExist. The caller holds
+// the store lock, or the move is one a racing process may also make.
+func (s *Store) RenameLocked(from, to string) error {
+	for _, p := range []string{from, to} {
+		if err := NoSymlink(s.Path(p)); err != nil {
+			return err
+		}
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("gitstore: sync %s: %w", dir, err)
+	if err := filewrite.Rename(s.Path(from), s.Path(to), opts); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
+}
+
+// MkdirAll makes a repo-relative folder, refusing a path through a link.
+func (s *Store) MkdirAll(rel string) error {
+	if err := NoSymlink(s.Path(rel)); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.Path(rel), 0o755); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
+	}
+	return nil
+}
+
+// OpenLog opens a repo-relative log for appending (and reading its tail),
+// creating it and its folder, refusing a path through a link.
+func (s *Store) OpenLog(rel string) (*os.File, error) { return OpenAppend(s.Path(rel)) }
+
+// OpenAppend is OpenLog by absolute path; outside this package use OpenLog.
+func OpenAppend(path string) (*os.File, error) {
+	if err := NoSymlink(path); err != nil {
+		return nil, err
+	}
+	f, err := filewrite.Open(path, os.O_RDWR|os.O_APPEND, filewrite.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("gitstore: %w", err)
+	}
+	return f, nil
 }

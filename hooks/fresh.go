@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/internal/filewrite"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 )
@@ -43,14 +44,8 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	}
 	start := time.Now()
 	if h.rebuild(wait) {
-		m2, why2 := h.openChecked(every)
-		if m2 != nil { // fresh, or stale but newer than m
-			if m != nil {
-				h.release(m)
-			}
-			m = m2
-		}
-		if why2 == "" {
+		var why2 string
+		if m, why2 = h.reopen(m, every); why2 == "" {
 			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
 			return m, false
 		}
@@ -65,11 +60,25 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	return m, true
 }
 
+// reopen opens the manifest a build just wrote in place of m (when it
+// opens: fresh, or stale but newer than m) and says why it cannot be used
+// as it is.
+func (h *handler) reopen(m *manifest.Manifest, every bool) (*manifest.Manifest, string) {
+	m2, why := h.openChecked(every)
+	if m2 == nil {
+		return m, why
+	}
+	if m != nil {
+		h.release(m)
+	}
+	return m2, why
+}
+
 // openChecked opens the manifest and says why it cannot be used as it is:
 // "" when it is fresh, else missing, corrupt or stale (the manifest is
 // returned when stale).
 func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
-	m, err := manifest.Open(filepath.Join(h.root, filepath.FromSlash(manifest.RelPath)))
+	m, err := manifest.Open(lorepath.Abs(h.root, lorepath.Manifest))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "missing"
 	}
@@ -99,16 +108,12 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 // outlives the hook when it takes longer than the wait.
 func (h *handler) rebuild(wait time.Duration) bool {
 	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
-	lockPath := filepath.Join(h.root, filepath.FromSlash(manifest.LockRelPath))
-	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
-		h.logf("rebuild: %v", err)
-		return false
-	}
+	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
 	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", manifest.LockRelPath)
+		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
 		return false
 	}
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := filewrite.Open(lockPath, os.O_RDWR, filewrite.Options{})
 	if err != nil {
 		h.logf("rebuild: %v", err)
 		return false
@@ -126,6 +131,12 @@ func (h *handler) rebuild(wait time.Duration) bool {
 	if wait <= 0 {
 		return false
 	}
+	return waitBuild(lockPath, exited, wait)
+}
+
+// waitBuild waits up to wait for the build: the child this call started
+// to exit (exited), or else the running build to release the lock.
+func waitBuild(lockPath string, exited chan struct{}, wait time.Duration) bool {
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
 	tick := time.NewTicker(5 * time.Millisecond)
@@ -161,7 +172,7 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 	// The build's problems (a broken config.yaml) go to the hook log.
 	errs := null
 	if path := logPath(h.root); path != "" {
-		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		if f, err := filewrite.Open(path, os.O_WRONLY|os.O_APPEND, filewrite.Options{}); err == nil {
 			defer f.Close()
 			errs = f
 		}
@@ -200,18 +211,8 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		if why == "" {
 			return d, true
 		}
-		start := time.Now()
-		rebuilt := h.rebuild(callWait)
-		var again string
-		m, again = h.openChecked(false) // the old one when the build did not finish
-		if m == nil {
-			h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		if m = h.rebuildFor(why); m == nil {
 			return match.Decision{}, false
-		}
-		if rebuilt && again == "" {
-			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
-		} else {
-			h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	defer h.release(m)
@@ -224,6 +225,25 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		return match.Decision{}, false
 	}
 	return h.withoutChanged(m, d), true
+}
+
+// rebuildFor rebuilds the manifest a decision found corrupt or stale (why)
+// and opens it again: the rebuilt one, the old one when the build did not
+// finish in time, nil when there is none.
+func (h *handler) rebuildFor(why string) *manifest.Manifest {
+	start := time.Now()
+	rebuilt := h.rebuild(callWait)
+	m, again := h.openChecked(false)
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case m == nil:
+		h.logf("manifest %s: not rebuilt within %v; answering without it", why, took)
+	case rebuilt && again == "":
+		h.logf("manifest %s: rebuilt in %v", why, took)
+	default:
+		h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+	}
+	return m
 }
 
 // check runs f and says why its decision cannot be used as it is: the
@@ -269,7 +289,7 @@ func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.D
 // a stale or damaged one, a note that says lessons come later (never the
 // old block, which may show lessons that no longer exist).
 func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
-	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see .lore/cache/hook.log); they apply from the next tool calls."
+	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see " + lorepath.HookLog + "); they apply from the next tool calls."
 	if h.root == "" {
 		return ""
 	}
@@ -284,30 +304,39 @@ func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
 	return strings.TrimSpace(block)
 }
 
+// mayEditStore reports whether a call may write a file under .lore/ but
+// its cache: a shell command that names the folder, or a tool other than
+// a reader given such a path.
+func (h *handler) mayEditStore(tc call, cwd string) bool {
+	if tc.Tool == "Bash" && strings.Contains(tc.Command, lorepath.Dir+"/") {
+		return true
+	}
+	if tc.Tool == "Read" || tc.Tool == "Glob" || tc.Tool == "Grep" {
+		return false
+	}
+	for _, p := range tc.Paths {
+		if inStore(match.RelPath(h.root, cwd, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inStore reports whether a repo-relative path is under .lore/ but not its
+// cache.
+func inStore(rel string) bool {
+	return strings.HasPrefix(rel, lorepath.Dir+"/") && !strings.HasPrefix(rel, lorepath.Cache+"/")
+}
+
 // markIfEditing creates the edit mark before a call that may write a file
 // under .lore/ (an Edit or Write of one, or a shell command that names the
 // folder): an editor's write in place changes no folder, so without the
 // mark a lesson the agent edits would count only from the next session.
 func (h *handler) markIfEditing(tc call, cwd string) {
-	if h.root == "" {
+	if h.root == "" || !h.mayEditStore(tc, cwd) {
 		return
 	}
-	editing := tc.Tool == "Bash" && strings.Contains(tc.Command, ".lore/")
-	if tc.Tool != "Read" && tc.Tool != "Glob" && tc.Tool != "Grep" {
-		for _, p := range tc.Paths {
-			rel := match.RelPath(h.root, cwd, p)
-			editing = editing || strings.HasPrefix(rel, ".lore/") && !strings.HasPrefix(rel, ".lore/cache/")
-		}
-	}
-	if !editing {
-		return
-	}
-	mark := filepath.Join(h.root, filepath.FromSlash(manifest.EditedRelPath))
-	_ = os.MkdirAll(filepath.Dir(mark), 0o755) // OpenFile below reports it
-	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
+	if err := filewrite.Touch(lorepath.Abs(h.root, lorepath.Edited), filewrite.Options{}); err != nil {
 		h.logf("mark the edit: %v", err)
-		return
 	}
-	f.Close()
 }

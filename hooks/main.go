@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lore-agents/lore/internal/filewrite"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 	"github.com/lore-agents/lore/protocol"
@@ -486,7 +488,7 @@ func findRoot(dir string) string {
 		return ""
 	}
 	for {
-		if fi, err := os.Stat(filepath.Join(dir, ".lore")); err == nil && fi.IsDir() {
+		if fi, err := os.Stat(filepath.Join(dir, lorepath.Dir)); err == nil && fi.IsDir() {
 			return dir
 		}
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
@@ -531,24 +533,19 @@ func (h *handler) log(msg string, stderr bool) {
 		return
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.Size() > 1<<20 {
-		_ = os.Rename(path, path+".1") // keep the log bounded: one old generation
+		_ = filewrite.Rename(path, path+".1", filewrite.Options{}) // keep the log bounded: one old generation
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return
-	}
-	_, _ = f.WriteString(line) // the log is best effort
-	f.Close()
+	_ = filewrite.Append(path, []byte(line), filewrite.Options{}) // the log is best effort
 }
 
 // logPath is .lore/cache/hook.log, or "" when .lore, cache or the log is
 // a symbolic link: a committed link would make every logged problem a
 // write outside the repository. (The hook cannot use gitstore.)
 func logPath(root string) string {
-	if linkedCache(root) || os.MkdirAll(filepath.Join(root, ".lore", "cache"), 0o755) != nil {
+	if linkedCache(root) {
 		return ""
 	}
-	path := filepath.Join(root, ".lore", "cache", "hook.log")
+	path := lorepath.Abs(root, lorepath.HookLog)
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return ""
 	}
@@ -559,8 +556,7 @@ func logPath(root string) string {
 // not a folder): a committed link is ignored, neither read nor written
 // through, so it cannot feed the hook a manifest from elsewhere either.
 func linkedCache(root string) bool {
-	dir := filepath.Join(root, ".lore")
-	for _, p := range []string{dir, filepath.Join(dir, "cache")} {
+	for _, p := range []string{lorepath.Abs(root, lorepath.Dir), lorepath.Abs(root, lorepath.Cache)} {
 		fi, err := os.Lstat(p)
 		if err == nil && !fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return true

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/lore-agents/lore/internal/filewrite"
 )
 
 // recentPrompts is how many prompts the session keeps for topic matching.
@@ -37,6 +39,10 @@ const recentPrompts = 5
 // the same request, so it reads the main thread's prompts (main). self and
 // main are the path prefixes of the two contexts' files.
 type session struct{ self, main string }
+
+// stateWrite writes the session files: this user's only, and not synced
+// (dedup state is worth no fsync on every call).
+var stateWrite = filewrite.Options{Perm: 0o600, DirPerm: 0o700}
 
 func openSession(id, agent string) session {
 	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
@@ -68,14 +74,10 @@ func (s session) seen() map[string]bool {
 // only appends: on this machine's disks creating a file or folder costs
 // more than the rest of the hook's work.
 func (s session) ensure() error {
-	if err := os.MkdirAll(filepath.Dir(s.self), 0o700); err != nil {
+	if err := filewrite.Touch(s.self+".seen", stateWrite); err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
-	f, err := os.OpenFile(s.self+".seen", os.O_WRONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("hooks: session: %w", err)
-	}
-	return f.Close()
+	return nil
 }
 
 // claim takes, of ids, those this context has not been shown yet and
@@ -83,26 +85,30 @@ func (s session) ensure() error {
 // exclusive lock, one file for every claim: creating a file per claimed
 // item cost more than the rest of a hook call.
 func (s session) claim(ids []string) ([]string, error) {
-	path := s.self + ".seen"
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
-	if errors.Is(err, fs.ErrNotExist) { // no SessionStart came first
-		if err = s.ensure(); err != nil {
-			return nil, err
-		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
-	}
+	// The folder is made when missing (no SessionStart came first).
+	f, err := filewrite.Open(s.self+".seen", os.O_RDWR|os.O_APPEND, stateWrite)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: claim: %w", err)
 	}
 	defer f.Close() // releases the lock
-	if err := lock(f); err != nil {
+	if err := filewrite.Lock(f); err != nil {
 		return nil, fmt.Errorf("hooks: claim: %w", err)
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: claim: %w", err)
 	}
-	have := idSet(data)
+	took := unseen(idSet(data), ids)
+	if len(took) > 0 {
+		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
+			return nil, fmt.Errorf("hooks: claim: %w", err)
+		}
+	}
+	return took, nil
+}
+
+// unseen is, of ids, the valid ones have lacks, each once, in order.
+func unseen(have map[string]bool, ids []string) []string {
 	var took []string
 	for _, id := range ids {
 		if validID(id) && !have[id] {
@@ -110,12 +116,7 @@ func (s session) claim(ids []string) ([]string, error) {
 			took = append(took, id)
 		}
 	}
-	if len(took) > 0 {
-		if _, err := f.WriteString(strings.Join(took, "\n") + "\n"); err != nil {
-			return nil, fmt.Errorf("hooks: claim: %w", err)
-		}
-	}
-	return took, nil
+	return took
 }
 
 func idSet(data []byte) map[string]bool {
@@ -134,7 +135,7 @@ func (s session) wipe() error {
 	// .subagent: a sub-agent marker a killed call left open would keep
 	// sending the main thread's calls to a sub-agent's context.
 	for _, p := range []string{s.self + ".seen", s.self + ".prompts", s.self + ".subagent"} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := filewrite.Remove(p, stateWrite); err != nil {
 			return fmt.Errorf("hooks: clear session: %w", err)
 		}
 	}
@@ -145,7 +146,7 @@ func (s session) wipe() error {
 // agent no longer remembers them): the seen file is rewritten under the
 // claim lock without them.
 func (s session) unclaim(drop func(id string) bool) error {
-	f, err := os.OpenFile(s.self+".seen", os.O_RDWR, 0)
+	f, err := filewrite.OpenExisting(s.self + ".seen")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -153,26 +154,31 @@ func (s session) unclaim(drop func(id string) bool) error {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
 	defer f.Close()
-	if err := lock(f); err != nil {
+	if err := filewrite.Lock(f); err != nil {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return fmt.Errorf("hooks: compact: %w", err)
 	}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	if _, err := f.WriteAt(keepIDs(data, drop), 0); err != nil {
+		return fmt.Errorf("hooks: compact: %w", err)
+	}
+	return nil
+}
+
+// keepIDs is the seen file without the ids drop names.
+func keepIDs(data []byte, drop func(id string) bool) []byte {
 	var keep strings.Builder
 	for _, id := range strings.Split(string(data), "\n") {
 		if id != "" && !drop(id) {
 			keep.WriteString(id + "\n")
 		}
 	}
-	if err := f.Truncate(0); err != nil {
-		return fmt.Errorf("hooks: compact: %w", err)
-	}
-	if _, err := f.WriteAt([]byte(keep.String()), 0); err != nil {
-		return fmt.Errorf("hooks: compact: %w", err)
-	}
-	return nil
+	return []byte(keep.String())
 }
 
 // prompts returns the main thread's stored prompts, oldest first.
@@ -202,27 +208,7 @@ func (s session) addPrompt(p string) error {
 		buf.WriteString(jsonString(q))
 		buf.WriteByte('\n')
 	}
-	return writeAtomic(filepath.Dir(s.main), filepath.Base(s.main)+".prompts", buf.Bytes())
-}
-
-// writeAtomic replaces a state file in dir: temp file, rename.
-func writeAtomic(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("hooks: session: %w", err)
-	}
-	f, err := os.CreateTemp(dir, name+".tmp*")
-	if err != nil {
-		return fmt.Errorf("hooks: session: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := filewrite.Replace(s.main+".prompts", buf.Bytes(), stateWrite); err != nil {
 		return fmt.Errorf("hooks: session: %w", err)
 	}
 	return nil
@@ -249,24 +235,34 @@ func (h *handler) agentID(ev Event, in *input) string {
 	}
 	mark := openSession(in.SessionID, "").main + ".subagent"
 	if in.ToolName == h.agent.SubagentTool {
-		switch ev {
-		case PreToolUse:
-			if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
-				err = os.WriteFile(mark, []byte(strconv.FormatInt(time.Now().UnixNano(), 36)), 0o600)
-				if err != nil {
-					h.logf("sub-agent marker: %v", err)
-				}
-			}
-		case PostToolUse:
-			os.Remove(mark)
-		}
+		h.markSubagent(ev, mark)
 		return "" // the call itself is the parent's
 	}
 	if ev != PreToolUse && ev != PostToolUse {
 		return "" // prompts and session events are the main thread's
 	}
+	return openSubagent(mark)
+}
+
+// openSubagent is the context of the sub-agent whose call the marker says
+// is open ("" for none).
+func openSubagent(mark string) string {
 	if id, err := os.ReadFile(mark); err == nil && len(id) > 0 {
 		return "sub-" + string(id)
 	}
 	return ""
+}
+
+// markSubagent opens the sub-agent marker at the pre-tool hook of the
+// sub-agent tool's call (a fresh id) and removes it at the post-tool hook.
+func (h *handler) markSubagent(ev Event, mark string) {
+	switch ev {
+	case PreToolUse:
+		id := strconv.FormatInt(time.Now().UnixNano(), 36)
+		if err := filewrite.Replace(mark, []byte(id), stateWrite); err != nil {
+			h.logf("sub-agent marker: %v", err)
+		}
+	case PostToolUse:
+		_ = filewrite.Remove(mark, stateWrite) // a marker left behind is cleared by the next clear
+	}
 }

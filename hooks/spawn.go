@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // scanInBackground starts `lore scan --quiet <transcript>` detached and
@@ -46,7 +48,7 @@ func (h *handler) reconcileInBackground(cwd string) {
 	if h.root == "" {
 		return
 	}
-	for _, rel := range []string{".lore/local/render.json", ".lore/render.json", ".lore/cache/render.json"} {
+	for _, rel := range []string{lorepath.InLocal(lorepath.RenderManifest), lorepath.InDir(lorepath.RenderManifest), lorepath.InCache(lorepath.RenderManifest)} {
 		if _, err := os.Stat(filepath.Join(h.root, filepath.FromSlash(rel))); err == nil {
 			h.background(cwd, "reconcile", "--quiet")
 			return

@@ -322,25 +322,25 @@ func Run(s *gitstore.Store, target string, check bool) (Export, []error, error) 
 	if err != nil || check {
 		return e, errs, err
 	}
-	return e, errs, Write(s.Root, e.Changes)
+	return e, errs, Write(s, e.Changes)
 }
 
 // Write applies an export's changes: each file written atomically, only
 // inside the work tree, never through a symlink (a symlinked file or
-// folder on the way is an error, and nothing after it is written).
-func Write(root string, changes []Change) error {
+// folder on the way is an error, and nothing after it is written). The
+// caller holds the store lock (Run).
+func Write(s *gitstore.Store, changes []Change) error {
 	for _, c := range changes {
-		if err := safePath(root, c.Path); err != nil {
+		if err := safePath(s.Root, c.Path); err != nil {
 			return err
 		}
-		abs := filepath.Join(root, filepath.FromSlash(c.Path))
 		if c.Data == nil {
-			if err := gitstore.Remove(abs); err != nil {
+			if err := s.RemoveLocked(c.Path); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := gitstore.WriteAtomic(abs, c.Data); err != nil {
+		if err := s.WriteLocked(c.Path, c.Data); err != nil {
 			return err
 		}
 	}

@@ -69,7 +69,7 @@ func TestExportRoundTrip(t *testing.T) {
 			if e.Items != 4 || len(e.Changes) == 0 {
 				t.Fatalf("%d items, %d changes", e.Items, len(e.Changes))
 			}
-			if err := Write(s.Root, e.Changes); err != nil {
+			if err := Write(s, e.Changes); err != nil {
 				t.Fatal(err)
 			}
 			notes := ""
@@ -245,7 +245,7 @@ func TestExportRefusesSymlinksAndForeignFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(s.Root, e.Changes); err == nil || !strings.Contains(err.Error(), "symlink") {
+	if err := Write(s, e.Changes); err == nil || !strings.Contains(err.Error(), "symlink") {
 		t.Errorf("wrote through a symlink: %v", err)
 	}
 	if left, _ := os.ReadDir(outside); len(left) != 0 {

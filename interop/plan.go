@@ -10,6 +10,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -90,7 +91,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
 		if dryRun {
 			ids[key] = id
-			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title))), Key: key, Title: spec.Title})
+			res.Created = append(res.Created, Created{Path: lorepath.Item(markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title)), Key: key, Title: spec.Title})
 			continue
 		}
 		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {

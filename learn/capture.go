@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/redact"
 )
@@ -25,7 +26,7 @@ import (
 // EventsPath is the event log, committed: the record that a key's
 // learnings were captured must travel with learnings.md (a teammate's
 // clone, a deleted cache) or a re-run would capture them again.
-const EventsPath = ".lore/events.jsonl"
+const EventsPath = lorepath.Events
 
 // EventCaptured marks a key as captured.
 const EventCaptured = "learnings_captured"
@@ -200,60 +201,98 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	for i, src := range srcs {
 		named[i] = Source{Path: sourceName(s, src.Path), Data: src.Data}
 	}
-	srcs = named
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	events, err := ReadEvents(s.Path(EventsPath))
-	if err != nil {
+	c := &capture{s: s, learningsPath: learningsPath, key: key, srcs: named, force: force, now: now, emit: emit}
+	if err := c.load(); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(s.Path(learningsPath))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("learn: %w", err)
-	}
-	l, err := markdown.ParseLearnings(learningsPath, data)
-	if err != nil {
-		return nil, err
-	}
-	var mine []markdown.Entry
-	for _, e := range l.Entries {
-		if strings.Contains(e.Body, marker(key)) {
-			mine = append(mine, e)
-		}
-	}
-	res := &Result{}
 	if !force {
-		if ev := lastEvent(events, key); ev != nil {
-			res.Status, res.When = Already, ev.At
-			return res, nil
-		}
-		if len(mine) > 0 {
-			for _, e := range mine {
-				res.Added = append(res.Added, e.Title)
-			}
-			res.Status = Healed
-			// What the killed run wrote: the same notes checked against the
-			// file without its entries.
-			if res.Kept, err = extractNew(learningsPath, without(data, mine), srcs); err != nil {
-				return nil, err
-			}
-			if emit != nil {
-				res.EmitErr = emit(res.Kept)
-			}
-			return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: res.Added, Healed: true})
+		if res, done, err := c.resume(); done {
+			return res, err
 		}
 	}
-	// --force: take the key's entries out.
-	data = without(data, mine)
-	res.Removed = len(mine)
-	rest, err := markdown.ParseLearnings(learningsPath, data)
+	return c.extract()
+}
+
+// capture is one Capture under the store lock: the learnings file as it
+// is, and the key's entries in it.
+type capture struct {
+	s             *gitstore.Store
+	learningsPath string
+	key           string
+	srcs          []Source
+	force         bool
+	now           time.Time
+	emit          func([]Learning) error
+
+	events []Event
+	data   []byte           // the learnings file
+	mine   []markdown.Entry // its entries marked with the key
+}
+
+// load reads the event log and the learnings file.
+func (c *capture) load() error {
+	var err error
+	if c.events, err = ReadEvents(c.s.Path(EventsPath)); err != nil {
+		return err
+	}
+	c.data, err = c.s.ReadFile(c.learningsPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("learn: %w", err)
+	}
+	l, err := markdown.ParseLearnings(c.learningsPath, c.data)
+	if err != nil {
+		return err
+	}
+	for _, e := range l.Entries {
+		if strings.Contains(e.Body, marker(c.key)) {
+			c.mine = append(c.mine, e)
+		}
+	}
+	return nil
+}
+
+// resume finishes without extracting when the key was captured (done), or
+// when a killed run wrote its entries but not its event: the signals are
+// emitted again and the event written (healed).
+func (c *capture) resume() (res *Result, done bool, err error) {
+	res = &Result{}
+	if ev := lastEvent(c.events, c.key); ev != nil {
+		res.Status, res.When = Already, ev.At
+		return res, true, nil
+	}
+	if len(c.mine) == 0 {
+		return nil, false, nil
+	}
+	for _, e := range c.mine {
+		res.Added = append(res.Added, e.Title)
+	}
+	res.Status = Healed
+	// What the killed run wrote: the same notes checked against the
+	// file without its entries.
+	if res.Kept, err = extractNew(c.learningsPath, without(c.data, c.mine), c.srcs); err != nil {
+		return nil, true, err
+	}
+	if c.emit != nil {
+		res.EmitErr = c.emit(res.Kept)
+	}
+	return res, true, appendEvent(c.s, Event{Type: EventCaptured, Key: c.key, At: stamp(c.now), Entries: res.Added, Healed: true})
+}
+
+// extract writes the learnings the notes state (--force: in place of the
+// key's entries), emits their signals and records the event.
+func (c *capture) extract() (*Result, error) {
+	data := without(c.data, c.mine) // --force: take the key's entries out
+	res := &Result{Removed: len(c.mine)}
+	rest, err := markdown.ParseLearnings(c.learningsPath, data)
 	if err != nil {
 		return nil, err
 	}
-	found := extract(srcs)
+	found := extract(c.srcs)
 	kept, skipped, err := Validate(found, rest)
 	if err != nil {
 		return nil, err
@@ -265,22 +304,22 @@ func Capture(s *gitstore.Store, learningsPath, key string, srcs []Source, force 
 	res.Kept = kept
 	for _, k := range kept {
 		t := Title(k.Text)
-		data = markdown.AppendEntry(data, t, Entry(key, k))
+		data = markdown.AppendEntry(data, t, Entry(c.key, k))
 		res.Added = append(res.Added, t)
 	}
 	if len(kept) > 0 || res.Removed > 0 {
-		if err := gitstore.WriteAtomic(s.Path(learningsPath), data); err != nil {
+		if err := c.s.WriteLocked(c.learningsPath, data); err != nil {
 			return nil, err
 		}
 	}
 	res.Status = Captured
-	if force {
+	if c.force {
 		res.Status = Recaptured
 	}
-	if emit != nil && len(kept) > 0 {
-		res.EmitErr = emit(kept)
+	if c.emit != nil && len(kept) > 0 {
+		res.EmitErr = c.emit(kept)
 	}
-	return res, appendEvent(s, Event{Type: EventCaptured, Key: key, At: stamp(now), Entries: nonNil(res.Added), Force: force})
+	return res, appendEvent(c.s, Event{Type: EventCaptured, Key: c.key, At: stamp(c.now), Entries: nonNil(res.Added), Force: c.force})
 }
 
 // without removes entries from a learnings file (last first, so the
@@ -354,10 +393,11 @@ func ReadEvents(path string) ([]Event, error) {
 }
 
 // appendEvent rewrites the log with one more line, atomically (the caller
-// holds the store lock).
+// holds the store lock). Not an append (AppendLocked) as the observation
+// log is: a capture's event is its commit point, and a kill mid-append
+// would leave half a line where a rerun expects the old log or the new.
 func appendEvent(s *gitstore.Store, e Event) error {
-	path := s.Path(EventsPath)
-	data, err := os.ReadFile(path)
+	data, err := s.ReadFile(EventsPath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("learn: %w", err)
 	}
@@ -369,12 +409,10 @@ func appendEvent(s *gitstore.Store, e Event) error {
 		return fmt.Errorf("learn: %w", err)
 	}
 	// The merge rule first: the event is the last write of a capture.
-	if err := s.EnsureAttribute(UnionLine); err != nil {
+	// git merges two branches' event logs by keeping both sides' lines:
+	// the log is append-only and order does not matter.
+	if err := s.EnsureUnion(EventsPath); err != nil {
 		return err
 	}
-	return gitstore.WriteAtomic(path, append(append(data, line...), '\n'))
+	return s.WriteLocked(EventsPath, append(append(data, line...), '\n'))
 }
-
-// UnionLine makes git merge two branches' event logs by keeping both
-// sides' lines: the log is append-only and order does not matter.
-const UnionLine = "/" + EventsPath + " merge=union"

@@ -72,75 +72,99 @@ func tagKind(tag string) string {
 // tagged "Lesson:", "Learning:", "Pitfall:", "Decision:", "TIL:" anywhere
 // else. Code blocks are skipped. Validation happens in Validate.
 func Extract(path string, data []byte) []Learning {
-	var out []Learning
-	var cur *Learning // the list item being read
-	inSection := 0    // level of the open learnings heading, 0 when none
-	var sectionKindV string
-	inFence := ""
-	flush := func() {
-		if cur != nil {
-			cur.Text = oneLine(cur.Text)
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
+	x := &extractor{}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i, line := range lines {
-		src := fmt.Sprintf("%s:%d", path, i+1)
-		if m := fence().FindStringSubmatch(line); m != nil {
-			flush()
-			switch {
-			case inFence == "":
-				inFence = m[1]
-			case inFence == m[1]:
-				inFence = ""
-			}
-			continue
+		x.line(fmt.Sprintf("%s:%d", path, i+1), line)
+	}
+	x.flush()
+	return x.out
+}
+
+// extractor reads a note line by line.
+type extractor struct {
+	out       []Learning
+	cur       *Learning // the list item being read
+	inSection int       // level of the open learnings heading, 0 when none
+	kind      string    // the open section's kind
+	inFence   string    // the open code fence's marker
+}
+
+func (x *extractor) flush() {
+	if x.cur != nil {
+		x.cur.Text = oneLine(x.cur.Text)
+		x.out = append(x.out, *x.cur)
+		x.cur = nil
+	}
+}
+
+// line reads one line (src is its file:line).
+func (x *extractor) line(src, line string) {
+	if m := fence().FindStringSubmatch(line); m != nil {
+		x.flush()
+		switch {
+		case x.inFence == "":
+			x.inFence = m[1]
+		case x.inFence == m[1]:
+			x.inFence = ""
 		}
-		if inFence != "" {
-			continue
-		}
-		if m := heading().FindStringSubmatch(line); m != nil {
-			flush()
-			level := len(m[1])
-			if inSection > 0 && level <= inSection {
-				inSection = 0
-			}
-			if inSection == 0 {
-				if k, ok := sectionKind(m[2]); ok {
-					inSection, sectionKindV = level, k
-				}
-			}
-			continue
-		}
-		if inSection > 0 {
-			if m := item().FindStringSubmatch(line); m != nil {
-				flush()
-				cur = &Learning{Text: m[2], Kind: sectionKindV, Source: src}
-				if t := tagged().FindStringSubmatch(line); t != nil {
-					cur.Text, cur.Kind = t[2], tagKind(t[1])
-					if cur.Kind == "" {
-						cur.Kind = sectionKindV
-					}
-				}
-				continue
-			}
-			if strings.TrimSpace(line) == "" {
-				flush()
-				continue
-			}
-			if cur != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
-				cur.Text += " " + strings.TrimSpace(stripItem(line))
-				continue
-			}
-			flush()
-		}
-		if t := tagged().FindStringSubmatch(line); t != nil {
-			out = append(out, Learning{Text: oneLine(t[2]), Kind: tagKind(t[1]), Source: src})
+		return
+	}
+	if x.inFence != "" {
+		return
+	}
+	if m := heading().FindStringSubmatch(line); m != nil {
+		x.heading(len(m[1]), m[2])
+		return
+	}
+	if x.inSection > 0 && x.sectionLine(src, line) {
+		return
+	}
+	if t := tagged().FindStringSubmatch(line); t != nil {
+		x.out = append(x.out, Learning{Text: oneLine(t[2]), Kind: tagKind(t[1]), Source: src})
+	}
+}
+
+// heading closes the open learnings section at its level or above, and
+// opens one when the heading is about learnings.
+func (x *extractor) heading(level int, title string) {
+	x.flush()
+	if x.inSection > 0 && level <= x.inSection {
+		x.inSection = 0
+	}
+	if x.inSection == 0 {
+		if k, ok := sectionKind(title); ok {
+			x.inSection, x.kind = level, k
 		}
 	}
-	flush()
-	return out
+}
+
+// sectionLine reads a line of a learnings section: a list item starts a
+// learning, an indented line continues it, a blank line ends it. It
+// reports whether the line is done with (false: read it as a tagged line
+// too).
+func (x *extractor) sectionLine(src, line string) bool {
+	if m := item().FindStringSubmatch(line); m != nil {
+		x.flush()
+		x.cur = &Learning{Text: m[2], Kind: x.kind, Source: src}
+		if t := tagged().FindStringSubmatch(line); t != nil {
+			x.cur.Text, x.cur.Kind = t[2], tagKind(t[1])
+			if x.cur.Kind == "" {
+				x.cur.Kind = x.kind
+			}
+		}
+		return true
+	}
+	if strings.TrimSpace(line) == "" {
+		x.flush()
+		return true
+	}
+	if x.cur != nil && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
+		x.cur.Text += " " + strings.TrimSpace(stripItem(line))
+		return true
+	}
+	x.flush()
+	return false
 }
 
 // stripItem removes a nested list marker: a sub-bullet continues its parent.

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
 )
@@ -153,13 +154,10 @@ func Check(st Store) []Finding {
 // could send lore's writes (or an agent's reading) out of the repository.
 func linkFinding(p string) Finding {
 	msg := "a symbolic link: lore never writes through it, so commands that write here fail; replace it with the file or folder itself"
-	switch path.Base(p) {
-	case "cache", "local":
-		if path.Dir(p) == ".lore" {
-			msg = "a symbolic link for a folder of this machine's derived state: lore writes nothing through it and builds no manifest; remove it (lore recreates the folder)"
-		}
+	if p == lorepath.Cache || p == lorepath.Local {
+		msg = "a symbolic link for a folder of this machine's derived state: lore writes nothing through it and builds no manifest; remove it (lore recreates the folder)"
 	}
-	if strings.HasSuffix(p, ".md") && path.Dir(path.Dir(p)) == ".lore" {
+	if strings.HasSuffix(p, ".md") && path.Dir(path.Dir(p)) == lorepath.Dir {
 		msg = "a linked item: lore neither compiles it nor writes through it; replace the link with the file"
 	}
 	return Finding{Path: p, Key: "symlink", Msg: msg, Severity: Error}

@@ -8,26 +8,29 @@
 // decoded only for the candidates those grams name, and injection texts
 // only for the winners. Nothing is decoded up front, and nothing here panics
 // on bad bytes: every read is bounds-checked and every record carries a
-// checksum. It imports only the standard library.
+// checksum. It imports only the standard library (and the .lore/ names of
+// internal/lorepath).
 package manifest
 
 import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // RelPath is the manifest's path relative to the work tree root.
-const RelPath = ".lore/cache/manifest"
+const RelPath = lorepath.Manifest
 
 // LockRelPath is the build lock: every build holds it, so parallel hook
 // calls that find the manifest stale start one build, not one each.
-const LockRelPath = ".lore/cache/build.lock"
+const LockRelPath = lorepath.BuildLock
 
 // EditedRelPath is created by the hook before an agent tool call that may
 // edit .lore/ (an editor's write in place changes no folder): the build
 // removes it, so while it exists the manifest is stale.
-const EditedRelPath = ".lore/cache/edited"
+const EditedRelPath = lorepath.Edited
 
 // LockFDEnv names the descriptor of a build lock already held for the
 // process: the hook takes the lock, then starts `lore build` with it, so no

@@ -12,6 +12,8 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Kinds of knowledge item, each in its own folder under .lore/.
@@ -28,11 +30,11 @@ var Kinds = []string{KindLesson, KindPitfall, KindDecision}
 func Folder(kind string) string {
 	switch kind {
 	case KindLesson:
-		return "lessons"
+		return lorepath.Lessons
 	case KindPitfall:
-		return "pitfalls"
+		return lorepath.Pitfalls
 	case KindDecision:
-		return "decisions"
+		return lorepath.Decisions
 	}
 	return ""
 }

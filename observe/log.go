@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Record is one line of the log. A line is a change, never a snapshot, so
@@ -73,8 +74,8 @@ func Sighting(typ, title string, count int, at time.Time, qualityOK bool, detail
 // Paths of the log and the render manifest: this machine's (.lore/local)
 // by default, committed next to the items with `share: true`.
 const (
-	LogName      = "observations.jsonl"
-	ManifestName = "render.json"
+	LogName      = lorepath.Observations
+	ManifestName = lorepath.RenderManifest
 )
 
 // Log is the observation log of one store.
@@ -110,7 +111,7 @@ func (l *Log) carryOver(name string) error {
 	if err != nil {
 		return err
 	}
-	shared := gitstore.DirName + "/" + name
+	shared := lorepath.InDir(name)
 	from, to := shared, local
 	if l.Share {
 		from, to = local, shared
@@ -132,26 +133,26 @@ func (l *Log) carryOver(name string) error {
 		}
 		data = append(old, data...)
 	}
-	if err := gitstore.WriteAtomic(l.s.Path(to), data); err != nil {
+	if err := l.s.WriteLocked(to, data); err != nil {
 		return err
 	}
 	if !l.Share {
 		return nil
 	}
-	if err := os.Remove(l.s.Path(from)); err != nil {
+	if err := l.s.RemoveLocked(from); err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
 	if name == LogName {
-		return l.s.EnsureAttribute(UnionLine)
+		return l.s.EnsureUnion(to)
 	}
 	return nil
 }
 
 func (l *Log) rel(name string) string {
 	if l.Share {
-		return gitstore.DirName + "/" + name
+		return lorepath.InDir(name)
 	}
-	return gitstore.LocalRel + "/" + name
+	return lorepath.InLocal(name)
 }
 
 // Rel is the repo-relative path of the log.
@@ -159,10 +160,6 @@ func (l *Log) Rel() string { return l.rel(LogName) }
 
 // ManifestRel is the repo-relative path of the render manifest.
 func (l *Log) ManifestRel() string { return l.rel(ManifestName) }
-
-// UnionLine is the .gitattributes line that makes git merge the shared log
-// by keeping both sides' lines.
-const UnionLine = "/" + gitstore.DirName + "/" + LogName + " merge=union"
 
 // Append writes records at the end of the log under the store lock. Each
 // record is one line; a kill mid-write leaves at most one broken last line,
@@ -181,7 +178,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		return nil
 	}
 	if l.Share {
-		if err := l.s.EnsureAttribute(UnionLine); err != nil {
+		if err := l.s.EnsureUnion(l.Rel()); err != nil {
 			return err
 		}
 	}
@@ -194,7 +191,7 @@ func (l *Log) appendLocked(recs []Record) error {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	return gitstore.Append(l.s.Path(l.Rel()), buf.Bytes())
+	return l.s.AppendLocked(l.Rel(), buf.Bytes())
 }
 
 // maxLine bounds one record; longer lines are skipped as broken.

@@ -141,58 +141,22 @@ func Fold(recs []Record) []*Observation {
 	applied := map[string]bool{} // status/penalty records already applied, by content
 	for _, i := range order {
 		r := recs[i]
-		id := r.ID
-		if id == "" {
-			id = ID(r.Type, r.Pattern)
+		if r.ID == "" {
+			r.ID = ID(r.Type, r.Pattern)
 		}
-		o := byID[id]
+		o := byID[r.ID]
 		if o == nil {
-			o = &Observation{ID: id, Type: r.Type, Pattern: Normalize(r.Pattern), Title: r.Title, Status: Observing, Penalty: 1}
-			byID[id] = o
+			o = &Observation{ID: r.ID, Type: r.Type, Pattern: Normalize(r.Pattern), Title: r.Title, Status: Observing, Penalty: 1}
+			byID[r.ID] = o
 		}
 		if r.Count > 0 {
-			o.Count += r.Count
-			if first := r.first(); o.FirstSeen.IsZero() || first.Before(o.FirstSeen) {
-				o.FirstSeen = first
-			}
-			if r.LastSeen.After(o.LastSeen) {
-				o.LastSeen = r.LastSeen
-			}
-			o.QualityOK = o.QualityOK || r.QualityOK
-			if r.Details != "" {
-				o.Details = r.Details
-			}
-			if o.Title == "" {
-				o.Title = r.Title
-			}
-			for _, e := range r.Evidence {
-				if len(o.Evidence) < maxEvidence && !contains(o.Evidence, e) {
-					o.Evidence = append(o.Evidence, e)
-				}
-			}
+			o.sighted(r)
 		}
-		key := id + "\x00" + r.Status + "\x00" + r.Artifact
-		switch r.Status {
-		case Created, Deprecated:
-			if applied[key] {
-				continue // the same change recorded twice (a retried reconcile, both sides of a merge)
-			}
-			applied[key] = true
-			o.Status = r.Status
-			if r.Penalty > 0 {
-				o.Penalty *= r.Penalty
-			}
-		}
+		o.changed(r, applied)
 	}
 	out := make([]*Observation, 0, len(byID))
 	for _, o := range byID {
-		if o.Title == "" {
-			o.Title = o.Pattern
-		}
-		o.Confidence = float64(int(Confidence(o.Type, o.Count)*o.Penalty*100+1e-9)) / 100
-		if o.Status == Observing && o.Promotable() {
-			o.Status = Ready
-		}
+		o.settle()
 		out = append(out, o)
 	}
 	sort.Slice(out, func(a, b int) bool {
@@ -202,6 +166,60 @@ func Fold(recs []Record) []*Observation {
 		return out[a].Pattern < out[b].Pattern
 	})
 	return out
+}
+
+// sighted folds a sighting in: counts add, the seen dates widen, quality
+// holds once any sighting says so, and up to maxEvidence new evidence.
+func (o *Observation) sighted(r Record) {
+	o.Count += r.Count
+	if first := r.first(); o.FirstSeen.IsZero() || first.Before(o.FirstSeen) {
+		o.FirstSeen = first
+	}
+	if r.LastSeen.After(o.LastSeen) {
+		o.LastSeen = r.LastSeen
+	}
+	o.QualityOK = o.QualityOK || r.QualityOK
+	if r.Details != "" {
+		o.Details = r.Details
+	}
+	if o.Title == "" {
+		o.Title = r.Title
+	}
+	for _, e := range r.Evidence {
+		if len(o.Evidence) < maxEvidence && !contains(o.Evidence, e) {
+			o.Evidence = append(o.Evidence, e)
+		}
+	}
+}
+
+// changed applies a status change (created, deprecated) once: the same
+// change recorded twice (a retried reconcile, both sides of a merge)
+// counts once.
+func (o *Observation) changed(r Record, applied map[string]bool) {
+	if r.Status != Created && r.Status != Deprecated {
+		return
+	}
+	key := r.ID + "\x00" + r.Status + "\x00" + r.Artifact
+	if applied[key] {
+		return
+	}
+	applied[key] = true
+	o.Status = r.Status
+	if r.Penalty > 0 {
+		o.Penalty *= r.Penalty
+	}
+}
+
+// settle derives the title, confidence and ready status of a folded
+// observation.
+func (o *Observation) settle() {
+	if o.Title == "" {
+		o.Title = o.Pattern
+	}
+	o.Confidence = float64(int(Confidence(o.Type, o.Count)*o.Penalty*100+1e-9)) / 100
+	if o.Status == Observing && o.Promotable() {
+		o.Status = Ready
+	}
 }
 
 func typeRank(t string) int {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -55,35 +55,15 @@ func (l *Log) reconcileLocked(now time.Time) (*Report, error) {
 	var keep []Entry
 	changed := false
 	for _, e := range m.Entries {
-		data, err := os.ReadFile(l.s.Path(e.Path))
-		o := obs[e.ObservationID]
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			// Log first: after a crash before the manifest drops the entry,
-			// the record is there and is not written twice.
-			if art := e.Path + "@" + e.ContentHash; o != nil && !recorded(recs, o.ID, Deprecated, art) {
-				if err := l.mark(o, Deprecated, DeletePenalty, art, now); err != nil {
-					return nil, err
-				}
-			}
-			rep.Deleted = append(rep.Deleted, e.Path)
+		kept, err := l.reconcileEntry(e, obs[e.ObservationID], recs, rep, now)
+		if err != nil {
+			return nil, err
+		}
+		if !kept {
 			changed = true
 			continue
-		case err != nil:
-			return nil, err
-		case Hash(data) != e.ContentHash:
-			rep.Edited = append(rep.Edited, e.Path)
-		default:
-			rep.Unchanged++
 		}
 		keep = append(keep, e)
-		if o != nil && o.Status == Ready { // recorded, but the crash came before the log said so
-			if err := l.mark(o, Created, 0, e.Path+"@"+e.ContentHash, now); err != nil {
-				return nil, err
-			}
-			o.Status = Created
-			rep.Healed = append(rep.Healed, e.Path)
-		}
 	}
 	if changed {
 		m.Entries = keep
@@ -92,6 +72,41 @@ func (l *Log) reconcileLocked(now time.Time) (*Report, error) {
 		}
 	}
 	return rep, l.healOrphans(m, all, rep, now)
+}
+
+// reconcileEntry checks one rendered artifact (o its observation, nil when
+// the log has none) and reports whether the manifest keeps it: a deleted
+// artifact deprecates its observation and leaves the manifest; an
+// artifact still there whose observation the log calls ready is marked
+// created (a render killed between recording it and saying so).
+func (l *Log) reconcileEntry(e Entry, o *Observation, recs []Record, rep *Report, now time.Time) (bool, error) {
+	data, err := os.ReadFile(l.s.Path(e.Path))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Log first: after a crash before the manifest drops the entry,
+		// the record is there and is not written twice.
+		if art := e.Path + "@" + e.ContentHash; o != nil && !recorded(recs, o.ID, Deprecated, art) {
+			if err := l.mark(o, Deprecated, DeletePenalty, art, now); err != nil {
+				return false, err
+			}
+		}
+		rep.Deleted = append(rep.Deleted, e.Path)
+		return false, nil
+	case err != nil:
+		return false, err
+	case Hash(data) != e.ContentHash:
+		rep.Edited = append(rep.Edited, e.Path)
+	default:
+		rep.Unchanged++
+	}
+	if o != nil && o.Status == Ready { // recorded, but the crash came before the log said so
+		if err := l.mark(o, Created, 0, e.Path+"@"+e.ContentHash, now); err != nil {
+			return false, err
+		}
+		o.Status = Created
+		rep.Healed = append(rep.Healed, e.Path)
+	}
+	return true, nil
 }
 
 // healOrphans adopts lore-made artifacts the manifest does not know (a
@@ -180,8 +195,8 @@ func (l *Log) orphans(known map[string]bool) ([]orphan, error) {
 	globs := []struct{ pattern, typ string }{
 		{path.Join(CommandsDir, "*.md"), Workflow},
 		{path.Join(SkillsDir, "*", "SKILL.md"), Procedural},
-		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindDecision), "*.md"), Decision},
-		{path.Join(gitstore.DirName, markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
+		{lorepath.Item(markdown.Folder(markdown.KindDecision), "*.md"), Decision},
+		{lorepath.Item(markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
 	}
 	for _, g := range globs {
 		files, err := filepath.Glob(l.s.Path(g.pattern))

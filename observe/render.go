@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -68,7 +69,7 @@ func (l *Log) writeManifest(m *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	return gitstore.WriteAtomic(l.s.Path(l.ManifestRel()), append(data, '\n'))
+	return l.s.WriteLocked(l.ManifestRel(), append(data, '\n'))
 }
 
 // Rendered is one artifact lore render wrote.
@@ -124,7 +125,7 @@ func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
 		if err != nil {
 			return out, rep, err
 		}
-		if err := gitstore.WriteAtomic(l.s.Path(rel), data); err != nil {
+		if err := l.s.WriteLocked(rel, data); err != nil {
 			return out, rep, err
 		}
 		if err := afterArtifact(rel); err != nil {
@@ -218,7 +219,7 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	folder := path.Join(gitstore.DirName, markdown.Folder(kind))
+	folder := lorepath.InDir(markdown.Folder(kind))
 	rel := l.free(func(i int) string { return path.Join(folder, ref+"-"+suffixed(sl, i)+".md") })
 	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)
 	data, err := markdown.Compose([]markdown.Field{

@@ -355,7 +355,7 @@ func TestSharedLogMergesAcrossClones(t *testing.T) {
 		t.Fatalf("shared paths: %s %s", l.Rel(), l.ManifestRel())
 	}
 	observe(t, l, Procedural, title, 1, day0)
-	if attrs, _ := os.ReadFile(filepath.Join(origin, ".gitattributes")); string(attrs) != UnionLine+"\n" {
+	if attrs, _ := os.ReadFile(filepath.Join(origin, ".gitattributes")); string(attrs) != "/.lore/observations.jsonl merge=union\n" {
 		t.Fatalf(".gitattributes = %q", attrs)
 	}
 	git1(t, origin, "add", "-A")

@@ -22,18 +22,20 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
-	"gopkg.in/yaml.v3"
 )
 
 // BookmarksFile is the scan state, in this machine's .lore/local/.
-const BookmarksFile = "scan-bookmarks.json"
+const BookmarksFile = lorepath.Bookmarks
 
 // legacyRejected is where rejections were kept before .lore/rejected: in
 // the cache, which lore calls safe to delete. It is moved on first use.
-const legacyRejected = "scan-rejected"
+const legacyRejected = lorepath.LegacyRejected
 
 // source is the provenance written on a draft; hash lets later scans (and
 // reject) recognise the same lesson.
@@ -96,7 +98,7 @@ func SourceHash(it *markdown.Item) string {
 // Rejected reads the committed rejections (.lore/rejected), moving any
 // left in the cache by an older lore there first.
 func Rejected(s *gitstore.Store) (map[string]bool, error) {
-	if _, err := os.Stat(filepath.Join(s.CacheDir(), legacyRejected)); err == nil {
+	if _, err := os.Stat(s.Path(lorepath.InCache(legacyRejected))); err == nil {
 		unlock, err := s.Lock()
 		if err != nil {
 			return map[string]bool{}, err
@@ -113,14 +115,26 @@ func Rejected(s *gitstore.Store) (map[string]bool, error) {
 // migrateRejected moves the cache's rejections to .lore/rejected. The
 // caller holds the lock.
 func migrateRejected(s *gitstore.Store) error {
-	p := filepath.Join(s.CacheDir(), legacyRejected)
-	data, err := os.ReadFile(p)
+	rel := lorepath.InCache(legacyRejected)
+	data, err := s.ReadFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("review: %w", err)
 	}
+	if err := rejectLines(s, data); err != nil {
+		return err
+	}
+	if err := s.RemoveLocked(rel); err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
+}
+
+// rejectLines records the rejections of an old cache file's lines
+// ("<hash> <title>") that .lore/rejected lacks.
+func rejectLines(s *gitstore.Store, data []byte) error {
 	have, err := s.Rejected()
 	if err != nil {
 		return err
@@ -135,9 +149,6 @@ func migrateRejected(s *gitstore.Store) error {
 			return err
 		}
 		have[hash] = true
-	}
-	if err := os.Remove(p); err != nil {
-		return fmt.Errorf("review: %w", err)
 	}
 	return nil
 }
@@ -185,24 +196,31 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 		if err != nil {
 			return out, err
 		}
-		name := markdown.Slug(c.Title)
-		if ref != "" {
-			name = ref + "-" + name
-		}
-		rel := path.Join(gitstore.DirName, markdown.Folder(kind), name+".md")
-		for n := 2; exists(s, rel); n++ {
-			rel = path.Join(gitstore.DirName, markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
-		}
+		rel := draftPath(s, kind, ref, c.Title)
 		data, err := Compose(c, kind, id, ref, now)
 		if err != nil {
 			return out, err
 		}
-		if err := gitstore.WriteAtomic(s.Path(rel), data); err != nil {
+		if err := s.WriteLocked(rel, data); err != nil {
 			return out, err
 		}
 		out = append(out, Written{Path: rel, ID: id, Candidate: c})
 	}
 	return out, nil
+}
+
+// draftPath names a new draft by ref and title, with a numeric suffix
+// when the name is taken.
+func draftPath(s *gitstore.Store, kind, ref, title string) string {
+	name := markdown.Slug(title)
+	if ref != "" {
+		name = ref + "-" + name
+	}
+	rel := lorepath.Item(markdown.Folder(kind), name+".md")
+	for n := 2; exists(s, rel); n++ {
+		rel = lorepath.Item(markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
+	}
+	return rel
 }
 
 func exists(s *gitstore.Store, rel string) bool {
@@ -214,19 +232,6 @@ func exists(s *gitstore.Store, rel string) bool {
 // provenance, then Mistake, Fix, the block's other keys as sections, and
 // the Evidence the scan found.
 func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, error) {
-	tr := triggers{Paths: c.Paths, Keywords: c.Keywords}
-	if len(c.Tools) > 0 {
-		tr.Tools = c.Tools
-	} else if c.Tool != "" {
-		tr.Tools = []string{c.Tool}
-	}
-	if re := commandRegex(c); re != "" {
-		tr.Commands = []string{re}
-	}
-	var trig any
-	if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Keywords) > 0 {
-		trig = tr
-	}
 	form := c.Form
 	if !validForm(form) {
 		form = ""
@@ -236,6 +241,44 @@ func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, err
 	if strings.TrimSpace(title) == "" {
 		title = "Untitled lesson from " + c.Signal
 	}
+	return markdown.Compose([]markdown.Field{
+		{Key: "id", Value: id},
+		{Key: "kind", Value: kind},
+		{Key: "title", Value: title},
+		{Key: "status", Value: "draft"},
+		{Key: "priority", Value: c.Priority},
+		{Key: "confidence", Value: c.Confidence},
+		{Key: "form", Value: form},
+		{Key: "ref", Value: ref},
+		{Key: "triggers", Value: draftTriggers(c)},
+		{Key: "tags", Value: c.Tags},
+		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
+		{Key: "created", Value: stamp},
+		{Key: "updated", Value: stamp},
+	}, draftBody(c, kind))
+}
+
+// draftTriggers are the triggers a scan proposes (nil for none): the
+// tools, a command regex from a shell trigger, the paths and keywords.
+func draftTriggers(c scan.Candidate) any {
+	tr := triggers{Paths: c.Paths, Keywords: c.Keywords}
+	if len(c.Tools) > 0 {
+		tr.Tools = c.Tools
+	} else if c.Tool != "" {
+		tr.Tools = []string{c.Tool}
+	}
+	if re := commandRegex(c); re != "" {
+		tr.Commands = []string{re}
+	}
+	if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Keywords) == 0 {
+		return nil
+	}
+	return tr
+}
+
+// draftBody is the draft's sections: Mistake and Fix (Issue and Avoid for
+// a pitfall), the trigger, the block's other keys, the evidence.
+func draftBody(c scan.Candidate, kind string) string {
 	mistake, fix := "Mistake", "Fix"
 	if kind == markdown.KindPitfall {
 		mistake, fix = "Issue", "Avoid"
@@ -259,21 +302,7 @@ func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, err
 		ev = append(ev, fmt.Sprintf("- %s:%d: %s", filepath.Base(c.File), e.Line, oneLine(e.Text)))
 	}
 	section("Evidence", strings.Join(ev, "\n"))
-	return markdown.Compose([]markdown.Field{
-		{Key: "id", Value: id},
-		{Key: "kind", Value: kind},
-		{Key: "title", Value: title},
-		{Key: "status", Value: "draft"},
-		{Key: "priority", Value: c.Priority},
-		{Key: "confidence", Value: c.Confidence},
-		{Key: "form", Value: form},
-		{Key: "ref", Value: ref},
-		{Key: "triggers", Value: trig},
-		{Key: "tags", Value: c.Tags},
-		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
-		{Key: "created", Value: stamp},
-		{Key: "updated", Value: stamp},
-	}, b.String())
+	return b.String()
 }
 
 func validForm(f string) bool {
@@ -305,7 +334,7 @@ func commandRegex(c scan.Candidate) string {
 	}
 	words := strings.Fields(c.Trigger)
 	for i, f := range words {
-		if strings.Contains(f, "=") || f == "sudo" || f == "env" || f == "cd" {
+		if !isProgram(f) {
 			continue
 		}
 		w := path.Base(f)
@@ -320,6 +349,12 @@ func commandRegex(c scan.Candidate) string {
 		return `\b` + regexp.QuoteMeta(w) + `\b`
 	}
 	return ""
+}
+
+// isProgram reports whether a word of a command line can be the program:
+// not an assignment, nor sudo, env or cd before it.
+func isProgram(f string) bool {
+	return !strings.Contains(f, "=") && f != "sudo" && f != "env" && f != "cd"
 }
 
 var (
@@ -340,17 +375,19 @@ func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 			out = append(out, it)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Priority != b.Priority {
-			return a.Priority > b.Priority
-		}
-		if a.Confidence != b.Confidence {
-			return a.Confidence > b.Confidence
-		}
-		return a.Created.Before(b.Created)
-	})
+	sort.SliceStable(out, func(i, j int) bool { return moreImportant(out[i], out[j]) })
 	return out, nil
+}
+
+// moreImportant orders drafts: priority, then confidence, then oldest.
+func moreImportant(a, b *markdown.Item) bool {
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if a.Confidence != b.Confidence {
+		return a.Confidence > b.Confidence
+	}
+	return a.Created.Before(b.Created)
 }
 
 // SetStatus applies the reviewer's refinements and a new status (and
@@ -383,7 +420,7 @@ func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*mar
 	if err := it.Set("updated", now.UTC().Format(time.RFC3339)); err != nil {
 		return nil, err
 	}
-	return it, gitstore.WriteAtomic(s.Path(rel), it.Raw())
+	return it, s.WriteLocked(rel, it.Raw())
 }
 
 // Promote makes the item at rel active, after the reviewer's refinement
@@ -437,7 +474,7 @@ func Reject(s *gitstore.Store, listed *markdown.Item) error {
 	if err := s.RejectLocked(h, it.Title); err != nil {
 		return err
 	}
-	if err := gitstore.Remove(s.Path(it.Path)); err != nil {
+	if err := s.RemoveLocked(it.Path); err != nil {
 		return fmt.Errorf("review: %w", err)
 	}
 	return nil
@@ -473,38 +510,7 @@ func Refine(it *markdown.Item, r Refinement) error {
 		}
 	}
 	if len(r.Tools)+len(r.Commands)+len(r.Unless)+len(r.Paths)+len(r.Content) > 0 {
-		trig := it.Node("triggers")
-		if trig == nil || trig.Kind != yaml.MappingNode {
-			trig = &yaml.Node{Kind: yaml.MappingNode}
-		}
-		set := func(key string, vals []string, add bool) {
-			if len(vals) == 0 {
-				return
-			}
-			seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-			for i := 0; i+1 < len(trig.Content); i += 2 {
-				if trig.Content[i].Value == key {
-					if add && trig.Content[i+1].Kind == yaml.SequenceNode {
-						seq = trig.Content[i+1]
-					}
-					for _, v := range vals {
-						seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.SingleQuotedStyle})
-					}
-					trig.Content[i+1] = seq
-					return
-				}
-			}
-			for _, v := range vals {
-				seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.SingleQuotedStyle})
-			}
-			trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
-		}
-		set("tools", r.Tools, false)
-		set("commands", r.Commands, false)
-		set("unless", r.Unless, true)
-		set("paths", r.Paths, false)
-		set("content", r.Content, false)
-		if err := it.SetNode("triggers", trig); err != nil {
+		if err := refineTriggers(it, r); err != nil {
 			return err
 		}
 	}
@@ -512,4 +518,45 @@ func Refine(it *markdown.Item, r Refinement) error {
 		return errs[0]
 	}
 	return nil
+}
+
+// refineTriggers replaces the triggers r names (unless: adds to them).
+func refineTriggers(it *markdown.Item, r Refinement) error {
+	trig := it.Node("triggers")
+	if trig == nil || trig.Kind != yaml.MappingNode {
+		trig = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	setTrigger(trig, "tools", r.Tools, false)
+	setTrigger(trig, "commands", r.Commands, false)
+	setTrigger(trig, "unless", r.Unless, true)
+	setTrigger(trig, "paths", r.Paths, false)
+	setTrigger(trig, "content", r.Content, false)
+	return it.SetNode("triggers", trig)
+}
+
+// setTrigger sets key of the triggers mapping to vals (add: appended to a
+// list already there); no vals leave it as it is.
+func setTrigger(trig *yaml.Node, key string, vals []string, add bool) {
+	if len(vals) == 0 {
+		return
+	}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	at := -1
+	for i := 0; i+1 < len(trig.Content); i += 2 {
+		if trig.Content[i].Value == key {
+			at = i + 1
+			break
+		}
+	}
+	if at >= 0 && add && trig.Content[at].Kind == yaml.SequenceNode {
+		seq = trig.Content[at]
+	}
+	for _, v := range vals {
+		seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.SingleQuotedStyle})
+	}
+	if at >= 0 {
+		trig.Content[at] = seq
+		return
+	}
+	trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
 }

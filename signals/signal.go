@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Signal types. REDIRECT says "stop doing that"; FEEDBACK says how things went.
@@ -39,9 +41,9 @@ const (
 // machine's state, gitignored; LegacyRelPath is where an older lore kept
 // it (moved on the next write, read until then).
 const (
-	RelPath       = ".lore/local/" + Name
-	LegacyRelPath = ".lore/cache/" + Name
-	Name          = "signals.jsonl"
+	RelPath       = lorepath.Local + "/" + Name
+	LegacyRelPath = lorepath.Cache + "/" + Name
+	Name          = lorepath.Signals
 )
 
 // epsilon absorbs float rounding at the floor: 0.1 after exactly one
@@ -144,67 +146,68 @@ var keys = [][]string{{"id"}, {"type"}, {"text"}, {"source"}, {"created"}, {"str
 
 // parseLine reads one record in a single pass over the line.
 func parseLine(line []byte) (Signal, bool) {
-	var s Signal
-	var created string
-	var hl float64
-	seen, ok := 0, true
+	var r record
+	ok := true
 	jsonparser.EachKey(line, func(i int, v []byte, typ jsonparser.ValueType, err error) {
-		if err != nil {
-			ok = false
-			return
-		}
-		seen |= 1 << i
-		switch i {
-		case 0, 1, 2, 3, 4:
-			if typ != jsonparser.String {
-				ok = false
-				return
-			}
-			str, err := jsonparser.ParseString(v)
-			if err != nil {
-				ok = false
-				return
-			}
-			switch i {
-			case 0:
-				s.ID = str
-			case 1:
-				s.Type = str
-			case 2:
-				s.Text = str
-			case 3:
-				s.Source = str
-			case 4:
-				created = str
-			}
-		case 5, 6:
-			f, err := jsonparser.ParseFloat(v)
-			if typ != jsonparser.Number || err != nil {
-				ok = false
-				return
-			}
-			if i == 5 {
-				s.Strength = f
-			} else {
-				hl = f
-			}
-		}
+		ok = ok && err == nil && r.set(i, v, typ)
 	}, keys...)
+	if !ok {
+		return r.s, false
+	}
+	return r.signal()
+}
+
+// record is a line's fields as parseLine reads them.
+type record struct {
+	s       Signal
+	created string
+	hl      float64
+	seen    int // bit i: keys[i] was read
+}
+
+// set stores the value of keys[i], false when it has the wrong type.
+func (r *record) set(i int, v []byte, typ jsonparser.ValueType) bool {
+	r.seen |= 1 << i
+	if i >= 5 { // strength, half-life
+		f, err := jsonparser.ParseFloat(v)
+		if typ != jsonparser.Number || err != nil {
+			return false
+		}
+		if i == 5 {
+			r.s.Strength = f
+		} else {
+			r.hl = f
+		}
+		return true
+	}
+	if typ != jsonparser.String {
+		return false
+	}
+	str, err := jsonparser.ParseString(v)
+	if err != nil {
+		return false
+	}
+	fields := [...]*string{&r.s.ID, &r.s.Type, &r.s.Text, &r.s.Source, &r.created} // keys[0:5]
+	*fields[i] = str
+	return true
+}
+
+// signal checks the fields read and makes the signal: every required key,
+// a half-life of a nanosecond to 1e9 s, a valid time and type.
+func (r *record) signal() (Signal, bool) {
+	s := r.s
 	const required = 1<<1 | 1<<2 | 1<<4 | 1<<5 | 1<<6 // type, text, created, strength, half-life
-	if !ok || seen&required != required || hl <= 0 || hl > 1e9 || math.IsNaN(s.Strength) {
+	if r.seen&required != required || r.hl <= 0 || r.hl > 1e9 || math.IsNaN(s.Strength) {
 		return s, false
 	}
-	if s.HalfLife = time.Duration(hl * float64(time.Second)); s.HalfLife <= 0 {
+	if s.HalfLife = time.Duration(r.hl * float64(time.Second)); s.HalfLife <= 0 {
 		return s, false // under a nanosecond
 	}
 	var err error
-	if s.Created, err = time.Parse(time.RFC3339Nano, created); err != nil {
+	if s.Created, err = time.Parse(time.RFC3339Nano, r.created); err != nil {
 		return s, false
 	}
-	if s.Type != Feedback && s.Type != Redirect {
-		return s, false
-	}
-	return s, true
+	return s, s.Type == Feedback || s.Type == Redirect
 }
 
 // Line is s as one JSON line (with its newline).

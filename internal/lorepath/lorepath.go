@@ -1,0 +1,78 @@
+// Package lorepath spells the .lore/ layout in one place: the folder and
+// file names every package uses, slash-separated and relative to the work
+// tree root. It links only the standard library, so the lean hook binary
+// uses the same names as the lore CLI.
+package lorepath
+
+import (
+	"path"
+	"path/filepath"
+)
+
+// Dir is the knowledge root inside a work tree.
+const Dir = ".lore"
+
+// The folders of .lore/: Cache is derived and may be deleted; Local is
+// this machine's state (gitignored like the cache, but not rebuildable).
+const (
+	Cache  = Dir + "/cache"
+	Local  = Dir + "/local"
+	Skills = Dir + "/skills"
+)
+
+// The item folders, one per kind.
+const (
+	Lessons   = "lessons"
+	Pitfalls  = "pitfalls"
+	Decisions = "decisions"
+)
+
+// Committed files of .lore/.
+const (
+	Config    = Dir + "/config.yaml"
+	Learnings = Dir + "/learnings.md" // the default; config.yaml may name another file
+	Gitignore = Dir + "/.gitignore"
+	Rejected  = Dir + "/rejected"     // hashes of rejected drafts, merged by union
+	Events    = Dir + "/events.jsonl" // the learn log, merged by union
+)
+
+// Files of the cache.
+const (
+	Manifest  = Cache + "/manifest"   // what the hook reads
+	BuildLock = Cache + "/build.lock" // held by every build
+	WriteLock = Cache + "/write.lock" // the store lock
+	ScanLock  = Cache + "/scan.lock"
+	Edited    = Cache + "/edited" // the hook's mark of an agent's edit under .lore/
+	HookLog   = Cache + "/hook.log"
+	ScanLog   = Cache + "/scan.log"
+)
+
+// Names of the files kept in Local, or (the observation log and render
+// manifest with `share: true`) in Dir.
+const (
+	Observations   = "observations.jsonl"
+	RenderManifest = "render.json"
+	Signals        = "signals.jsonl"
+	Bookmarks      = "scan-bookmarks.json"
+	LegacyRejected = "scan-rejected" // the cache file an older lore kept rejections in
+)
+
+// Gitattributes is the work tree's attributes file, where lore adds the
+// merge=union lines of its append-only committed files.
+const Gitattributes = ".gitattributes"
+
+// InDir, InCache and InLocal name a file in .lore/, its cache and its
+// local folder.
+func InDir(name string) string   { return path.Join(Dir, name) }
+func InCache(name string) string { return path.Join(Cache, name) }
+func InLocal(name string) string { return path.Join(Local, name) }
+
+// Item is the path of an item file in a kind's folder.
+func Item(folder, name string) string { return path.Join(Dir, folder, name) }
+
+// Abs is rel under the work tree root, in the platform's form.
+func Abs(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+
+// UnionLine is the .gitattributes line that makes git merge rel by keeping
+// both sides' lines.
+func UnionLine(rel string) string { return "/" + rel + " merge=union" }
