@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/consolidate"
 )
 
@@ -16,7 +17,7 @@ type ConsolidateCmd struct {
 
 // Run consolidates, or says why it did not.
 func (c *ConsolidateCmd) Run(g *Globals) error {
-	res, err := runConsolidate(g, c.DryRun, c.Agent, c.Today)
+	res, err := runConsolidate(g, consolidate.Options{DryRun: c.DryRun, Agent: c.Agent, Today: c.Today})
 	if err != nil {
 		return err
 	}
@@ -27,16 +28,12 @@ func (c *ConsolidateCmd) Run(g *Globals) error {
 	return nil
 }
 
-func runConsolidate(g *Globals, dryRun, agent bool, today string) (*consolidate.Result, error) {
+func runConsolidate(g *Globals, opt consolidate.Options) (*consolidate.Result, error) {
 	s, err := g.InitializedStore()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
-	}
-	return consolidate.Run(s, cfg, consolidate.Options{DryRun: dryRun, Agent: agent, Today: today})
+	return app.Consolidate(s, opt)
 }
 
 // summary is the one-line outcome (handoff prints it too).

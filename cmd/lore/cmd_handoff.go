@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lore-agents/lore/consolidate"
 )
 
 // HandoffCmd is consolidation for an agent's handoff step: it never fails.
@@ -21,7 +23,7 @@ func (c *HandoffCmd) Run(g *Globals) (err error) {
 			fmt.Fprintln(g.Stdout, "Consolidation skipped: internal error (see stderr)")
 		}
 	}()
-	res, cerr := runConsolidate(g, false, c.Agent, c.Today)
+	res, cerr := runConsolidate(g, consolidate.Options{Agent: c.Agent, Today: c.Today})
 	if cerr != nil {
 		msg := strings.ReplaceAll(strings.TrimSpace(cerr.Error()), "\n", "; ")
 		fmt.Fprintf(g.Stderr, "lore: handoff: %s\n", msg)

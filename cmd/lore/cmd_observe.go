@@ -5,10 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/observe"
-	"github.com/lore-agents/lore/review"
-	"github.com/lore-agents/lore/scan"
 )
 
 // LearningLoop groups the observation commands of DESIGN section 10.
@@ -35,32 +34,24 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
 	if c.Type == "" {
 		if c.Pattern != "" {
 			return usagef("give a type before the pattern")
 		}
-		return listObservations(g, l)
+		return listObservations(g, s)
 	}
 	if strings.TrimSpace(c.Pattern) == "" {
 		return usagef("%s: a pattern is required", c.Type)
 	}
-	at := time.Now()
+	opt := app.ObserveOptions{Type: c.Type, Pattern: c.Pattern, Count: c.Count, Details: c.Details, Evidence: c.Evidence, Quality: c.Quality}
 	if c.At != "" {
-		if at, err = parseWhen(c.At); err != nil {
+		if opt.At, err = parseWhen(c.At); err != nil {
 			return err
 		}
 	}
-	r, err := observe.Sighting(c.Type, c.Pattern, c.Count, at, c.Quality, c.Details, c.Evidence...)
+	touched, err := app.Observe(s, opt)
 	if err != nil {
-		return usagef("%v", err)
-	}
-	touched, err := l.Observe(r)
-	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	for _, o := range touched {
 		th := observe.Thresholds[o.Type]
@@ -92,15 +83,15 @@ func parseWhen(s string) (time.Time, error) {
 	return time.Time{}, usagef("--at %q: want YYYY-MM-DD or RFC 3339", s)
 }
 
-func listObservations(g *Globals, l *observe.Log) error {
-	obs, st, err := l.Load()
+func listObservations(g *Globals, s *gitstore.Store) error {
+	l, err := app.ListObservations(s)
 	if err != nil {
 		return err
 	}
-	if len(obs) == 0 {
-		fmt.Fprintf(g.Stdout, "no observations in %s\n", l.Rel())
+	if len(l.List) == 0 {
+		fmt.Fprintf(g.Stdout, "no observations in %s\n", l.Log)
 	}
-	for _, o := range obs {
+	for _, o := range l.List {
 		q := ""
 		if !o.QualityOK {
 			q = " (quality gate not passed)"
@@ -108,8 +99,8 @@ func listObservations(g *Globals, l *observe.Log) error {
 		fmt.Fprintf(g.Stdout, "%s  %-10s %-10s count %d  confidence %.2f  spread %dd  %s%s\n",
 			o.ID, o.Type, o.Status, o.Count, o.Confidence, observe.DaySpread(o.FirstSeen, o.LastSeen), o.Title, q)
 	}
-	if st.Broken > 0 {
-		fmt.Fprintf(g.Stdout, "skipped %d broken lines in %s\n", st.Broken, l.Rel())
+	if l.Stats.Broken > 0 {
+		fmt.Fprintf(g.Stdout, "skipped %d broken lines in %s\n", l.Stats.Broken, l.Log)
 	}
 	return nil
 }
@@ -123,18 +114,14 @@ func (c *RenderCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
+	r, err := app.Render(s)
+	if r.Report != nil {
+		printReport(g, r.Report, false)
 	}
-	out, rep, err := l.Render(time.Now())
-	if rep != nil {
-		printReport(g, rep, false)
+	for _, a := range r.Artifacts {
+		fmt.Fprintf(g.Stdout, "rendered %s (%s %s, confidence %.2f)\n", a.Path, a.Observation.Type, a.Observation.ID, a.Observation.Confidence)
 	}
-	for _, r := range out {
-		fmt.Fprintf(g.Stdout, "rendered %s (%s %s, confidence %.2f)\n", r.Path, r.Observation.Type, r.Observation.ID, r.Observation.Confidence)
-	}
-	if err == nil && len(out) == 0 && (rep == nil || len(rep.Drafted) == 0) {
+	if err == nil && len(r.Artifacts) == 0 && (r.Report == nil || len(r.Report.Drafted) == 0) {
 		fmt.Fprintln(g.Stdout, "nothing ready to render")
 	}
 	return err
@@ -153,11 +140,7 @@ func (c *ReconcileCmd) run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
-	rep, err := l.Reconcile(time.Now())
+	rep, err := app.Reconcile(s)
 	if err != nil {
 		return err
 	}
@@ -191,25 +174,4 @@ func printReport(g *Globals, rep *observe.Report, always bool) {
 		fmt.Fprintf(g.Stdout, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
 			rep.Unchanged, len(rep.Edited), len(rep.Deleted), len(rep.Healed), len(rep.Unmatched)+len(rep.Ambiguous))
 	}
-}
-
-// observeScan counts a scan's Tier 2 findings as pitfall sightings and
-// reconciles rendered artifacts: the Stop hook's background scan is what
-// runs the reconciler between sessions, off the agent's hot path.
-func observeScan(s *gitstore.Store, cands []scan.Candidate, now time.Time) error {
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
-	rejected, err := review.Rejected(s)
-	if err != nil {
-		return err
-	}
-	if recs := observe.FromCandidates(cands, rejected, now); len(recs) > 0 {
-		if _, err := l.ObserveOnce(recs...); err != nil {
-			return err
-		}
-	}
-	_, err = l.Reconcile(now)
-	return err
 }
