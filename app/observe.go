@@ -20,9 +20,12 @@ type ObserveOptions struct {
 	Quality  bool // it passes the quality gate
 }
 
+// Observed is the observations a sighting touched.
+type Observed []*observe.Observation
+
 // Observe records the sighting (one the domain rejects is an InputError)
 // and returns the observations it touched.
-func Observe(s *gitstore.Store, opt ObserveOptions) ([]*observe.Observation, error) {
+func Observe(s *gitstore.Store, opt ObserveOptions) (Observed, error) {
 	l, err := observe.Open(s)
 	if err != nil {
 		return nil, err
@@ -76,14 +79,18 @@ func Render(s *gitstore.Store) (Rendered, error) {
 	return Rendered{out, rep}, err
 }
 
+// Reconciled is what lore reconcile did.
+type Reconciled struct{ *observe.Report }
+
 // Reconcile compares the render manifest with the files: it penalises
 // deleted artifacts, keeps edits and heals a crashed render.
-func Reconcile(s *gitstore.Store) (*observe.Report, error) {
+func Reconcile(s *gitstore.Store) (Reconciled, error) {
 	l, err := observe.Open(s)
 	if err != nil {
-		return nil, err
+		return Reconciled{}, err
 	}
-	return l.Reconcile(time.Now())
+	rep, err := l.Reconcile(time.Now())
+	return Reconciled{rep}, err
 }
 
 // observeScan counts a scan's Tier 2 findings as pitfall sightings and

@@ -24,7 +24,7 @@ func (c *ConsolidateCmd) Run(g *Globals) error {
 	if c.JSON {
 		return g.printJSON(res)
 	}
-	fmt.Fprintln(g.Stdout, summary(res))
+	fmt.Fprintln(g.Stdout, app.Summary(res))
 	return nil
 }
 
@@ -34,22 +34,4 @@ func runConsolidate(g *Globals, opt consolidate.Options) (*consolidate.Result, e
 		return nil, err
 	}
 	return app.Consolidate(s, opt)
-}
-
-// summary is the one-line outcome (handoff prints it too).
-func summary(res *consolidate.Result) string {
-	if !res.Ran {
-		return "Consolidation skipped: " + res.Reason
-	}
-	verb := "Consolidated"
-	switch {
-	case res.DryRun:
-		verb = "Would consolidate"
-	case res.Task != "":
-		return fmt.Sprintf("Consolidation task for the %s agent: %s (%d entries); report: %s",
-			consolidate.RememberAgent, res.Task, len(res.Batch), res.Report)
-	}
-	return fmt.Sprintf("%s %d of %d entries (%d routed, %d superseded, %d redundant, %d escalated, %d over the file limit); report: %s",
-		verb, len(res.Routed)+len(res.Superseded)+len(res.Redundant), len(res.Batch), len(res.Routed),
-		len(res.Superseded), len(res.Redundant), len(res.Contradictions), len(res.FileLimit), res.Report)
 }

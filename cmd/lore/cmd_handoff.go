@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/consolidate"
 )
 
@@ -30,6 +31,6 @@ func (c *HandoffCmd) Run(g *Globals) (err error) {
 		fmt.Fprintf(g.Stdout, "Consolidation skipped: %s\n", msg)
 		return nil
 	}
-	fmt.Fprintln(g.Stdout, summary(res))
+	fmt.Fprintln(g.Stdout, app.Summary(res))
 	return nil
 }

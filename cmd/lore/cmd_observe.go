@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/observe"
 )
 
 // LearningLoop groups the observation commands of DESIGN section 10.
@@ -53,25 +51,8 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	for _, o := range touched {
-		th := observe.Thresholds[o.Type]
-		fmt.Fprintf(g.Stdout, "%s %s %q: count %d, confidence %.2f (promote %.2f), spread %d/%d days: %s\n",
-			o.ID, o.Type, o.Title, o.Count, o.Confidence, th.Promote, observe.DaySpread(o.FirstSeen, o.LastSeen), th.Spread, o.Status)
-		if o.Status == observe.Ready {
-			fmt.Fprintln(g.Stdout, "ready: `lore render` turns it into", target(o.Type))
-		}
-	}
+	touched.Print(g.Stdout)
 	return nil
-}
-
-func target(typ string) string {
-	switch typ {
-	case observe.Workflow:
-		return "a slash command in " + observe.CommandsDir + "/"
-	case observe.Procedural:
-		return "a skill in " + observe.SkillsDir + "/"
-	}
-	return "a " + typ + " item in .lore/"
 }
 
 func parseWhen(s string) (time.Time, error) {
@@ -88,20 +69,7 @@ func listObservations(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	if len(l.List) == 0 {
-		fmt.Fprintf(g.Stdout, "no observations in %s\n", l.Log)
-	}
-	for _, o := range l.List {
-		q := ""
-		if !o.QualityOK {
-			q = " (quality gate not passed)"
-		}
-		fmt.Fprintf(g.Stdout, "%s  %-10s %-10s count %d  confidence %.2f  spread %dd  %s%s\n",
-			o.ID, o.Type, o.Status, o.Count, o.Confidence, observe.DaySpread(o.FirstSeen, o.LastSeen), o.Title, q)
-	}
-	if l.Stats.Broken > 0 {
-		fmt.Fprintf(g.Stdout, "skipped %d broken lines in %s\n", l.Stats.Broken, l.Log)
-	}
+	l.Print(g.Stdout)
 	return nil
 }
 
@@ -115,15 +83,7 @@ func (c *RenderCmd) Run(g *Globals) error {
 		return err
 	}
 	r, err := app.Render(s)
-	if r.Report != nil {
-		printReport(g, r.Report, false)
-	}
-	for _, a := range r.Artifacts {
-		fmt.Fprintf(g.Stdout, "rendered %s (%s %s, confidence %.2f)\n", a.Path, a.Observation.Type, a.Observation.ID, a.Observation.Confidence)
-	}
-	if err == nil && len(r.Artifacts) == 0 && (r.Report == nil || len(r.Report.Drafted) == 0) {
-		fmt.Fprintln(g.Stdout, "nothing ready to render")
-	}
+	r.Print(g.Stdout, err == nil)
 	return err
 }
 
@@ -145,33 +105,7 @@ func (c *ReconcileCmd) run(g *Globals) error {
 		return err
 	}
 	if !c.Quiet {
-		printReport(g, rep, true)
+		rep.Print(g.Stdout)
 	}
 	return nil
-}
-
-func printReport(g *Globals, rep *observe.Report, always bool) {
-	for _, p := range rep.Deleted {
-		fmt.Fprintf(g.Stdout, "deleted %s: its observation's confidence x%.1f, deprecated\n", p, observe.DeletePenalty)
-	}
-	for _, p := range rep.Edited {
-		fmt.Fprintf(g.Stdout, "edited %s: left alone (your edit stands)\n", p)
-	}
-	for _, p := range rep.Healed {
-		fmt.Fprintf(g.Stdout, "healed %s: recorded after an interrupted render\n", p)
-	}
-	for _, p := range rep.Unmatched {
-		fmt.Fprintf(g.Stdout, "left alone %s: no ready observation matches it\n", p)
-	}
-	for _, p := range rep.Ambiguous {
-		fmt.Fprintf(g.Stdout, "left alone %s: several ready observations match it\n", p)
-	}
-	for _, d := range rep.Drafted {
-		id, rel, _ := strings.Cut(d, " ")
-		fmt.Fprintf(g.Stdout, "not rendered %s: the incident is already drafted as %s\n", id, rel)
-	}
-	if always {
-		fmt.Fprintf(g.Stdout, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
-			rep.Unchanged, len(rep.Edited), len(rep.Deleted), len(rep.Healed), len(rep.Unmatched)+len(rep.Ambiguous))
-	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -51,28 +50,9 @@ func (c *ScanCmd) run(g *Globals) error {
 	case c.JSON:
 		return printJSONLines(g, res.Candidates)
 	case !c.Quiet:
-		printScan(g, res)
+		res.Print(g.Stdout)
 	}
 	return nil
-}
-
-func printScan(g *Globals, res *app.ScanResult) {
-	st, w := res.Stats, g.Stdout
-	fmt.Fprintf(w, "scanned %d of %d files (%s, %d lines), %d candidates, %d new drafts\n",
-		st.Files, res.Files, size(st.Bytes), st.Lines, len(res.Candidates), len(res.Written))
-	if skipped := st.BadJSON + st.TooLong + st.Truncated + st.Unknown + st.Errors; skipped > 0 {
-		fmt.Fprintf(w, "skipped: %d not JSON, %d too long, %d truncated, %d unknown, %d unreadable files\n",
-			st.BadJSON, st.TooLong, st.Truncated, st.Unknown, st.Errors)
-	}
-	for _, d := range res.Written {
-		fmt.Fprintf(w, "draft %s  [%s, priority %d, confidence %.2f] %s\n", d.Path, d.Signal, d.Priority, d.Confidence, d.Title)
-	}
-	if res.Fresh > len(res.Written) {
-		fmt.Fprintf(w, "%d more new candidates not written (scan.maxCandidates is %d; see --json)\n", res.Fresh-len(res.Written), res.MaxCandidates)
-	}
-	if len(res.Written) > 0 {
-		fmt.Fprintln(w, "review them with `lore review`")
-	}
 }
 
 func parseSince(v string, now time.Time) (time.Time, error) {
@@ -90,14 +70,4 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 		}
 	}
 	return time.Time{}, usagef("--since %q: want a duration (48h, 7d) or a date (YYYY-MM-DD)", v)
-}
-
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
