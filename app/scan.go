@@ -55,13 +55,10 @@ func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	bmRel := gitstore.LocalRel + "/" + review.BookmarksFile
-	if !opt.DryRun { // moving an older lore's bookmarks out of the cache is a write
-		if bmRel, err = s.Local(review.BookmarksFile); err != nil {
-			return nil, err
-		}
+	bmRel, data, err := bookmarks(s, opt.DryRun)
+	if err != nil {
+		return nil, err
 	}
-	data, _ := s.ReadFile(bmRel)
 	home, _ := os.UserHomeDir()
 	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: opt.Since, Root: s.Root, Home: home})
 	if err != nil {
@@ -84,6 +81,19 @@ func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// bookmarks reads the scan bookmarks (none: an empty file). Unless dryRun,
+// an older lore's bookmarks move out of the cache first (a write).
+func bookmarks(s *gitstore.Store, dryRun bool) (rel string, data []byte, err error) {
+	rel = gitstore.LocalRel + "/" + review.BookmarksFile
+	if !dryRun {
+		if rel, err = s.Local(review.BookmarksFile); err != nil {
+			return rel, nil, err
+		}
+	}
+	data, _ = s.ReadFile(rel)
+	return rel, data, nil
 }
 
 // write writes the new candidates as drafts and counts them as sightings.
