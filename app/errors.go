@@ -16,6 +16,8 @@ var (
 // it as a usage error.
 type InputError struct{ Err error }
 
+// Error is the rejected value's message, as the domain wrote it.
 func (e *InputError) Error() string { return e.Err.Error() }
 
+// Unwrap is the domain's error.
 func (e *InputError) Unwrap() error { return e.Err }
