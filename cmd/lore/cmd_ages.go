@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/lore-agents/lore/ages"
+	"github.com/lore-agents/lore/app"
 )
 
 // AgesCmd prints the git-active-day age of every learnings entry.
@@ -20,26 +21,16 @@ func (c *AgesCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := s.Config()
-	if err != nil {
+	opt := app.AgesOptions{File: c.File}
+	if opt.Today, err = todayFlag(c.Today); err != nil {
 		return err
 	}
-	today, err := todayFlag(c.Today)
-	if err != nil {
-		return err
-	}
-	rel := cfg.Learnings
-	if c.File != "" {
-		abs, err := filepath.Abs(filepath.Join(g.Dir, c.File))
-		if filepath.IsAbs(c.File) {
-			abs, err = c.File, nil
-		}
-		if err != nil {
+	if c.File != "" && !filepath.IsAbs(c.File) {
+		if opt.File, err = filepath.Abs(filepath.Join(g.Dir, c.File)); err != nil {
 			return err
 		}
-		rel = s.Rel(abs)
 	}
-	rep, err := ages.Load(s, rel, today)
+	rep, err := app.EntryAges(s, opt)
 	if err != nil {
 		return err
 	}
@@ -47,9 +38,9 @@ func (c *AgesCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, "lore: warning: shallow clone: ages count only the history that is present")
 	}
 	if c.JSON {
-		return g.printJSON(rep)
+		return g.printJSON(rep.Report)
 	}
-	return rep.Markdown(g.Stdout, cfg.Consolidate.Freshness)
+	return rep.Markdown(g.Stdout, rep.Freshness)
 }
 
 // todayFlag is the --today flag: a YYYY-MM-DD date, or the local date.

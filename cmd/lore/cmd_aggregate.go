@@ -1,17 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-
-	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/compile"
-	"github.com/lore-agents/lore/gitstore"
 )
 
 // AggregateCmd folds five or more active lessons tagged with the same tool:
@@ -28,80 +21,33 @@ func (c *AggregateCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	in, errs, err := app.CompileInput(s, "")
+	plan, err := app.PlanAggregate(s)
 	if err != nil {
 		return err
 	}
-	for _, e := range errs {
+	for _, e := range plan.Skipped {
 		fmt.Fprintf(g.Stderr, "lore: aggregate: skipped %v\n", e)
 	}
-	groups := compile.Groups(in.Items, in.Config.Inject.MinConfidence)
-	existing := map[string]compile.Skill{}
-	for _, sk := range in.Skills {
-		existing[sk.Path] = sk
+	for _, st := range plan.Steps {
+		fmt.Fprintln(g.Stdout, aggregateLine(st, c.DryRun))
 	}
-	tools := make([]string, 0, len(groups))
-	for t := range groups {
-		tools = append(tools, t)
-	}
-	sort.Strings(tools)
-	verb := func(v string) string {
-		if c.DryRun {
-			return "would " + v
-		}
-		return v
-	}
-	keep := map[string]bool{}
-	changed := 0
-	for _, tool := range tools {
-		rel := compile.SkillPath(tool)
-		keep[rel] = true
-		id := existing[rel].ID
-		if id == "" {
-			id = ulid.Make().String()
-		}
-		doc := compile.SkillDoc(tool, id, groups[tool])
-		old, err := s.ReadFile(rel)
-		switch {
-		case err == nil && bytes.Equal(old, doc):
-			fmt.Fprintf(g.Stdout, "unchanged %s (%d lessons)\n", rel, len(groups[tool]))
-			continue
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return err
-		}
-		v := "update"
-		if err != nil {
-			v = "write"
-		}
-		changed++
-		fmt.Fprintf(g.Stdout, "%s %s (%d lessons)\n", verb(v), rel, len(groups[tool]))
-		if !c.DryRun {
-			if err := s.WriteFile(rel, doc); err != nil {
-				return err
-			}
-		}
-	}
-	for _, sk := range in.Skills {
-		if keep[sk.Path] {
-			continue
-		}
-		changed++
-		fmt.Fprintf(g.Stdout, "%s %s (fewer than %d active lessons tagged tool:%s)\n", verb("remove"), sk.Path, compile.MinAggregate, sk.Tool)
-		if c.DryRun {
-			continue
-		}
-		unlock, err := s.Lock()
-		if err != nil {
-			return err
-		}
-		err = gitstore.Remove(s.Path(sk.Path))
-		unlock()
-		if err != nil {
-			return err
-		}
-	}
-	if len(tools) == 0 && changed == 0 {
+	if len(plan.Steps) == 0 {
 		fmt.Fprintf(g.Stdout, "no tool has %d or more active lessons: nothing to aggregate\n", compile.MinAggregate)
 	}
-	return nil
+	if c.DryRun {
+		return nil
+	}
+	return app.ApplyAggregate(s, plan)
+}
+
+// aggregateLine says what a step does, or would do.
+func aggregateLine(st app.AggregateStep, dryRun bool) string {
+	verb := st.Action
+	if dryRun && verb != app.AggregateUnchanged {
+		verb = "would " + verb
+	}
+	if st.Action == app.AggregateRemove {
+		return fmt.Sprintf("%s %s (fewer than %d active lessons tagged tool:%s)", verb, st.Path, compile.MinAggregate, st.Tool)
+	}
+	return fmt.Sprintf("%s %s (%d lessons)", verb, st.Path, st.Lessons)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/consolidate"
 )
 
@@ -16,43 +17,21 @@ type ConsolidateCmd struct {
 
 // Run consolidates, or says why it did not.
 func (c *ConsolidateCmd) Run(g *Globals) error {
-	res, err := runConsolidate(g, c.DryRun, c.Agent, c.Today)
+	res, err := runConsolidate(g, consolidate.Options{DryRun: c.DryRun, Agent: c.Agent, Today: c.Today})
 	if err != nil {
 		return err
 	}
 	if c.JSON {
 		return g.printJSON(res)
 	}
-	fmt.Fprintln(g.Stdout, summary(res))
+	fmt.Fprintln(g.Stdout, app.Summary(res))
 	return nil
 }
 
-func runConsolidate(g *Globals, dryRun, agent bool, today string) (*consolidate.Result, error) {
+func runConsolidate(g *Globals, opt consolidate.Options) (*consolidate.Result, error) {
 	s, err := g.InitializedStore()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
-	}
-	return consolidate.Run(s, cfg, consolidate.Options{DryRun: dryRun, Agent: agent, Today: today})
-}
-
-// summary is the one-line outcome (handoff prints it too).
-func summary(res *consolidate.Result) string {
-	if !res.Ran {
-		return "Consolidation skipped: " + res.Reason
-	}
-	verb := "Consolidated"
-	switch {
-	case res.DryRun:
-		verb = "Would consolidate"
-	case res.Task != "":
-		return fmt.Sprintf("Consolidation task for the %s agent: %s (%d entries); report: %s",
-			consolidate.RememberAgent, res.Task, len(res.Batch), res.Report)
-	}
-	return fmt.Sprintf("%s %d of %d entries (%d routed, %d superseded, %d redundant, %d escalated, %d over the file limit); report: %s",
-		verb, len(res.Routed)+len(res.Superseded)+len(res.Redundant), len(res.Batch), len(res.Routed),
-		len(res.Superseded), len(res.Redundant), len(res.Contradictions), len(res.FileLimit), res.Report)
+	return app.Consolidate(s, opt)
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/consolidate"
 )
 
 // HandoffCmd is consolidation for an agent's handoff step: it never fails.
@@ -21,13 +24,13 @@ func (c *HandoffCmd) Run(g *Globals) (err error) {
 			fmt.Fprintln(g.Stdout, "Consolidation skipped: internal error (see stderr)")
 		}
 	}()
-	res, cerr := runConsolidate(g, false, c.Agent, c.Today)
+	res, cerr := runConsolidate(g, consolidate.Options{Agent: c.Agent, Today: c.Today})
 	if cerr != nil {
 		msg := strings.ReplaceAll(strings.TrimSpace(cerr.Error()), "\n", "; ")
 		fmt.Fprintf(g.Stderr, "lore: handoff: %s\n", msg)
 		fmt.Fprintf(g.Stdout, "Consolidation skipped: %s\n", msg)
 		return nil
 	}
-	fmt.Fprintln(g.Stdout, summary(res))
+	fmt.Fprintln(g.Stdout, app.Summary(res))
 	return nil
 }

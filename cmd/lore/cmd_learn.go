@@ -1,14 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"slices"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/learn"
-	"github.com/lore-agents/lore/signals"
 )
 
 // LearnCmd records a phase's learnings once per key.
@@ -26,92 +22,41 @@ func (c *LearnCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if err := learn.ValidKey(c.Key); err != nil {
-		return usageError{err.Error()}
-	}
-	cfg, err := s.Config()
+	res, err := app.Learn(s, app.LearnOptions{Key: c.Key, From: c.From, Stdin: g.Stdin, Force: c.Force, NoSignals: c.NoSignals})
 	if err != nil {
-		return err
-	}
-	var srcs []learn.Source
-	for _, f := range c.From {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		srcs = append(srcs, learn.Source{Path: s.Rel(f), Data: data})
-	}
-	if len(c.From) == 0 {
-		data, err := io.ReadAll(g.Stdin)
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		srcs = append(srcs, learn.Source{Path: "stdin", Data: data})
-	}
-	now := signals.Now()
-	var emitted []signals.Signal
-	emit := func(kept []learn.Learning) error {
-		if c.NoSignals {
-			return nil
-		}
-		emitted = learn.Signals(c.Key, kept, now)
-		return writeSignals(s, func(old []signals.Signal) []signals.Signal {
-			live, _ := signals.Prune(old, now)
-			live = slices.DeleteFunc(live, func(x signals.Signal) bool {
-				return slices.ContainsFunc(emitted, func(y signals.Signal) bool { return x.ID == y.ID })
-			})
-			return append(live, emitted...)
-		})
-	}
-	res, err := learn.Capture(s, cfg.Learnings, c.Key, srcs, c.Force, now, emit)
-	if errors.Is(err, learn.ErrNothing) {
-		return fmt.Errorf("no learnings found in %s: list them under a heading such as \"## Learnings\", \"## Pitfalls\" or \"## Decisions\", or as \"Lesson: ...\" lines; nothing recorded for %s", sourceNames(srcs), c.Key)
-	}
-	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	switch res.Status {
 	case learn.Already:
 		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%s); --force re-extracts\n", c.Key, res.When)
 		return nil
 	case learn.Healed:
-		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%d entries in %s; recorded the missing event)\n", c.Key, len(res.Added), cfg.Learnings)
-		printSignals(g, emitted, res.EmitErr)
+		fmt.Fprintf(g.Stdout, "%s: learnings already captured (%d entries in %s; recorded the missing event)\n", c.Key, len(res.Added), res.File)
+		printSignals(g, res)
 		return nil
 	}
 	if res.Removed > 0 {
 		fmt.Fprintf(g.Stdout, "%s: removed %d earlier entries\n", c.Key, res.Removed)
 	}
-	fmt.Fprintf(g.Stdout, "%s: captured %d learning(s) into %s\n", c.Key, len(res.Added), cfg.Learnings)
+	fmt.Fprintf(g.Stdout, "%s: captured %d learning(s) into %s\n", c.Key, len(res.Added), res.File)
 	for _, t := range res.Added {
 		fmt.Fprintf(g.Stdout, "  + %s\n", t)
 	}
 	for _, sk := range res.Skipped {
 		fmt.Fprintf(g.Stdout, "  skipped (%s): %s: %q\n", sk.Reason, sk.Source, sk.Text)
 	}
-	printSignals(g, emitted, res.EmitErr)
+	printSignals(g, res)
 	return nil
 }
 
 // printSignals says which signals a capture emitted; one that could not be
 // written is only a warning (signals are short-lived guidance).
-func printSignals(g *Globals, sigs []signals.Signal, err error) {
-	if err != nil {
-		fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", err)
+func printSignals(g *Globals, res *app.Learned) {
+	if res.EmitErr != nil {
+		fmt.Fprintf(g.Stderr, "lore: learn: signals not written: %v\n", res.EmitErr)
 		return
 	}
-	for _, x := range sigs {
+	for _, x := range res.Emitted {
 		fmt.Fprintf(g.Stdout, "emitted %s signal (strength %.2f, half-life %v)\n", x.Type, x.Strength, x.HalfLife)
 	}
-}
-
-func sourceNames(srcs []learn.Source) string {
-	var out string
-	for i, s := range srcs {
-		if i > 0 {
-			out += ", "
-		}
-		out += s.Path
-	}
-	return out
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/observe"
-	"github.com/lore-agents/lore/review"
-	"github.com/lore-agents/lore/scan"
 )
 
 // LearningLoop groups the observation commands of DESIGN section 10.
@@ -35,52 +32,27 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
 	if c.Type == "" {
 		if c.Pattern != "" {
 			return usagef("give a type before the pattern")
 		}
-		return listObservations(g, l)
+		return listObservations(g, s)
 	}
 	if strings.TrimSpace(c.Pattern) == "" {
 		return usagef("%s: a pattern is required", c.Type)
 	}
-	at := time.Now()
+	opt := app.ObserveOptions{Type: c.Type, Pattern: c.Pattern, Count: c.Count, Details: c.Details, Evidence: c.Evidence, Quality: c.Quality}
 	if c.At != "" {
-		if at, err = parseWhen(c.At); err != nil {
+		if opt.At, err = parseWhen(c.At); err != nil {
 			return err
 		}
 	}
-	r, err := observe.Sighting(c.Type, c.Pattern, c.Count, at, c.Quality, c.Details, c.Evidence...)
+	touched, err := app.Observe(s, opt)
 	if err != nil {
-		return usagef("%v", err)
+		return asUsage(err)
 	}
-	touched, err := l.Observe(r)
-	if err != nil {
-		return err
-	}
-	for _, o := range touched {
-		th := observe.Thresholds[o.Type]
-		fmt.Fprintf(g.Stdout, "%s %s %q: count %d, confidence %.2f (promote %.2f), spread %d/%d days: %s\n",
-			o.ID, o.Type, o.Title, o.Count, o.Confidence, th.Promote, observe.DaySpread(o.FirstSeen, o.LastSeen), th.Spread, o.Status)
-		if o.Status == observe.Ready {
-			fmt.Fprintln(g.Stdout, "ready: `lore render` turns it into", target(o.Type))
-		}
-	}
+	touched.Print(g.Stdout)
 	return nil
-}
-
-func target(typ string) string {
-	switch typ {
-	case observe.Workflow:
-		return "a slash command in " + observe.CommandsDir + "/"
-	case observe.Procedural:
-		return "a skill in " + observe.SkillsDir + "/"
-	}
-	return "a " + typ + " item in .lore/"
 }
 
 func parseWhen(s string) (time.Time, error) {
@@ -92,25 +64,12 @@ func parseWhen(s string) (time.Time, error) {
 	return time.Time{}, usagef("--at %q: want YYYY-MM-DD or RFC 3339", s)
 }
 
-func listObservations(g *Globals, l *observe.Log) error {
-	obs, st, err := l.Load()
+func listObservations(g *Globals, s *gitstore.Store) error {
+	l, err := app.ListObservations(s)
 	if err != nil {
 		return err
 	}
-	if len(obs) == 0 {
-		fmt.Fprintf(g.Stdout, "no observations in %s\n", l.Rel())
-	}
-	for _, o := range obs {
-		q := ""
-		if !o.QualityOK {
-			q = " (quality gate not passed)"
-		}
-		fmt.Fprintf(g.Stdout, "%s  %-10s %-10s count %d  confidence %.2f  spread %dd  %s%s\n",
-			o.ID, o.Type, o.Status, o.Count, o.Confidence, observe.DaySpread(o.FirstSeen, o.LastSeen), o.Title, q)
-	}
-	if st.Broken > 0 {
-		fmt.Fprintf(g.Stdout, "skipped %d broken lines in %s\n", st.Broken, l.Rel())
-	}
+	l.Print(g.Stdout)
 	return nil
 }
 
@@ -123,20 +82,8 @@ func (c *RenderCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
-	out, rep, err := l.Render(time.Now())
-	if rep != nil {
-		printReport(g, rep, false)
-	}
-	for _, r := range out {
-		fmt.Fprintf(g.Stdout, "rendered %s (%s %s, confidence %.2f)\n", r.Path, r.Observation.Type, r.Observation.ID, r.Observation.Confidence)
-	}
-	if err == nil && len(out) == 0 && (rep == nil || len(rep.Drafted) == 0) {
-		fmt.Fprintln(g.Stdout, "nothing ready to render")
-	}
+	r, err := app.Render(s)
+	r.Print(g.Stdout, err == nil)
 	return err
 }
 
@@ -153,63 +100,12 @@ func (c *ReconcileCmd) run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
-	rep, err := l.Reconcile(time.Now())
+	rep, err := app.Reconcile(s)
 	if err != nil {
 		return err
 	}
 	if !c.Quiet {
-		printReport(g, rep, true)
+		rep.Print(g.Stdout)
 	}
 	return nil
-}
-
-func printReport(g *Globals, rep *observe.Report, always bool) {
-	for _, p := range rep.Deleted {
-		fmt.Fprintf(g.Stdout, "deleted %s: its observation's confidence x%.1f, deprecated\n", p, observe.DeletePenalty)
-	}
-	for _, p := range rep.Edited {
-		fmt.Fprintf(g.Stdout, "edited %s: left alone (your edit stands)\n", p)
-	}
-	for _, p := range rep.Healed {
-		fmt.Fprintf(g.Stdout, "healed %s: recorded after an interrupted render\n", p)
-	}
-	for _, p := range rep.Unmatched {
-		fmt.Fprintf(g.Stdout, "left alone %s: no ready observation matches it\n", p)
-	}
-	for _, p := range rep.Ambiguous {
-		fmt.Fprintf(g.Stdout, "left alone %s: several ready observations match it\n", p)
-	}
-	for _, d := range rep.Drafted {
-		id, rel, _ := strings.Cut(d, " ")
-		fmt.Fprintf(g.Stdout, "not rendered %s: the incident is already drafted as %s\n", id, rel)
-	}
-	if always {
-		fmt.Fprintf(g.Stdout, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
-			rep.Unchanged, len(rep.Edited), len(rep.Deleted), len(rep.Healed), len(rep.Unmatched)+len(rep.Ambiguous))
-	}
-}
-
-// observeScan counts a scan's Tier 2 findings as pitfall sightings and
-// reconciles rendered artifacts: the Stop hook's background scan is what
-// runs the reconciler between sessions, off the agent's hot path.
-func observeScan(s *gitstore.Store, cands []scan.Candidate, now time.Time) error {
-	l, err := observe.Open(s)
-	if err != nil {
-		return err
-	}
-	rejected, err := review.Rejected(s)
-	if err != nil {
-		return err
-	}
-	if recs := observe.FromCandidates(cands, rejected, now); len(recs) > 0 {
-		if _, err := l.ObserveOnce(recs...); err != nil {
-			return err
-		}
-	}
-	_, err = l.Reconcile(now)
-	return err
 }

@@ -4,29 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/review"
 )
 
 // ReviewCmd lists the drafts awaiting review, interactively on a terminal.
 type ReviewCmd struct {
 	JSON bool `name:"json" help:"Print the drafts with their evidence as JSON."`
-}
-
-type draftJSON struct {
-	ID         string   `json:"id"`
-	Path       string   `json:"path"`
-	Kind       string   `json:"kind"`
-	Title      string   `json:"title"`
-	Priority   int      `json:"priority"`
-	Confidence float64  `json:"confidence"`
-	Signal     string   `json:"signal"`
-	Sessions   []string `json:"sessions"`
-	Mistake    string   `json:"mistake"`
-	Fix        string   `json:"fix"`
-	Evidence   []string `json:"evidence"`
 }
 
 // Run prints the drafts, or walks through them when stdin and stdout are a
@@ -36,116 +21,80 @@ func (c *ReviewCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	drafts, err := review.Drafts(s)
+	r, err := app.OpenReview(s)
 	if err != nil {
 		return err
 	}
 	if c.JSON {
-		out := make([]draftJSON, 0, len(drafts))
-		for _, it := range drafts {
-			out = append(out, toDraftJSON(it))
-		}
-		return g.printJSON(out)
+		return g.printJSON(r.Drafts)
 	}
-	if len(drafts) == 0 {
+	if len(r.Drafts) == 0 {
 		fmt.Fprintln(g.Stdout, "no drafts to review")
 		return nil
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		return err
-	}
-	minConf := cfg.Inject.MinConfidence
-	interactive := g.Interactive
 	in := bufio.NewReader(g.Stdin)
-	for i, it := range drafts {
-		d := toDraftJSON(it)
-		fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
-			i+1, len(drafts), d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
-		if d.Mistake != "" {
-			fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
-		}
-		if d.Fix != "" {
-			fmt.Fprintf(g.Stdout, "  fix: %s\n", indent(d.Fix))
-		}
-		for _, e := range d.Evidence {
-			fmt.Fprintf(g.Stdout, "  %s\n", e)
-		}
-		if !interactive {
+	for i, d := range r.Drafts {
+		printDraft(g, i, len(r.Drafts), d)
+		if !g.Interactive {
 			continue
 		}
-		for {
-			fmt.Fprint(g.Stdout, "[p]romote, [a]rchive, [r]eject, [s]kip, [q]uit? ")
-			line, err := in.ReadString('\n')
-			if err != nil {
-				return nil
-			}
-			var actErr error
-			switch strings.TrimSpace(strings.ToLower(line)) {
-			case "p", "promote":
-				var notes []string
-				_, notes, actErr = review.Promote(s, it.Path, review.Refinement{}, minConf, time.Now())
-				for _, n := range notes {
-					fmt.Fprintf(g.Stdout, "  %s\n", n)
-				}
-			case "a", "archive":
-				_, actErr = review.SetStatus(s, it.Path, "archived", review.Refinement{}, time.Now())
-			case "r", "reject":
-				actErr = review.Reject(s, it)
-			case "s", "skip", "":
-			case "q", "quit":
-				return nil
-			default:
-				continue
-			}
-			if actErr != nil {
-				return actErr
-			}
-			break
+		if quit, err := decide(g, in, r, i); quit || err != nil {
+			return err
 		}
 	}
-	if !interactive {
+	if !g.Interactive {
 		fmt.Fprintln(g.Stdout, "promote with `lore promote <id|slug>`, or `lore archive` / `lore reject`")
 	}
 	return nil
 }
 
+func printDraft(g *Globals, i, n int, d app.Draft) {
+	fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
+		i+1, n, d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
+	if d.Mistake != "" {
+		fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
+	}
+	if d.Fix != "" {
+		fmt.Fprintf(g.Stdout, "  fix: %s\n", indent(d.Fix))
+	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(g.Stdout, "  %s\n", e)
+	}
+}
+
+// decide asks what to do with draft i until it gets an answer; quit ends
+// the review (so does the end of the input).
+func decide(g *Globals, in *bufio.Reader, r *app.Review, i int) (quit bool, err error) {
+	for {
+		fmt.Fprint(g.Stdout, "[p]romote, [a]rchive, [r]eject, [s]kip, [q]uit? ")
+		line, err := in.ReadString('\n')
+		if err != nil {
+			return true, nil
+		}
+		switch strings.TrimSpace(strings.ToLower(line)) {
+		case "p", "promote":
+			notes, err := r.Promote(i)
+			printNotes(g, notes)
+			return false, err
+		case "a", "archive":
+			return false, r.Archive(i)
+		case "r", "reject":
+			return false, r.Reject(i)
+		case "s", "skip", "":
+			return false, nil
+		case "q", "quit":
+			return true, nil
+		}
+	}
+}
+
+func printNotes(g *Globals, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(g.Stdout, "  %s\n", n)
+	}
+}
+
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
-
-func toDraftJSON(it *markdown.Item) draftJSON {
-	d := draftJSON{ID: it.ID, Path: it.Path, Kind: it.Kind, Title: it.Title, Priority: int(it.Priority),
-		Confidence: it.Confidence, Signal: "manual", Sessions: []string{}, Evidence: []string{}}
-	if it.Source != nil {
-		d.Signal = it.Source.Type
-		if it.Source.Sessions != nil {
-			d.Sessions = it.Source.Sessions
-		}
-	}
-	if n := it.Node("source"); n != nil {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "signal" {
-				d.Signal = n.Content[i+1].Value
-			}
-		}
-	}
-	d.Mistake = firstSection(it, "Mistake", "Issue")
-	d.Fix = firstSection(it, "Fix", "Avoid")
-	for _, l := range strings.Split(it.Section("Evidence"), "\n") {
-		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")); l != "" {
-			d.Evidence = append(d.Evidence, l)
-		}
-	}
-	return d
-}
-
-func firstSection(it *markdown.Item, names ...string) string {
-	for _, n := range names {
-		if s := it.Section(n); s != "" {
-			return s
-		}
-	}
-	return ""
-}
 
 // PromoteCmd makes a draft active.
 type PromoteCmd struct {
@@ -162,9 +111,14 @@ type PromoteCmd struct {
 // Run sets status: active, after the reviewer's refinements; only the keys
 // it changes are rewritten, and an invalid result writes nothing.
 func (c *PromoteCmd) Run(g *Globals) error {
-	return setStatusRefined(g, c.Item, "active", review.Refinement{
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	ch, err := app.Promote(s, c.Item, review.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
 	})
+	return printChange(g, ch, err)
 }
 
 // ArchiveCmd archives an item.
@@ -173,7 +127,25 @@ type ArchiveCmd struct {
 }
 
 // Run sets status: archived.
-func (c *ArchiveCmd) Run(g *Globals) error { return setStatus(g, c.Item, "archived") }
+func (c *ArchiveCmd) Run(g *Globals) error {
+	s, err := g.InitializedStore()
+	if err != nil {
+		return err
+	}
+	ch, err := app.Archive(s, c.Item)
+	return printChange(g, ch, err)
+}
+
+// printChange prints a status change, or returns its error.
+func printChange(g *Globals, ch app.Change, err error) error {
+	warnSkipped(g, ch.Skipped)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", ch.Item.Path, ch.Item.Title, ch.Status)
+	printNotes(g, ch.Notes)
+	return nil
+}
 
 // RejectCmd removes a draft and remembers it so scans do not propose it again.
 type RejectCmd struct {
@@ -182,55 +154,16 @@ type RejectCmd struct {
 
 // Run records the draft's content hash in the cache and removes the draft.
 func (c *RejectCmd) Run(g *Globals) error {
-	items, err := loadItems(g)
+	s, err := g.InitializedStore()
 	if err != nil {
 		return err
 	}
-	it, err := resolve(items, c.Item)
+	ch, err := app.Reject(s, c.Item)
+	warnSkipped(g, ch.Skipped)
 	if err != nil {
 		return err
 	}
-	s, _ := g.Store()
-	if err := review.Reject(s, it); err != nil {
-		return err
-	}
-	fmt.Fprintf(g.Stdout, "rejected %s (%s); scans will not propose it again\n", it.Path, it.Title)
-	return nil
-}
-
-func setStatus(g *Globals, q, status string) error {
-	return setStatusRefined(g, q, status, review.Refinement{})
-}
-
-func setStatusRefined(g *Globals, q, status string, r review.Refinement) error {
-	items, err := loadItems(g)
-	if err != nil {
-		return err
-	}
-	it, err := resolve(items, q)
-	if err != nil {
-		return err
-	}
-	if it.Kind == markdown.KindDecision {
-		return fmt.Errorf("%s is a decision: its statuses are %s", it.Path, strings.Join(markdown.Statuses(it.Kind), ", "))
-	}
-	s, _ := g.Store()
-	var notes []string
-	if status == "active" {
-		cfg, err := s.Config()
-		if err != nil {
-			return err
-		}
-		if it, notes, err = review.Promote(s, it.Path, r, cfg.Inject.MinConfidence, time.Now()); err != nil {
-			return err
-		}
-	} else if it, err = review.SetStatus(s, it.Path, status, r, time.Now()); err != nil {
-		return err
-	}
-	fmt.Fprintf(g.Stdout, "%s %s: status %s\n", it.Path, it.Title, status)
-	for _, n := range notes {
-		fmt.Fprintf(g.Stdout, "  %s\n", n)
-	}
+	fmt.Fprintf(g.Stdout, "rejected %s (%s); scans will not propose it again\n", ch.Item.Path, ch.Item.Title)
 	return nil
 }
 

@@ -1,16 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"time"
 
-	"github.com/oklog/ulid/v2"
-
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/redact"
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/signals"
 )
 
@@ -36,29 +30,14 @@ func (c *SignalEmitCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	now := signals.Now()
-	sig := signals.Normalize(signals.Signal{
-		ID: ulid.Make().String(), Type: c.Type, Text: c.Text, Strength: c.Strength,
-		HalfLife: c.HalfLife, Created: now, Source: c.Source,
-	})
-	if err := signals.Validate(sig); err != nil {
-		return usageError{err.Error()}
-	}
-	if sig.Text, err = redact.String(sig.Text); err != nil {
-		return fmt.Errorf("nothing written: %w", err)
-	}
-	var pruned int
-	err = updateSignals(s, func(sigs []signals.Signal) []signals.Signal {
-		kept, dead := signals.Prune(sigs, now)
-		pruned = len(dead)
-		return append(kept, sig)
-	})
+	e, err := app.EmitSignal(s, app.EmitOptions{Type: c.Type, Text: c.Text, Strength: c.Strength, HalfLife: c.HalfLife, Source: c.Source})
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
+	sig := e.Signal
 	fmt.Fprintf(g.Stdout, "emitted %s %s (strength %.2f, half-life %v)\n", sig.Type, sig.ID, sig.Strength, sig.HalfLife)
-	if pruned > 0 {
-		fmt.Fprintf(g.Stdout, "pruned %d signal(s) that decayed under %v\n", pruned, signals.Floor)
+	if e.Pruned > 0 {
+		fmt.Fprintf(g.Stdout, "pruned %d signal(s) that decayed under %v\n", e.Pruned, signals.Floor)
 	}
 	return nil
 }
@@ -68,50 +47,31 @@ type SignalListCmd struct {
 	JSON bool `name:"json" help:"Print a JSON array."`
 }
 
-type signalJSON struct {
-	ID              string  `json:"id"`
-	Type            string  `json:"type"`
-	Text            string  `json:"text"`
-	Strength        float64 `json:"strength"`
-	Current         float64 `json:"current"`
-	HalfLifeSeconds float64 `json:"halfLifeSeconds"`
-	Created         string  `json:"created"`
-	Source          string  `json:"source"`
-}
-
 // Run lists live signals, REDIRECT first, strongest first.
 func (c *SignalListCmd) Run(g *Globals) error {
 	s, err := g.InitializedStore()
 	if err != nil {
 		return err
 	}
-	sigs, bad, err := readSignals(s)
+	l, err := app.ListSignals(s)
 	if err != nil {
 		return err
 	}
-	if bad > 0 {
-		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", signals.RelPath, bad)
+	if l.Broken > 0 {
+		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", signals.RelPath, l.Broken)
 	}
-	now := signals.Now()
-	live := signals.Live(sigs, now)
 	if c.JSON {
-		out := []signalJSON{}
-		for _, x := range live {
-			out = append(out, signalJSON{x.ID, x.Type, x.Text, x.Strength, x.At(now), x.HalfLife.Seconds(),
-				x.Created.UTC().Format(time.RFC3339), x.Source})
-		}
-		return g.printJSON(out)
+		return g.printJSON(l.Live)
 	}
-	if len(live) == 0 {
+	if len(l.Live) == 0 {
 		fmt.Fprintln(g.Stdout, "no live signals")
 		return nil
 	}
-	for _, x := range live {
-		fmt.Fprintf(g.Stdout, "%-8s %.2f  %s  (half-life %v, %s ago)\n", x.Type, x.At(now), x.Text,
-			x.HalfLife, now.Sub(x.Created).Truncate(time.Minute))
+	for _, x := range l.Live {
+		fmt.Fprintf(g.Stdout, "%-8s %.2f  %s  (half-life %v, %s ago)\n", x.Type, x.Current, x.Text, x.HalfLife, x.Age)
 	}
-	if dead := len(sigs) - len(live); dead > 0 {
-		fmt.Fprintf(g.Stdout, "(%d decayed signal(s) under %v not shown: lore signal prune)\n", dead, signals.Floor)
+	if l.Decayed > 0 {
+		fmt.Fprintf(g.Stdout, "(%d decayed signal(s) under %v not shown: lore signal prune)\n", l.Decayed, signals.Floor)
 	}
 	return nil
 }
@@ -125,51 +85,10 @@ func (c *SignalPruneCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	now := signals.Now()
-	var kept, pruned int
-	err = updateSignals(s, func(sigs []signals.Signal) []signals.Signal {
-		live, dead := signals.Prune(sigs, now)
-		kept, pruned = len(live), len(dead)
-		return live
-	})
+	p, err := app.PruneSignals(s)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.Stdout, "pruned %d signal(s), %d live\n", pruned, kept)
+	fmt.Fprintf(g.Stdout, "pruned %d signal(s), %d live\n", p.Pruned, p.Live)
 	return nil
-}
-
-func readSignals(s *gitstore.Store) ([]signals.Signal, int, error) {
-	rel, err := s.Local(signals.Name)
-	if err != nil {
-		return nil, 0, err
-	}
-	data, err := os.ReadFile(s.Path(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	sigs, bad := signals.Parse(data)
-	return sigs, bad, nil
-}
-
-// updateSignals rewrites the log atomically under the store lock.
-func updateSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signal) error {
-	unlock, err := s.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return writeSignals(s, edit)
-}
-
-// writeSignals is updateSignals for a caller that holds the lock.
-func writeSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signal) error {
-	sigs, _, err := readSignals(s)
-	if err != nil {
-		return err
-	}
-	return gitstore.WriteAtomic(s.Path(signals.RelPath), signals.Marshal(edit(sigs)))
 }

@@ -1,0 +1,182 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/review"
+	"github.com/lore-agents/lore/scan"
+)
+
+// ScanOptions are what lore scan reads and whether it writes.
+type ScanOptions struct {
+	Paths  []string  // transcript files or folders (none: scan.paths, else the agents' folders)
+	DryRun bool      // write nothing: no drafts, no bookmarks
+	Since  time.Time // only files modified since (zero: all)
+}
+
+// ScanResult is what a scan found and wrote.
+type ScanResult struct {
+	Candidates    []scan.Candidate
+	Stats         scan.Stats
+	Files         int              // transcript files considered
+	Written       []review.Written // new drafts
+	Fresh         int              // new candidates, written or not
+	MaxCandidates int              // scan.maxCandidates
+}
+
+// scanLockWait bounds how long a scan waits for another one to finish.
+const scanLockWait = time.Minute
+
+// Scan mines the transcripts for candidates and, unless DryRun, writes the
+// new ones as drafts, counts them as observations and moves the bookmarks.
+func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	if !opt.DryRun {
+		unlock, err := scanLock(s)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	files, err := transcripts(s, opt.Paths, cfg.Scan.Paths)
+	if err != nil {
+		return nil, err
+	}
+	bmRel, data, err := bookmarks(s, opt.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: opt.Since, Root: s.Root, Home: home})
+	if err != nil {
+		return nil, err
+	}
+	r := &ScanResult{Candidates: res.Candidates, Stats: res.Stats, Files: len(files), MaxCandidates: cfg.Scan.MaxCandidates}
+	if opt.DryRun {
+		return r, nil
+	}
+	if err := r.write(s, cfg); err != nil {
+		return nil, err
+	}
+	// The bookmarks last: a scan killed before them reads the same lines
+	// again, and finds its drafts and sightings already there. Unchanged
+	// bookmarks (nothing new) are not rewritten: the fsyncs of a rewrite
+	// were most of what a re-scan cost.
+	if bm := res.Bookmarks.Marshal(); !bytes.Equal(bm, data) {
+		if err := s.WriteFile(bmRel, bm); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// bookmarks reads the scan bookmarks (none: an empty file). Unless dryRun,
+// an older lore's bookmarks move out of the cache first (a write).
+func bookmarks(s *gitstore.Store, dryRun bool) (rel string, data []byte, err error) {
+	rel = gitstore.LocalRel + "/" + review.BookmarksFile
+	if !dryRun {
+		if rel, err = s.Local(review.BookmarksFile); err != nil {
+			return rel, nil, err
+		}
+	}
+	data, _ = s.ReadFile(rel)
+	return rel, data, nil
+}
+
+// write writes the new candidates as drafts and counts them as sightings.
+// A scan that found nothing (most Stop hooks) loads no items.
+func (r *ScanResult) write(s *gitstore.Store, cfg config.Config) error {
+	if len(r.Candidates) > 0 {
+		known, err := review.Known(s)
+		if err != nil {
+			return err
+		}
+		var sel []scan.Candidate
+		sel, r.Fresh = review.Select(r.Candidates, known, cfg.Scan.MaxCandidates)
+		if r.Written, err = review.Write(s, sel, time.Now()); err != nil {
+			return err
+		}
+	}
+	return observeScan(s, r.Candidates, time.Now())
+}
+
+// scanLock takes the scan lock: one scan at a time (parallel Stop hooks of
+// several sessions) waits a while for the other, which runs in the
+// background anyway. This lock is not the store's: writers of items only
+// wait for writes.
+func scanLock(s *gitstore.Store) (unlock func(), err error) {
+	l := flock.New(filepath.Join(s.CacheDir(), "scan.lock"))
+	if err := gitstore.NoSymlink(l.Path()); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scanLockWait)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 100*time.Millisecond)
+	if !ok {
+		return nil, fmt.Errorf("another scan is still running in this repository after %v: %w", scanLockWait, err)
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+// transcripts lists the transcript files under the given paths (each must
+// exist), or under the configured ones when none are given.
+func transcripts(s *gitstore.Store, paths, configured []string) ([]string, error) {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("%s: no such transcript file or folder", p)
+		}
+	}
+	if len(paths) == 0 {
+		paths = configuredPaths(s, configured)
+	}
+	return scan.Files(paths)
+}
+
+// configuredPaths resolves scan.paths (relative to the repository, ~
+// expanded), or the agents' default folders for this repository.
+func configuredPaths(s *gitstore.Store, cfg []string) []string {
+	home, _ := os.UserHomeDir()
+	if len(cfg) == 0 {
+		return scan.DefaultPaths(s.Root, home)
+	}
+	var out []string
+	for _, p := range cfg {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		} else if !filepath.IsAbs(p) {
+			p = s.Path(p)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// LogQuiet appends a quiet background run's error to .lore/cache/scan.log,
+// best effort (nothing when there is no .lore/).
+func LogQuiet(s *gitstore.Store, err error) {
+	if !s.Initialized() {
+		return
+	}
+	f, ferr := gitstore.OpenAppend(filepath.Join(s.CacheDir(), "scan.log"))
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %v\n", time.Now().UTC().Format(time.RFC3339), err)
+}

@@ -1,0 +1,124 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Line is the status in one line, for a status bar.
+func (r *StatusReport) Line() string {
+	parts := []string{fmt.Sprintf("%d active", r.Active)}
+	if n := len(r.Drafts); n > 0 {
+		parts = append(parts, plural(n, "draft"))
+	}
+	if o := r.Observations; o != nil && len(o.Ready) > 0 {
+		parts = append(parts, fmt.Sprintf("%d ready", len(o.Ready)))
+	}
+	if n := len(r.Stale); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d stale", n))
+	}
+	if n := len(r.Skills); n > 0 {
+		parts = append(parts, fmt.Sprintf("aggregate %d", n))
+	}
+	if l := r.Learnings; l != nil {
+		p := fmt.Sprintf("learnings %d lines", l.Lines)
+		if l.ConsolidationDue {
+			p += " (consolidate)"
+		}
+		parts = append(parts, p)
+	}
+	return "lore: " + strings.Join(parts, " · ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Print writes the status as text: one paragraph per part, each naming
+// the command that acts on it.
+func (r *StatusReport) Print(w io.Writer) {
+	r.printCounts(w)
+	if n := len(r.Drafts); n > 0 {
+		fmt.Fprintf(w, "\n%d draft item(s) await review: lore review\n", n)
+		printIndented(w, r.Drafts)
+	}
+	r.Observations.print(w)
+	if n := len(r.Stale); n > 0 {
+		fmt.Fprintf(w, "\n%d active item(s) not updated for %d days or more:\n", n, r.StaleDays)
+		for _, st := range r.Stale {
+			fmt.Fprintf(w, "  %s (updated %s, %d days)\n", st.File, st.Updated, st.Days)
+		}
+	}
+	if len(r.Skills) > 0 {
+		fmt.Fprintf(w, "\nskills out of date for tool(s) %s: lore aggregate\n", strings.Join(r.Skills, ", "))
+	}
+	r.Learnings.print(w)
+}
+
+func (r *StatusReport) printCounts(w io.Writer) {
+	kinds := make([]string, 0, len(r.Counts))
+	for k := range r.Counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	if len(kinds) == 0 {
+		fmt.Fprintln(w, "no items yet: lore add, or lore scan")
+	}
+	for _, k := range kinds {
+		total := 0
+		for _, n := range r.Counts[k] {
+			total += n
+		}
+		fmt.Fprintf(w, "%-10s %3d  (%s)\n", k+"s", total, countList(r.Counts[k]))
+	}
+	if r.Errors > 0 {
+		fmt.Fprintf(w, "%d file(s) could not be parsed: lore lint\n", r.Errors)
+	}
+}
+
+// countList is "2 active, 1 draft": the counts in order.
+func countList(by map[string]int) string {
+	var sts []string
+	for st, n := range by {
+		sts = append(sts, fmt.Sprintf("%d %s", n, st))
+	}
+	sort.Strings(sts)
+	return strings.Join(sts, ", ")
+}
+
+func printIndented(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+}
+
+func (o *ObservationStatus) print(w io.Writer) {
+	if o == nil || len(o.ByStatus) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nobservations: %s\n", countList(o.ByStatus))
+	if len(o.Ready) > 0 {
+		fmt.Fprintf(w, "%d observation(s) ready to render: lore render\n", len(o.Ready))
+		printIndented(w, o.Ready)
+	}
+}
+
+func (l *LearningsStatus) print(w io.Writer) {
+	if l == nil {
+		return
+	}
+	st := "unknown"
+	if l.Staleness != nil {
+		st = fmt.Sprintf("%d active days", *l.Staleness)
+	}
+	fmt.Fprintf(w, "\n%s: %d lines, %d entries, last consolidation %s", l.File, l.Lines, l.Entries, st)
+	if l.ConsolidationDue {
+		fmt.Fprint(w, " (consolidation due: lore consolidate)")
+	}
+	fmt.Fprintln(w)
+}
