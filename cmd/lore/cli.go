@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/gitstore"
 )
 
@@ -156,7 +157,7 @@ func newParser(cli *CLI, stdout, stderr io.Writer) (*kong.Kong, error) {
 func versionText() string {
 	v := ""
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		v = buildVersion(bi)
+		v = app.BuildVersion(bi)
 	}
 	if v == "" {
 		v = "(devel)"

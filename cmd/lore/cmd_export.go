@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -19,15 +19,15 @@ func (c *ExportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	e, errs, err := interop.Run(s, strings.ToLower(c.Target), c.Check)
-	for _, le := range errs {
-		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", le)
+	r, err := app.Export(s, app.ExportOptions{Target: c.Target, Check: c.Check})
+	for _, e := range r.Skipped {
+		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", e)
 	}
 	if err != nil {
 		return err
 	}
-	interop.WriteExportReport(g.Stdout, c.Target, e, c.Check)
-	if c.Check && len(e.Changes) > 0 {
+	interop.WriteExportReport(g.Stdout, c.Target, r.Export, c.Check)
+	if c.Check && len(r.Changes) > 0 {
 		return errFindings
 	}
 	return nil

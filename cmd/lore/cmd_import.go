@@ -1,8 +1,7 @@
 package main
 
 import (
-	"time"
-
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -18,10 +17,10 @@ func (c *ImportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	plan, res, err := interop.Import(s, g.Dir, c.Source, c.DryRun, time.Now())
+	r, err := app.Import(s, app.ImportOptions{Source: c.Source, Dir: g.Dir, DryRun: c.DryRun})
 	if err != nil {
 		return err
 	}
-	interop.WriteReport(g.Stdout, plan, res, c.DryRun)
+	interop.WriteReport(g.Stdout, r.Plan, r.Result, c.DryRun)
 	return nil
 }

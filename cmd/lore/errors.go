@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lore-agents/lore/app"
 )
 
 // Exit codes, the one table of them (documented in README.md):
@@ -22,7 +24,8 @@ const (
 // has already printed (lint). It maps to exit 1 and prints nothing more.
 var errFindings = errors.New("findings")
 
-// usageError is a mistake in how lore was called.
+// usageError is a mistake in how lore was called (app.UsageError is one
+// the application layer finds in the options a command passed on).
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -37,10 +40,11 @@ func exitCode(err error, cmd string, stderr io.Writer) int {
 		return exitOK
 	}
 	var usage usageError
+	var option app.UsageError
 	switch {
 	case errors.Is(err, errFindings):
 		return exitFindings
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &option):
 		fmt.Fprintf(stderr, "%s (see lore %s--help)\n", errLine(err, cmd), cmdWord(cmd))
 	default:
 		fmt.Fprintln(stderr, errLine(err, cmd))

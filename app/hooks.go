@@ -1,0 +1,44 @@
+package app
+
+import (
+	"path/filepath"
+
+	"github.com/lore-agents/lore/githooks"
+	"github.com/lore-agents/lore/gitstore"
+)
+
+// HooksReport is `lore hooks ... --json`: the state of lore's git hooks
+// and where git runs them from.
+type HooksReport struct {
+	githooks.Report
+	HooksPath string `json:"hooksPath,omitempty"` // core.hooksPath as configured
+	Source    string `json:"source,omitempty"`    // the config file that set it
+	Private   string `json:"-"`                   // where lore's scripts live when a manager owns Dir
+}
+
+// Hooks runs one of githooks.Install, Uninstall or Status on the folder
+// git runs hooks from for this work tree.
+func Hooks(s *gitstore.Store, op func(githooks.Target) (githooks.Report, error)) (HooksReport, error) {
+	t, hp, err := hooksTarget(s)
+	if err != nil {
+		return HooksReport{}, err
+	}
+	r, err := op(t)
+	if err != nil {
+		return HooksReport{}, err
+	}
+	return HooksReport{Report: r, HooksPath: hp.Value, Source: hp.Source, Private: t.Private}, nil
+}
+
+// hooksTarget finds the folder git runs hooks from for this work tree.
+func hooksTarget(s *gitstore.Store) (githooks.Target, gitstore.HooksPath, error) {
+	hp, err := s.HooksPath()
+	if err != nil {
+		return githooks.Target{}, hp, err
+	}
+	_, common, err := s.GitDirs()
+	if err != nil {
+		return githooks.Target{}, hp, err
+	}
+	return githooks.Target{Dir: hp.Dir, Root: s.Root, Private: filepath.Join(common, githooks.PrivateDir)}, hp, nil
+}

@@ -1,0 +1,28 @@
+package app
+
+import (
+	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/gitstore"
+)
+
+// Indexed is the compact knowledge index and the files that could not be
+// read for it.
+type Indexed struct {
+	compile.Index
+	Skipped []error
+}
+
+// Index compiles the store in memory and renders its index within budget
+// bytes, with the same function the SessionStart block uses.
+func Index(s *gitstore.Store, budget int) (Indexed, error) {
+	in, errs, err := CompileInput(s, compile.GlobalDir())
+	if err != nil {
+		return Indexed{}, err
+	}
+	_, rep := compile.Compile(in)
+	idx := compile.RenderIndex(rep.Index, budget)
+	if idx.Shown == nil {
+		idx.Shown = []compile.IndexEntry{}
+	}
+	return Indexed{Index: idx, Skipped: errs}, nil
+}
