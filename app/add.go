@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -22,10 +23,12 @@ type AddOptions struct {
 	// Spec is the item's frontmatter and triggers as given: its Body is
 	// set here, and an empty Status becomes the kind's default.
 	Spec markdown.Spec
-	// Body is the Markdown body as given; when blank, the kind's sections
+	// Body is the Markdown body as given (read from BodyFrom when that is
+	// set: the command's standard input); when blank, the kind's sections
 	// are rendered from Sections (by heading: Mistake, Fix, Why, Issue,
 	// Impact, Avoid, Context, Decision, Consequences) and Checklist.
 	Body      string
+	BodyFrom  io.Reader
 	Sections  map[string]string
 	Checklist []string
 	As        string // a learning's kind on consolidation
@@ -52,32 +55,22 @@ var sections = map[string][]string{
 // Add creates one knowledge item, validated fully before anything is
 // written, or appends a learnings entry.
 func Add(s *gitstore.Store, o AddOptions) (Added, error) {
+	if o.BodyFrom != nil {
+		b, err := io.ReadAll(o.BodyFrom)
+		if err != nil {
+			return Added{}, fmt.Errorf("read stdin: %w", err)
+		}
+		o.Body = string(b)
+	}
 	if o.Spec.Kind == KindLearning {
 		return addLearning(s, o)
 	}
 	if o.Spec.Title == "" && o.Edit == nil {
 		return Added{}, usagef("a title is required: lore add %s \"Title\" ...", o.Spec.Kind)
 	}
-	// The editor runs before the lock is taken (the lock is held for
-	// writes, not for as long as an editor stays open); the number is
-	// decided under the lock, and replaces the one the editor showed unless
-	// the user chose another that is still free.
-	shown, err := s.NextRef(o.Spec.Kind)
+	data, want, err := draft(s, o)
 	if err != nil {
 		return Added{}, err
-	}
-	data, err := o.spec().Compose(ulid.Make().String(), shown, time.Now())
-	if err != nil {
-		return Added{}, err
-	}
-	want := ""
-	if o.Edit != nil {
-		if data, err = o.Edit(data); err != nil {
-			return Added{}, err
-		}
-		if it, err := markdown.Parse("", data); err == nil && it.Ref != shown {
-			want = it.Ref
-		}
 	}
 	rel, it, err := s.Create(o.Spec.Kind, want, func(ref string) ([]byte, error) { // under the store lock
 		return markdown.WithRef(data, ref)
@@ -90,6 +83,30 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 		r.Warnings = lint.Triggers(it, cfg.Inject.Threshold)
 	}
 	return r, nil
+}
+
+// draft is the new item's file, edited when o.Edit is set, and the ref
+// the user chose in the editor ("" for the next free one). The editor runs
+// before the lock is taken (the lock is held for writes, not for as long
+// as an editor stays open); the number is decided under the lock, and
+// replaces the one the editor showed unless the user chose another that
+// is still free.
+func draft(s *gitstore.Store, o AddOptions) (data []byte, want string, err error) {
+	shown, err := s.NextRef(o.Spec.Kind)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err = o.spec().Compose(ulid.Make().String(), shown, time.Now())
+	if err != nil || o.Edit == nil {
+		return data, "", err
+	}
+	if data, err = o.Edit(data); err != nil {
+		return nil, "", err
+	}
+	if it, err := markdown.Parse("", data); err == nil && it.Ref != shown {
+		want = it.Ref
+	}
+	return data, want, nil
 }
 
 // spec is the item with its body and default status.
@@ -135,29 +152,35 @@ func addLearning(s *gitstore.Store, o AddOptions) (Added, error) {
 	if err != nil {
 		return Added{}, err
 	}
-	unlock, err := s.Lock()
-	if err != nil {
-		return Added{}, err
-	}
-	defer unlock()
-	data, err := os.ReadFile(s.Path(cfg.Learnings))
-	if err != nil && !os.IsNotExist(err) {
-		return Added{}, err
-	}
-	l, err := markdown.ParseLearnings(cfg.Learnings, data)
-	if err != nil {
-		return Added{}, err
-	}
-	for _, e := range l.Entries {
-		if e.Title == title {
-			return Added{}, fmt.Errorf("%s:%d: an entry titled %q already exists", cfg.Learnings, e.Line, title)
-		}
-	}
 	body := strings.TrimSpace(o.Body)
 	if o.As != "" {
 		body = strings.TrimSpace("kind: " + o.As + "\n" + body)
 	}
+	return Added{Path: cfg.Learnings, Title: title}, appendLearning(s, cfg.Learnings, title, body)
+}
+
+// appendLearning reads the learnings file and appends the entry in one
+// hold of the store lock; a title already there is an error.
+func appendLearning(s *gitstore.Store, rel, title, body string) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := os.ReadFile(s.Path(rel))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	l, err := markdown.ParseLearnings(rel, data)
+	if err != nil {
+		return err
+	}
+	for _, e := range l.Entries {
+		if e.Title == title {
+			return fmt.Errorf("%s:%d: an entry titled %q already exists", rel, e.Line, title)
+		}
+	}
 	// The store lock is held (the read and the write are one step), so
 	// s.WriteFile, which takes it, cannot be used.
-	return Added{Path: cfg.Learnings, Title: title}, gitstore.WriteAtomic(s.Path(cfg.Learnings), markdown.AppendEntry(data, title, body))
+	return gitstore.WriteAtomic(s.Path(rel), markdown.AppendEntry(data, title, body))
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"runtime/debug"
 
@@ -23,6 +24,47 @@ type Built struct {
 	Items   int  // items in the manifest
 	Report  compile.Report
 	Skipped []error
+}
+
+// Notes say what a build left out and why, one "N what" phrase per reason
+// that applies.
+func (b Built) Notes() []string {
+	r := b.Report
+	unsafe := 0
+	for _, x := range r.Excluded {
+		if x.Unsafe {
+			unsafe++
+		}
+	}
+	var notes []string
+	for _, n := range []struct {
+		v    int
+		what string
+	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "global items shadowed by the project"}} {
+		if n.v > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", n.v, n.what))
+		}
+	}
+	return notes
+}
+
+// Problems are the files the build could not read and the items it left
+// out for errors, one line each.
+func (b Built) Problems() []string {
+	var out []string
+	for _, e := range b.Skipped {
+		out = append(out, fmt.Sprintf("skipped %v", e))
+	}
+	for _, x := range b.Report.Excluded {
+		what := "excluded"
+		if x.Unsafe {
+			what = "left out for safety, never injected:"
+		}
+		for _, e := range x.Errors {
+			out = append(out, fmt.Sprintf("%s %v", what, e))
+		}
+	}
+	return out
 }
 
 // Build brings the manifest the agent hook reads up to date: the one on

@@ -3,7 +3,6 @@ package app
 import (
 	"debug/buildinfo"
 	"os/exec"
-	"runtime/debug"
 	"strings"
 
 	"github.com/lore-agents/lore/compile"
@@ -62,28 +61,5 @@ func binaryVersion(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return BuildVersion(bi), nil
-}
-
-// BuildVersion is a build's module version, or its VCS revision for a
-// development build ("" when it has neither).
-func BuildVersion(bi *debug.BuildInfo) string {
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, kv := range bi.Settings {
-		switch kv.Key {
-		case "vcs.revision":
-			rev = kv.Value
-		case "vcs.modified":
-			if kv.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return ""
-	}
-	return strings.TrimSpace(rev[:min(12, len(rev))]) + dirty
+	return buildVersion(bi), nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/lore-agents/lore/githooks"
@@ -16,9 +17,19 @@ type HooksReport struct {
 	Private   string `json:"-"`                   // where lore's scripts live when a manager owns Dir
 }
 
-// Hooks runs one of githooks.Install, Uninstall or Status on the folder
-// git runs hooks from for this work tree.
-func Hooks(s *gitstore.Store, op func(githooks.Target) (githooks.Report, error)) (HooksReport, error) {
+// hooksActions are what Hooks can do, by name.
+var hooksActions = map[string]func(githooks.Target) (githooks.Report, error){
+	"install": githooks.Install, "uninstall": githooks.Uninstall, "status": githooks.Status,
+}
+
+// Hooks installs, uninstalls or reports (action "install", "uninstall" or
+// "status") lore's git hooks in the folder git runs hooks from for this
+// work tree.
+func Hooks(s *gitstore.Store, action string) (HooksReport, error) {
+	op := hooksActions[action]
+	if op == nil {
+		return HooksReport{}, fmt.Errorf("hooks: no action %q", action)
+	}
 	t, hp, err := hooksTarget(s)
 	if err != nil {
 		return HooksReport{}, err

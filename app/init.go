@@ -61,12 +61,9 @@ local/
 // with the agents named. With Uninstall it only removes the agents'
 // registrations. On an error, the result says what was done before it.
 func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
-	agents, err := agentsNamed(o.Agents)
+	agents, err := o.agents()
 	if err != nil {
 		return Initialized{}, err
-	}
-	if o.Guards != "" && len(agents) == 0 {
-		return Initialized{}, usagef("--guards needs --agent")
 	}
 	if o.Uninstall {
 		return uninstallAgents(s, agents)
@@ -85,6 +82,15 @@ func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
 	}
 	r.Unchanged = len(r.Created) == 0 && !hooksChanged(r.Hooks)
 	return r, nil
+}
+
+// agents are the agents named, checked against the options that need one.
+func (o InitOptions) agents() ([]*agent.Agent, error) {
+	agents, err := agentsNamed(o.Agents)
+	if err == nil && o.Guards != "" && len(agents) == 0 {
+		err = usagef("--guards needs --agent")
+	}
+	return agents, err
 }
 
 // createLayout creates the files of .lore/ that are missing.

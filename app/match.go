@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
@@ -28,6 +29,9 @@ type Matched struct {
 	Items    int  // items in the manifest
 	Outside  bool // the path lies outside the repository: no path target
 	Built    Built
+	// Unsafe are the items lint rejects for safety: they never match,
+	// whatever the call.
+	Unsafe []compile.Excluded
 }
 
 // Match decides what the hook would inject for one call, over an
@@ -40,6 +44,11 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	}
 	defer m.Close()
 	r := Matched{Settings: m.Settings(), Items: m.Len(), Built: b}
+	for _, x := range b.Report.Excluded {
+		if x.Unsafe {
+			r.Unsafe = append(r.Unsafe, x)
+		}
+	}
 	path := o.Path
 	if path != "" {
 		cwd, err := filepath.Abs(o.Dir)

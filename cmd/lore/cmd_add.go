@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -45,18 +45,7 @@ type AddCmd struct {
 }
 
 // Run adds the item and prints what lint warns about its triggers.
-func (c *AddCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
-	if c.Stdin {
-		b, err := io.ReadAll(g.Stdin)
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		c.Body = string(b)
-	}
+func (c *AddCmd) Run(g *Globals, s *gitstore.Store) error {
 	o := app.AddOptions{Spec: markdown.Spec{Kind: c.Kind, Title: c.Title, Status: c.Status, Priority: c.Priority,
 		Confidence: c.Confidence, Form: c.Form, Scope: c.Scope, Enforce: c.Enforce, Tags: c.Tags,
 		Triggers: markdown.Triggers{Tools: c.Tools, Commands: c.Commands, Unless: c.Unless,
@@ -64,6 +53,9 @@ func (c *AddCmd) Run(g *Globals) error {
 		Body: c.Body, Checklist: c.Checklist, As: c.As, Sections: map[string]string{
 			"Mistake": c.Mistake, "Fix": c.Fix, "Why": c.Why, "Issue": c.Issue, "Impact": c.Impact, "Avoid": c.Avoid,
 			"Context": c.Context, "Decision": c.Decision, "Consequences": c.Consequences}}
+	if c.Stdin {
+		o.BodyFrom = g.Stdin
+	}
 	if c.Edit {
 		o.Edit = app.ExternalEditor(g.Stderr)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // DoctorCmd checks the whole chain lore needs to reach an agent.
@@ -12,16 +13,10 @@ type DoctorCmd struct {
 }
 
 // Run prints every finding with its fix; exit 1 when one needs action.
-func (c *DoctorCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *DoctorCmd) Run(g *Globals, s *gitstore.Store) (err error) {
 	r := app.Doctor(s)
 	if c.JSON {
-		if err := g.printJSON(r); err != nil {
-			return err
-		}
+		err = g.printJSON(r)
 	} else {
 		for _, f := range r.Findings {
 			fmt.Fprintf(g.Stdout, "%-6s %-9s %s\n", f.Level, f.Check, f.Message)
@@ -30,8 +25,8 @@ func (c *DoctorCmd) Run(g *Globals) error {
 			}
 		}
 	}
-	if r.Action {
-		return errFindings
+	if err == nil && r.Action {
+		err = errFindings
 	}
-	return nil
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -14,11 +15,7 @@ type ExportCmd struct {
 }
 
 // Run exports, or checks that the export is current.
-func (c *ExportCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Export(s, app.ExportOptions{Target: c.Target, Check: c.Check})
 	for _, e := range r.Skipped {
 		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", e)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -12,11 +13,7 @@ type ImportCmd struct {
 }
 
 // Run imports once: a second run finds every draft already in the store.
-func (c *ImportCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ImportCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Import(s, app.ImportOptions{Source: c.Source, Dir: g.Dir, DryRun: c.DryRun})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // IndexCmd prints the compact knowledge index the SessionStart hook injects.
@@ -13,11 +14,7 @@ type IndexCmd struct {
 }
 
 // Run prints the index the SessionStart block would show.
-func (c *IndexCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *IndexCmd) Run(g *Globals, s *gitstore.Store) error {
 	if c.Budget < 0 {
 		return usagef("--budget must be 0 or more")
 	}

@@ -29,11 +29,11 @@ func (c *InitCmd) Run(g *Globals) error {
 		if h.Changed == "" {
 			continue
 		}
+		where := s.Rel(h.Path)
 		if r.Hooks.Manager != "" {
-			fmt.Fprintf(g.Stdout, "git hook %s: %s (%s owns %s)\n", h.Name, h.Changed, r.Hooks.Manager, s.Rel(r.Hooks.Dir))
-		} else {
-			fmt.Fprintf(g.Stdout, "git hook %s: %s (%s)\n", h.Name, h.Changed, s.Rel(h.Path))
+			where = r.Hooks.Manager + " owns " + s.Rel(r.Hooks.Dir)
 		}
+		fmt.Fprintf(g.Stdout, "git hook %s: %s (%s)\n", h.Name, h.Changed, where)
 		if h.Step != "" {
 			fmt.Fprintf(g.Stdout, "  to do: %s\n", h.Step)
 		}

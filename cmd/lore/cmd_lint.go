@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/lint"
 )
 
@@ -16,11 +17,7 @@ type LintCmd struct {
 
 // Run lints; with --fix it first rewrites under the store lock, then lints
 // the result.
-func (c *LintCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *LintCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Lint(s, app.LintOptions{Fix: c.Fix})
 	if !c.JSON {
 		for _, f := range r.Fixed {
@@ -33,16 +30,14 @@ func (c *LintCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		if err := g.printJSON(r); err != nil {
-			return err
-		}
+		err = g.printJSON(r)
 	} else {
 		printFindings(g, r)
 	}
-	if r.Failed(c.Strict) {
-		return errFindings
+	if err == nil && r.Failed(c.Strict) {
+		err = errFindings
 	}
-	return nil
+	return err
 }
 
 func printFindings(g *Globals, r app.LintReport) {

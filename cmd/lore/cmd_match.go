@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/match"
 )
 
@@ -21,11 +22,7 @@ type MatchCmd struct {
 
 // Run prints the decision the hook makes for this call in a fresh session,
 // with every score and reason.
-func (c *MatchCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *MatchCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Match(s, app.MatchOptions{Tool: c.Tool, Command: c.Command, Content: c.Content, Prompt: c.Prompt,
 		Path: c.Path, Dir: g.Dir, Recent: c.Recent, All: c.All})
 	if err != nil {
@@ -39,13 +36,11 @@ func (c *MatchCmd) Run(g *Globals) error {
 		return g.printJSON(r.Report())
 	}
 	printMatch(g, r, c.All)
-	title := "\nnot compiled, never injected (lore lint rejects them for safety):\n"
-	for _, x := range r.Built.Report.Excluded {
-		if !x.Unsafe {
-			continue
-		}
-		fmt.Fprintf(g.Stdout, "%s  %s\n", title, x.Path)
-		title = ""
+	if len(r.Unsafe) > 0 {
+		fmt.Fprint(g.Stdout, "\nnot compiled, never injected (lore lint rejects them for safety):\n")
+	}
+	for _, x := range r.Unsafe {
+		fmt.Fprintf(g.Stdout, "  %s\n", x.Path)
 		for _, e := range x.Errors {
 			fmt.Fprintf(g.Stdout, "         - %v\n", e)
 		}

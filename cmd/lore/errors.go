@@ -45,7 +45,7 @@ func exitCode(err error, cmd string, stderr io.Writer) int {
 	case errors.Is(err, errFindings):
 		return exitFindings
 	case errors.As(err, &usage), errors.As(err, &option):
-		fmt.Fprintf(stderr, "%s (see lore %s--help)\n", errLine(err, cmd), cmdWord(cmd))
+		fmt.Fprintf(stderr, "%s (see %s --help)\n", errLine(err, cmd), strings.TrimSpace("lore "+cmd))
 	default:
 		fmt.Fprintln(stderr, errLine(err, cmd))
 	}
@@ -62,11 +62,4 @@ func errLine(err error, cmd string) string {
 		return "lore: " + msg
 	}
 	return "lore: " + cmd + ": " + msg
-}
-
-func cmdWord(cmd string) string {
-	if cmd == "" {
-		return ""
-	}
-	return cmd + " "
 }
