@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"runtime/debug"
 
 	"github.com/lore-agents/lore/compile"
@@ -135,19 +134,13 @@ func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 }
 
 // writeManifest writes the manifest when its bytes changed, and says
-// whether it did. The manifest and its stamp are written under the store
-// lock: the stamp's temp file is never another writer's stray temp file to
-// sweep.
+// whether it did. The caller holds the build lock, so no other build
+// writes it between the comparison and the write; the store writes it
+// under its own lock, so its temp file is never another writer's stray
+// temp file to sweep.
 func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
-	unlock, err := s.Lock()
-	if err != nil {
-		return false, err
-	}
-	defer unlock()
-	path := s.Path(manifest.RelPath)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if old, err := s.ReadFile(manifest.RelPath); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	// The store lock is held, so s.WriteFile (which takes it) cannot be used.
-	return true, gitstore.WriteAtomic(path, data)
+	return true, s.WriteFile(manifest.RelPath, data)
 }
