@@ -12,15 +12,20 @@ type Indexed struct {
 	Skipped []error
 }
 
-// Index compiles the store in memory and renders its index within budget
-// bytes, with the same function the SessionStart block uses.
-func Index(s *gitstore.Store, budget int) (Indexed, error) {
+// IndexOptions bounds the index.
+type IndexOptions struct {
+	Budget int // bytes
+}
+
+// Index compiles the store in memory and renders its index within the
+// budget, with the same function the SessionStart block uses.
+func Index(s *gitstore.Store, o IndexOptions) (Indexed, error) {
 	in, errs, err := CompileInput(s, compile.GlobalDir())
 	if err != nil {
 		return Indexed{}, err
 	}
 	_, rep := compile.Compile(in)
-	idx := compile.RenderIndex(rep.Index, budget)
+	idx := compile.RenderIndex(rep.Index, o.Budget)
 	if idx.Shown == nil {
 		idx.Shown = []compile.IndexEntry{}
 	}

@@ -73,9 +73,11 @@ func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
 		return r, err
 	}
 	if o.GitHooks {
-		if r.Hooks, err = installGitHooks(s); err != nil {
+		hooks, err := installGitHooks(s)
+		if err != nil {
 			return r, err
 		}
+		r.Hooks = hooks
 	}
 	if len(agents) > 0 {
 		return installAgents(s, r, agents, agent.Guards(o.Guards))

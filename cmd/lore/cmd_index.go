@@ -18,7 +18,7 @@ func (c *IndexCmd) Run(g *Globals, s *gitstore.Store) error {
 	if c.Budget < 0 {
 		return usagef("--budget must be 0 or more")
 	}
-	r, err := app.Index(s, c.Budget)
+	r, err := app.Index(s, app.IndexOptions{Budget: c.Budget})
 	if err != nil {
 		return err
 	}
