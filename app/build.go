@@ -70,6 +70,8 @@ func (b Built) Problems() []string {
 // disk is kept when no source changed since it was built, it was built by
 // this compiler and every checksum holds (unless Force); otherwise the
 // store is compiled and the manifest written, both under the build lock.
+// When the store compiled but the manifest could not be written, the
+// result still says what was skipped and left out.
 func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 	unlock, err := s.BuildLock()
 	if err != nil {
@@ -78,7 +80,7 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 	defer unlock()
 	b, m, err := build(s, o.Force, true)
 	if err != nil {
-		return Built{}, err
+		return b, err
 	}
 	defer m.Close()
 	b.Items = m.Len()
@@ -130,7 +132,10 @@ func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 	}
 	in.Snapshot = snap
 	data, rep, err := compile.Build(in)
-	return data, Built{Report: rep, Skipped: skipped}, err
+	if err != nil {
+		return nil, Built{}, err
+	}
+	return data, Built{Report: rep, Skipped: skipped}, nil
 }
 
 // writeManifest writes the manifest when its bytes changed, and says

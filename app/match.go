@@ -36,11 +36,12 @@ type Matched struct {
 
 // Match decides what the hook would inject for one call, over an
 // in-memory build (the same bytes lore build writes), so that it can also
-// name the items left out.
+// name the items left out. On an error after the build, the result still
+// says what the build skipped and left out.
 func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	b, m, err := build(s, true, false)
 	if err != nil {
-		return Matched{}, err
+		return Matched{Built: b}, err
 	}
 	defer m.Close()
 	r := Matched{Settings: m.Settings(), Items: m.Len(), Built: b}
@@ -53,7 +54,7 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	if path != "" {
 		cwd, err := filepath.Abs(o.Dir)
 		if err != nil {
-			return Matched{}, err
+			return r, err
 		}
 		path = match.RelPath(s.Root, cwd, o.Path)
 		r.Outside = path == ""
@@ -61,7 +62,7 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	r.Call = match.Call{Tool: o.Tool, Command: o.Command, Path: path, Content: o.Content, Prompt: o.Prompt,
 		Recent: append(append([]string(nil), o.Recent...), o.Prompt)}
 	if r.Decision, err = match.Explain(m, r.Call); err != nil {
-		return Matched{}, err
+		return r, err
 	}
 	if !o.All {
 		r.Decision.Rejected = forTool(r.Decision.Rejected)

@@ -18,10 +18,10 @@ type BuildCmd struct {
 // Run builds, or returns at once when no source changed since the last build.
 func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 	b, err := app.Build(s, app.BuildOptions{Force: c.Force})
+	printBuildProblems(g, b)
 	if err != nil {
 		return err
 	}
-	printBuildProblems(g, b)
 	if c.Quiet {
 		return nil
 	}

@@ -25,12 +25,12 @@ type MatchCmd struct {
 func (c *MatchCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Match(s, app.MatchOptions{Tool: c.Tool, Command: c.Command, Content: c.Content, Prompt: c.Prompt,
 		Path: c.Path, Dir: g.Dir, Recent: c.Recent, All: c.All})
-	if err != nil {
-		return err
-	}
 	printBuildProblems(g, r.Built)
 	if r.Outside {
 		fmt.Fprintf(g.Stderr, "lore match: --path %s is outside the repository %s: the call has no path target\n", c.Path, s.Root)
+	}
+	if err != nil {
+		return err
 	}
 	if c.JSON {
 		return g.printJSON(r.Report())
