@@ -2,220 +2,187 @@ package app
 
 import (
 	"errors"
-	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
-// newStore is a throwaway git repository with an empty .lore/.
+// newStore is an initialized store in a throwaway git repository.
 func newStore(t *testing.T) *gitstore.Store {
 	t.Helper()
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v: %s", err, out)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ".lore", "lessons"), 0o755); err != nil {
-		t.Fatal(err)
+	cmd := exec.Command("git", "init", "-q", dir)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	s, err := gitstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := Init(s, InitOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 
-// lesson writes an active lesson tagged tool:<tool> as .lore/lessons/<name>.md.
-func lesson(t *testing.T, s *gitstore.Store, name, id, tool string) {
-	t.Helper()
-	doc := fmt.Sprintf("---\nid: %s\nkind: lesson\ntitle: %s\nstatus: active\npriority: high\n"+
-		"triggers:\n  tools: [Bash]\ntags: [tool:%s]\n---\n\n## Fix\nFix %s.\n", id, name, tool, name)
-	if err := os.WriteFile(s.Path(".lore/lessons/"+name+".md"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
+func TestInitCreatesTheLayoutOnce(t *testing.T) {
+	s := newStore(t)
+	if data, err := s.ReadFile(".lore/learnings.md"); err != nil || markdown.CountLines(data) != markdown.PreambleLines {
+		t.Fatalf("learnings.md: %d lines, %v; want the %d-line preamble", markdown.CountLines(data), err, markdown.PreambleLines)
+	}
+	r, err := Init(s, InitOptions{})
+	if err != nil || len(r.Created) != 0 || !r.Unchanged {
+		t.Fatalf("second Init = %+v, %v; want nothing created", r, err)
 	}
 }
 
-func item(t *testing.T, rel, frontmatter string) *markdown.Item {
-	t.Helper()
-	it, err := markdown.Parse(rel, []byte("---\n"+frontmatter+"\n---\n\n## Fix\nx\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return it
-}
-
-func TestResolve(t *testing.T) {
-	items := []*markdown.Item{
-		item(t, ".lore/lessons/tty.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nkind: lesson\ntitle: tty\nstatus: active"),
-		item(t, ".lore/pitfalls/PF-0007-force-push.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V2\nkind: pitfall\nref: PF-0007\ntitle: force push\nstatus: active"),
-		item(t, ".lore/lessons/other.md", "id: 01JQABC8K2M4N6P8Q0R2S4T6V3\nkind: lesson\ntitle: other\nstatus: active"),
-	}
-	for q, want := range map[string]string{
-		"01jqxyz8k2m4n6p8q0r2s4t6v1":   "tty",        // id, any case
-		"pf-0007":                      "force push", // ref
-		"./lessons/other.md":           "other",      // path
-		"tty":                          "tty",        // slug
-		"force-push":                   "force push", // slug after the ref
-		"01JQABC":                      "other",      // unique id prefix
-		"  01JQXYZ8K2M4N6P8Q0R2S4T6V2": "force push",
-	} {
-		it, err := Resolve(items, q)
-		if err != nil || it.Title != want {
-			t.Errorf("Resolve(%q) = %v, %v; want %q", q, it, err, want)
+func TestInitOptionsNeedingAnAgentAreInputErrors(t *testing.T) {
+	s := newStore(t)
+	for _, o := range []InitOptions{{Guards: "closed"}, {Uninstall: true}, {Agents: []string{"claude,nosuch"}}} {
+		var usage *InputError
+		if _, err := Init(s, o); !errors.As(err, &usage) {
+			t.Errorf("Init(%+v) = %v, want an InputError", o, err)
 		}
 	}
-	if _, err := Resolve(items, "01JQXYZ"); !errors.Is(err, ErrAmbiguous) || !strings.Contains(err.Error(), "tty.md") {
-		t.Errorf("a shared prefix: %v, want ErrAmbiguous naming the candidates", err)
+}
+
+func TestAddComposesDefaultsAndSections(t *testing.T) {
+	s := newStore(t)
+	r, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindDecision, Title: "Use SQLite", Priority: "high", Confidence: 1},
+		Sections: map[string]string{"Context": "One process.", "Consequences": "No server."}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Resolve(items, "nosuch"); !errors.Is(err, ErrNotFound) || err.Error() != `no item matches "nosuch" (lore list shows ids, refs and paths)` {
-		t.Errorf("no match: %v", err)
+	if r.Item.Status != "accepted" || r.Item.Ref != "ADR-0001" || r.Path != ".lore/decisions/ADR-0001-use-sqlite.md" {
+		t.Fatalf("Add = %s status %q ref %q", r.Path, r.Item.Status, r.Item.Ref)
+	}
+	data, _ := s.ReadFile(r.Path)
+	if c, d := strings.Index(string(data), "## Context"), strings.Index(string(data), "## Consequences"); c < 0 || d < c ||
+		strings.Contains(string(data), "## Decision") {
+		t.Fatalf("sections: want Context then Consequences, no empty Decision:\n%s", data)
 	}
 }
 
-func TestListFilters(t *testing.T) {
+// The editor may choose another number: it is kept when free.
+func TestAddKeepsTheRefChosenInTheEditor(t *testing.T) {
 	s := newStore(t)
-	lesson(t, s, "a", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "pytest")
-	lesson(t, s, "b", "01JQXYZ8K2M4N6P8Q0R2S4T6V2", "git")
-	for _, c := range []struct {
-		opt  ListOptions
-		want int
-	}{
-		{ListOptions{}, 2},
-		{ListOptions{Tags: []string{"tool"}}, 2}, // a bare category matches tool:*
-		{ListOptions{Tags: []string{"TOOL:git"}}, 1},
-		{ListOptions{Priority: "high"}, 2},
-		{ListOptions{Priority: "low"}, 0},
-		{ListOptions{Kind: "pitfall"}, 0},
-		{ListOptions{Status: "ACTIVE"}, 2},
-	} {
-		r, err := List(s, c.opt)
-		if err != nil || len(r.Items) != c.want {
-			t.Errorf("List(%+v) = %d items, %v; want %d", c.opt, len(r.Items), err, c.want)
+	edit := func(draft []byte) ([]byte, error) {
+		return []byte(strings.Replace(string(draft), "ref: PF-0001", "ref: PF-0007", 1)), nil
+	}
+	r, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: "Edited", Priority: "medium", Confidence: 1}, Edit: edit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Item.Ref != "PF-0007" || filepath.Base(r.Path) != "PF-0007-edited.md" {
+		t.Fatalf("Add with an edited ref = %s (%s), want PF-0007", r.Path, r.Item.Ref)
+	}
+	failing := func([]byte) ([]byte, error) { return nil, errors.New("editor failed") }
+	if _, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: "X", Priority: "medium"}, Edit: failing}); err == nil {
+		t.Fatal("Add went on after the editor failed")
+	}
+}
+
+func TestAddLearningAppendsOnceAndRoutes(t *testing.T) {
+	s := newStore(t)
+	o := AddOptions{Spec: markdown.Spec{Kind: KindLearning, Title: "  Retry the flaky step  "}, BodyFrom: strings.NewReader("It passes the second time.\n"), As: "pitfall"}
+	r, err := Add(s, o)
+	if err != nil || r.Title != "Retry the flaky step" || r.Path != ".lore/learnings.md" {
+		t.Fatalf("Add learning = %+v, %v", r, err)
+	}
+	data, _ := s.ReadFile(r.Path)
+	if !strings.HasSuffix(string(data), "## Retry the flaky step\nkind: pitfall\nIt passes the second time.\n") {
+		t.Fatalf("learnings.md ends:\n%s", data)
+	}
+	o.BodyFrom = strings.NewReader("again")
+	if _, err := Add(s, o); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("a second entry with the title: %v", err)
+	}
+	var usage *InputError
+	if _, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: KindLearning, Title: "two\nlines"}}); !errors.As(err, &usage) {
+		t.Fatalf("a two-line title: %v, want an InputError", err)
+	}
+}
+
+// A rename never overwrites a file that appeared meanwhile; the fixes
+// already written are reported.
+func TestApplyFixesStopsBeforeOverwriting(t *testing.T) {
+	s := newStore(t)
+	if err := s.WriteFile(".lore/lessons/taken.md", []byte("someone else's\n")); err != nil {
+		t.Fatal(err)
+	}
+	plan := []lint.Change{
+		{Path: ".lore/lessons/a.md", Data: []byte("a\n"), What: []string{"rewrote a"}},
+		{Path: ".lore/lessons/taken.md", From: ".lore/lessons/a.md", Data: []byte("b\n"), What: []string{"renamed a"}},
+	}
+	fixed, err := applyFixes(s, plan)
+	if !errors.Is(err, fs.ErrExist) || len(fixed) != 1 || fixed[0].Path != ".lore/lessons/a.md" {
+		t.Fatalf("applyFixes = %+v, %v; want the first fix and fs.ErrExist", fixed, err)
+	}
+	if data, _ := s.ReadFile(".lore/lessons/taken.md"); string(data) != "someone else's\n" {
+		t.Fatalf("taken.md was overwritten: %q", data)
+	}
+}
+
+func TestLintFixRenumbersADuplicateRef(t *testing.T) {
+	s := newStore(t)
+	for _, title := range []string{"First", "Second"} {
+		if _, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: title, Priority: "medium"},
+			Sections: map[string]string{"Issue": title + " issue."}}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	var in *InputError
-	if _, err := List(s, ListOptions{Priority: "urgent"}); !errors.As(err, &in) {
-		t.Errorf("a bad priority: %v, want an InputError", err)
+	data, _ := s.ReadFile(".lore/pitfalls/PF-0002-second.md")
+	dup := strings.Replace(string(data), "ref: PF-0002", "ref: PF-0001", 1)
+	if err := s.WriteFile(".lore/pitfalls/PF-0001-second.md", []byte(dup)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(s.Path(".lore/pitfalls/PF-0002-second.md")); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Lint(s, LintOptions{}); err != nil || !r.Failed(false) {
+		t.Fatalf("Lint over a duplicate ref = %+v, %v; want an error finding", r, err)
+	}
+	r, err := Lint(s, LintOptions{Fix: true})
+	if err != nil || r.Failed(true) || len(r.Fixed) != 1 || r.Fixed[0].From != ".lore/pitfalls/PF-0001-second.md" {
+		t.Fatalf("Lint --fix = %+v, %v; want one rename and a clean store", r, err)
 	}
 }
 
-// TestAggregatePlan: the plan aggregate applies is the diff status counts,
-// and applying it leaves nothing out of date.
-func TestAggregatePlan(t *testing.T) {
-	s := newStore(t)
-	for i := 1; i <= 5; i++ {
-		lesson(t, s, fmt.Sprintf("l%d", i), fmt.Sprintf("01JQXYZ8K2M4N6P8Q0R2S4T6V%d", i), "pytest")
+func TestBuiltNotesAndProblems(t *testing.T) {
+	merr := &markdown.Error{Path: "x.md", Line: 3, Key: "title", Msg: "missing"}
+	b := Built{Skipped: []error{errors.New("y.md: unreadable")}, Report: compile.Report{Inactive: 2,
+		Excluded: []compile.Excluded{{Path: "x.md", Errors: []*markdown.Error{merr}}, {Path: "z.md", Unsafe: true, Errors: []*markdown.Error{merr}}}}}
+	if got, want := strings.Join(b.Notes(), ", "), "1 excluded for errors, 1 left out for safety (see lore lint), 2 not injectable by status"; got != want {
+		t.Errorf("Notes = %q, want %q", got, want)
 	}
-	p, err := PlanAggregate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Steps) != 1 || p.Steps[0].Action != AggregateWrite || p.Steps[0].Path != ".lore/skills/pytest.md" || p.Steps[0].Lessons != 5 {
-		t.Fatalf("plan = %+v, want one write of .lore/skills/pytest.md", p.Steps)
-	}
-	if r := status(t, s); strings.Join(r.Skills, ",") != "pytest" {
-		t.Errorf("status before: skills out of date %v, want [pytest]", r.Skills)
-	}
-	if err := ApplyAggregate(s, p); err != nil {
-		t.Fatal(err)
-	}
-	if p, _ = PlanAggregate(s); len(p.Steps) != 1 || p.Steps[0].Action != AggregateUnchanged {
-		t.Errorf("after apply: %+v, want unchanged", p.Steps)
-	}
-	if r := status(t, s); len(r.Skills) != 0 {
-		t.Errorf("status after: skills out of date %v, want none", r.Skills)
-	}
-	// Below five lessons the skill goes.
-	if err := os.Remove(s.Path(".lore/lessons/l5.md")); err != nil {
-		t.Fatal(err)
-	}
-	p, _ = PlanAggregate(s)
-	if len(p.Steps) != 1 || p.Steps[0].Action != AggregateRemove || p.Steps[0].Tool != "pytest" {
-		t.Fatalf("with four lessons: %+v, want the skill removed", p.Steps)
-	}
-	if err := ApplyAggregate(s, p); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(s.Path(".lore/skills/pytest.md")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("skill still there: %v", err)
+	got := b.Problems()
+	if len(got) != 3 || got[0] != "skipped y.md: unreadable" || !strings.HasPrefix(got[1], "excluded ") ||
+		!strings.HasPrefix(got[2], "left out for safety, never injected: ") {
+		t.Errorf("Problems = %q", got)
 	}
 }
 
-func status(t *testing.T, s *gitstore.Store) *StatusReport {
-	t.Helper()
-	r, err := Status(s, StatusOptions{StaleDays: 90, Today: "2026-06-01"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// TestStatusLearnings: without history the size alone makes consolidation
-// due; the counts and stale items come from the items.
-func TestStatusLearnings(t *testing.T) {
-	s := newStore(t)
-	lesson(t, s, "a", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "pytest")
-	if err := os.WriteFile(s.Path(".lore/config.yaml"), []byte("consolidate:\n  sizeTrigger: 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(s.Path(".lore/learnings.md"), []byte("# Learnings\n\n1\n2"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := status(t, s)
-	if r.Active != 1 || r.Counts["lesson"]["active"] != 1 || len(r.Drafts) != 0 {
-		t.Errorf("counts: %+v", r)
-	}
-	l := r.Learnings
-	if l == nil || l.Lines != 4 || !l.ConsolidationDue || l.SizeTrigger != 3 {
-		t.Errorf("learnings: %+v, want 4 lines, due (over 3)", l)
-	}
-	if r.Line() != "lore: 1 active · learnings 4 lines (consolidate)" {
-		t.Errorf("line: %q", r.Line())
+func TestForToolKeepsWhatIsNotAboutTheTool(t *testing.T) {
+	rs := []match.Result{{ID: "a", Reasons: []string{"x", "not injected: tool Read is not in triggers.tools"}}, {ID: "b", Reasons: []string{"not injected: below threshold"}}}
+	if got := forTool(rs); len(got) != 1 || got[0].ID != "b" {
+		t.Fatalf("forTool = %+v", got)
 	}
 }
 
-func TestSignals(t *testing.T) {
-	s := newStore(t)
-	var in *InputError
-	if _, err := EmitSignal(s, EmitOptions{Type: "NOISE", Text: "a signal of no known type at all", Strength: 0.5, HalfLife: 3600e9}); !errors.As(err, &in) {
-		t.Fatalf("an unknown type: %v, want an InputError", err)
-	}
-	e, err := EmitSignal(s, EmitOptions{Type: "REDIRECT", Text: "stop rewriting the shared history", Strength: 0.9, HalfLife: 3600e9, Source: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := ListSignals(s)
-	if err != nil || len(l.Live) != 1 || l.Live[0].ID != e.Signal.ID || l.Live[0].Source != "test" {
-		t.Fatalf("list = %+v, %v", l, err)
-	}
-	if p, err := PruneSignals(s); err != nil || p != (Pruned{Live: 1}) {
-		t.Errorf("prune = %+v, %v; want 1 live, none pruned", p, err)
-	}
-}
-
-func TestShowExtraAndJSON(t *testing.T) {
-	s := newStore(t)
-	doc := "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nkind: lesson\ntitle: tty\nstatus: active\nowner: team-a # who\nlinks: {a: 1}\n---\n\n## Fix\nx\n"
-	if err := os.WriteFile(s.Path(".lore/lessons/tty.md"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Show(s, "tty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fmt.Sprint(r.Extra) != `[{owner team-a} {links {"a":1}}]` {
-		t.Errorf("extra keys: %v", r.Extra)
-	}
-	j, err := r.JSON()
-	if err != nil || j["owner"] != "team-a" || j["path"] != ".lore/lessons/tty.md" || j["band"] == nil {
-		t.Errorf("json: %v, %v", j, err)
-	}
-	if _, err := Show(s, "nosuch"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("show nosuch: %v", err)
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"/usr/local/bin/lore": "/usr/local/bin/lore", "/My Tools/lore": "'/My Tools/lore'", "/a'b": `'/a'\''b'`} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

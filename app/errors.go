@@ -1,6 +1,9 @@
 package app
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Kinds of failure a command reports differently from an operational
 // error. They are wrapped with %w, so errors.Is finds them.
@@ -11,9 +14,10 @@ var (
 	ErrAmbiguous = errors.New("is ambiguous")
 )
 
-// InputError is a mistake in what the caller asked for (a value the domain
-// rejects: a signal's type, a learn key, an observation); the CLI reports
-// it as a usage error.
+// InputError is a mistake in what the caller asked for: an option that
+// cannot work (an unknown agent, a flag that needs another) or a value the
+// domain rejects (a signal's type, a learn key, an observation). On the
+// command line it is a mistake in how the command was called.
 type InputError struct{ Err error }
 
 // Error is the rejected value's message, as the domain wrote it.
@@ -21,3 +25,5 @@ func (e *InputError) Error() string { return e.Err.Error() }
 
 // Unwrap is the domain's error.
 func (e *InputError) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error { return &InputError{fmt.Errorf(format, args...)} }

@@ -84,6 +84,25 @@ type Hook struct {
 	Changed string `json:"changed,omitempty"` // what install/uninstall just did
 }
 
+// String is the hook's line in lore hooks: its state, what it chains and
+// what install or uninstall just did.
+func (h Hook) String() string {
+	line := fmt.Sprintf("%-14s %s", h.Name, h.State)
+	if h.Chained != "" {
+		line += " (runs " + filepath.Base(h.Chained) + " first"
+		if h.Owner != "" {
+			line += ", from " + h.Owner
+		}
+		line += ")"
+	} else if h.Owner != "" && h.State == Foreign {
+		line += " (" + h.Owner + ")"
+	}
+	if h.Changed != "" {
+		line += ": " + h.Changed
+	}
+	return line
+}
+
 // Report is the state of every hook in one folder.
 type Report struct {
 	Dir     string `json:"dir"`

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
-	"strings"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
 
+	"github.com/lore-agents/lore/app"
 	"github.com/lore-agents/lore/gitstore"
 )
 
@@ -92,7 +91,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if len(args) == 1 && args[0] == "--version" {
 		// Before kong builds its model of every command: scripts and
 		// doctor run this, and it should cost little more than a process.
-		fmt.Fprintln(stdout, versionText())
+		fmt.Fprintln(stdout, app.Version())
 		return 0
 	}
 	term := isTerminal(stdout)
@@ -122,19 +121,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		return exitCode(err, "", stderr)
 	}
-	return exitCode(ctx.Run(&cli.Globals), commandName(ctx), stderr)
-}
-
-// commandName is the command's words without its arguments ("signal
-// emit"): every error names the command that failed.
-func commandName(ctx *kong.Context) string {
-	var words []string
-	for _, w := range strings.Fields(ctx.Command()) {
-		if !strings.HasPrefix(w, "<") {
-			words = append(words, w)
-		}
-	}
-	return strings.Join(words, " ")
+	// Every error names the command that failed by its words ("signal
+	// emit"): lore has no aliases and no branching arguments in a path.
+	return exitCode(ctx.Run(&cli.Globals), ctx.Selected().Path(), stderr)
 }
 
 // newParser is lore's kong parser over cli (the README test parses with it
@@ -147,21 +136,10 @@ func newParser(cli *CLI, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Exit(func(c int) { panic(exitSignal(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(&cli.Globals),
-		kong.Vars{"version": versionText()},
+		// A command that needs .lore/ takes the store as a Run argument.
+		kong.BindToProvider(cli.InitializedStore),
+		kong.Vars{"version": app.Version()},
 	)
-}
-
-// versionText is what --version prints: "lore" and the module version,
-// or the VCS revision of a development build.
-func versionText() string {
-	v := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v = buildVersion(bi)
-	}
-	if v == "" {
-		v = "(devel)"
-	}
-	return "lore " + v
 }
 
 // isTerminal reports whether stdin or stdout is a terminal.

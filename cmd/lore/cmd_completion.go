@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/lore-agents/lore/app"
 )
 
 // CompletionCmd prints the shell code that enables tab completion. The
@@ -16,37 +15,10 @@ type CompletionCmd struct {
 
 // Run prints the init code for the shell, pointing at this binary.
 func (c *CompletionCmd) Run(g *Globals) error {
-	bin, err := os.Executable()
+	code, err := app.Completion(c.Shell)
 	if err != nil {
 		return err
 	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return err
-	}
-	bin = shellQuote(bin)
-	switch c.Shell {
-	case "bash":
-		fmt.Fprintf(g.Stdout, "complete -o default -o bashdefault -C %s lore\n", bin)
-	case "zsh":
-		fmt.Fprintf(g.Stdout, "autoload -U +X bashcompinit && bashcompinit\ncomplete -o default -o bashdefault -C %s lore\n", bin)
-	case "fish":
-		fmt.Fprintf(g.Stdout, `function __complete_lore
-    set -lx COMP_LINE (commandline -cp)
-    test -z (commandline -ct)
-    and set COMP_LINE "$COMP_LINE "
-    %s
-end
-complete -f -c lore -a "(__complete_lore)"
-`, bin)
-	}
-	return nil
-}
-
-func shellQuote(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	_, err = fmt.Fprint(g.Stdout, code)
+	return err
 }

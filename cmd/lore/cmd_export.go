@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -14,20 +15,16 @@ type ExportCmd struct {
 }
 
 // Run exports, or checks that the export is current.
-func (c *ExportCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
-	e, errs, err := interop.Run(s, strings.ToLower(c.Target), c.Check)
-	for _, le := range errs {
-		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", le)
+func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
+	r, err := app.Export(s, app.ExportOptions{Target: c.Target, Check: c.Check})
+	for _, e := range r.Skipped {
+		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", e)
 	}
 	if err != nil {
 		return err
 	}
-	interop.WriteExportReport(g.Stdout, c.Target, e, c.Check)
-	if c.Check && len(e.Changes) > 0 {
+	interop.WriteExportReport(g.Stdout, c.Target, r.Export, c.Check)
+	if c.Check && len(r.Changes) > 0 {
 		return errFindings
 	}
 	return nil

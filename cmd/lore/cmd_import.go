@@ -1,8 +1,8 @@
 package main
 
 import (
-	"time"
-
+	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/interop"
 )
 
@@ -13,15 +13,11 @@ type ImportCmd struct {
 }
 
 // Run imports once: a second run finds every draft already in the store.
-func (c *ImportCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
+func (c *ImportCmd) Run(g *Globals, s *gitstore.Store) error {
+	r, err := app.Import(s, app.ImportOptions{Source: c.Source, Dir: g.Dir, DryRun: c.DryRun})
 	if err != nil {
 		return err
 	}
-	plan, res, err := interop.Import(s, g.Dir, c.Source, c.DryRun, time.Now())
-	if err != nil {
-		return err
-	}
-	interop.WriteReport(g.Stdout, plan, res, c.DryRun)
+	interop.WriteReport(g.Stdout, r.Plan, r.Result, c.DryRun)
 	return nil
 }

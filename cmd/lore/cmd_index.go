@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/gitstore"
 )
 
 // IndexCmd prints the compact knowledge index the SessionStart hook injects.
@@ -13,31 +13,21 @@ type IndexCmd struct {
 	JSON   bool `name:"json" help:"Print the shown entries and the number left out as JSON."`
 }
 
-// Run compiles the store in memory and renders its index with the same
-// function the SessionStart block uses.
-func (c *IndexCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+// Run prints the index the SessionStart block would show.
+func (c *IndexCmd) Run(g *Globals, s *gitstore.Store) error {
 	if c.Budget < 0 {
 		return usagef("--budget must be 0 or more")
 	}
-	in, errs, err := app.CompileInput(s, compile.GlobalDir())
+	r, err := app.Index(s, app.IndexOptions{Budget: c.Budget})
 	if err != nil {
 		return err
 	}
-	for _, e := range errs {
+	for _, e := range r.Skipped {
 		fmt.Fprintf(g.Stderr, "lore: index: skipped %v\n", e)
 	}
-	_, rep := compile.Compile(in)
-	idx := compile.RenderIndex(rep.Index, c.Budget)
 	if c.JSON {
-		if idx.Shown == nil {
-			idx.Shown = []compile.IndexEntry{}
-		}
-		return g.printJSON(idx)
+		return g.printJSON(r.Index)
 	}
-	_, err = fmt.Fprint(g.Stdout, idx.Text)
+	_, err = fmt.Fprint(g.Stdout, r.Text)
 	return err
 }

@@ -1,16 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
 
-	"github.com/lore-agents/lore/agent"
-	"github.com/lore-agents/lore/config"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/app"
 )
 
 // InitCmd creates the .lore/ layout of DESIGN section 2.
@@ -21,87 +14,36 @@ type InitCmd struct {
 	Uninstall  bool     `name:"uninstall" help:"With --agent: remove exactly what --agent installed, and nothing else."`
 }
 
-// learningsPreamble is exactly markdown.PreambleLines lines long.
-const learningsPreamble = `# Learnings
-
-Fresh lessons from working in this repository, one "## Title" entry each.
-lore ages every entry from git history; ` + "`lore consolidate`" + ` moves entries that
-have proven themselves into .lore/lessons, pitfalls and decisions.
-Add one with ` + "`lore add learning \"Title\" --body \"...\"`" + ` or by hand. An optional
-first body line "kind: pitfall" (or lesson, decision) routes it.
-The first 10 lines of this file are never entries.
-
-
-`
-
-// loreGitignore lists the derived files that are never committed.
-const loreGitignore = `# Derived by lore: rebuilt on demand, never committed.
-cache/
-# This machine's state: never committed.
-local/
-`
-
-// Run creates what is missing and leaves every existing file alone.
+// Run creates what is missing and leaves every existing file alone; it
+// prints what was done even when a later step fails.
 func (c *InitCmd) Run(g *Globals) error {
 	s, err := g.Store()
 	if err != nil {
 		return err
 	}
-	agents, err := agentsNamed(c.Agent)
-	if err != nil {
-		return err
+	r, err := app.Init(s, app.InitOptions{GitHooks: !c.NoGitHooks, Agents: c.Agent, Guards: c.Guards, Uninstall: c.Uninstall})
+	for _, rel := range r.Created {
+		fmt.Fprintf(g.Stdout, "created %s\n", rel)
 	}
-	if c.Guards != "" && len(agents) == 0 {
-		return usagef("--guards needs --agent")
-	}
-	if c.Uninstall {
-		return uninstallAgents(g, s, agents)
-	}
-	files := []struct{ rel, content string }{
-		{gitstore.ConfigPath, config.Template},
-		{gitstore.DirName + "/learnings.md", learningsPreamble},
-		{gitstore.DirName + "/.gitignore", loreGitignore},
-	}
-	for _, kind := range markdown.Kinds {
-		files = append(files, struct{ rel, content string }{path.Join(gitstore.DirName, markdown.Folder(kind), ".gitkeep"), ""})
-	}
-	created := 0
-	for _, f := range files {
-		err := createIfMissing(s, f.rel, []byte(f.content))
-		if errors.Is(err, fs.ErrExist) {
+	for _, h := range r.Hooks.Hooks {
+		if h.Changed == "" {
 			continue
 		}
-		if err != nil {
-			return err
+		where := s.Rel(h.Path)
+		if r.Hooks.Manager != "" {
+			where = r.Hooks.Manager + " owns " + s.Rel(r.Hooks.Dir)
 		}
-		created++
-		fmt.Fprintf(g.Stdout, "created %s\n", f.rel)
-	}
-	if !c.NoGitHooks {
-		n, err := initGitHooks(g, s)
-		if err != nil {
-			return err
+		fmt.Fprintf(g.Stdout, "git hook %s: %s (%s)\n", h.Name, h.Changed, where)
+		if h.Step != "" {
+			fmt.Fprintf(g.Stdout, "  to do: %s\n", h.Step)
 		}
-		created += n
 	}
-	if len(agents) > 0 {
-		return installAgents(g, s, agents, agent.Guards(c.Guards))
+	fmt.Fprint(g.Stdout, r.AgentLog)
+	if r.PathProblem != "" {
+		fmt.Fprintf(g.Stdout, "warning: %s\n", r.PathProblem)
 	}
-	if created == 0 {
+	if r.Unchanged {
 		fmt.Fprintln(g.Stdout, "lore is already initialized here: nothing changed")
-	}
-	return nil
-}
-
-// createIfMissing writes a new file atomically; an existing one (even an
-// empty one, or a dangling link) is reported as fs.ErrExist and left alone.
-func createIfMissing(s *gitstore.Store, rel string, data []byte) error {
-	if _, err := os.Lstat(s.Path(rel)); err == nil {
-		return fs.ErrExist
-	}
-	err := s.CreateExclusive(rel, data)
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
 	}
 	return err
 }

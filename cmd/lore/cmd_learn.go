@@ -24,7 +24,7 @@ func (c *LearnCmd) Run(g *Globals) error {
 	}
 	res, err := app.Learn(s, app.LearnOptions{Key: c.Key, From: c.From, Stdin: g.Stdin, Force: c.Force, NoSignals: c.NoSignals})
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	switch res.Status {
 	case learn.Already:

@@ -25,7 +25,7 @@ func (c *ListCmd) Run(g *Globals) error {
 	}
 	r, err := app.List(s, app.ListOptions{Kind: c.Kind, Status: c.Status, Tags: c.Tag, Priority: c.Priority})
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	warnSkipped(g, r.Skipped)
 	if c.JSON {

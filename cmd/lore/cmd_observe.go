@@ -49,7 +49,7 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	}
 	touched, err := app.Observe(s, opt)
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	touched.Print(g.Stdout)
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/lore-agents/lore/app"
@@ -40,14 +39,4 @@ func warnSkipped(g *Globals, errs []error) {
 	for _, e := range errs {
 		fmt.Fprintf(g.Stderr, "lore: skipped %v (see lore lint)\n", e)
 	}
-}
-
-// asUsage reports an app.InputError (a value the domain rejects) as a
-// usage error, which points at the command's help.
-func asUsage(err error) error {
-	var in *app.InputError
-	if errors.As(err, &in) {
-		return usageError{in.Error()}
-	}
-	return err
 }

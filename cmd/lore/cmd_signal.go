@@ -32,7 +32,7 @@ func (c *SignalEmitCmd) Run(g *Globals) error {
 	}
 	e, err := app.EmitSignal(s, app.EmitOptions{Type: c.Type, Text: c.Text, Strength: c.Strength, HalfLife: c.HalfLife, Source: c.Source})
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
 	sig := e.Signal
 	fmt.Fprintf(g.Stdout, "emitted %s %s (strength %.2f, half-life %v)\n", sig.Type, sig.ID, sig.Strength, sig.HalfLife)

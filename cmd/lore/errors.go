@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lore-agents/lore/app"
 )
 
 // Exit codes, the one table of them (documented in README.md):
@@ -22,7 +24,8 @@ const (
 // has already printed (lint). It maps to exit 1 and prints nothing more.
 var errFindings = errors.New("findings")
 
-// usageError is a mistake in how lore was called.
+// usageError is a mistake in how lore was called that the command sees in
+// its flags (app.InputError is one the application layer finds).
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -37,11 +40,12 @@ func exitCode(err error, cmd string, stderr io.Writer) int {
 		return exitOK
 	}
 	var usage usageError
+	var input *app.InputError
 	switch {
 	case errors.Is(err, errFindings):
 		return exitFindings
-	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "%s (see lore %s--help)\n", errLine(err, cmd), cmdWord(cmd))
+	case errors.As(err, &usage), errors.As(err, &input):
+		fmt.Fprintf(stderr, "%s (see %s --help)\n", errLine(err, cmd), strings.TrimSpace("lore "+cmd))
 	default:
 		fmt.Fprintln(stderr, errLine(err, cmd))
 	}
@@ -58,11 +62,4 @@ func errLine(err error, cmd string) string {
 		return "lore: " + msg
 	}
 	return "lore: " + cmd + ": " + msg
-}
-
-func cmdWord(cmd string) string {
-	if cmd == "" {
-		return ""
-	}
-	return cmd + " "
 }
