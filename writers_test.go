@@ -75,8 +75,7 @@ var writeAllowed = map[string]string{
 	"agent.Agent.Uninstall":       "the agents' settings files (.claude/, .codex/, a home folder), outside .lore/",
 	"agent.removeEmptyDirs":       "the agents' settings folders, outside .lore/",
 	"agent.writeFile":             "the agents' settings files, outside .lore/ (filewrite.Replace, no link followed)",
-	"cmd/lore.editInEditor":       "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
-	"compile.TakeSnapshot":        "clears the hook's edit mark in .lore/cache; compile cannot link gitstore, and the call moves to the build (s.RemoveLocked(lorepath.Edited) before the snapshot) once cmd/lore's build does it",
+	"app.ExternalEditor":          "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
 }
 
 // writeSite is one call of a writing function.

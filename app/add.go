@@ -180,7 +180,6 @@ func appendLearning(s *gitstore.Store, rel, title, body string) error {
 			return fmt.Errorf("%s:%d: an entry titled %q already exists", rel, e.Line, title)
 		}
 	}
-	// The store lock is held (the read and the write are one step), so
-	// s.WriteFile, which takes it, cannot be used.
-	return gitstore.WriteAtomic(s.Path(rel), markdown.AppendEntry(data, title, body))
+	// The store lock is held: the read and the write are one step.
+	return s.WriteLocked(rel, markdown.AppendEntry(data, title, body))
 }

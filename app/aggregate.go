@@ -78,7 +78,7 @@ func removeLocked(s *gitstore.Store, rel string) error {
 		return err
 	}
 	defer unlock()
-	return gitstore.Remove(s.Path(rel))
+	return s.RemoveLocked(rel)
 }
 
 // aggregateDiff compares the skill documents lore aggregate would write

@@ -125,6 +125,9 @@ func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 		return nil, Built{}, err
 	}
 	global := compile.GlobalDir()
+	// The edit mark is answered by this build; a mark left in place (its
+	// removal failed) only makes the next hook call check the files again.
+	_ = s.RemoveLocked(manifest.EditedRelPath)
 	snap := compile.TakeSnapshot(s.Root, global, cfg.Learnings)
 	in, skipped, err := CompileInput(s, global)
 	if err != nil {

@@ -94,7 +94,7 @@ func applyFixes(s *gitstore.Store, plan []lint.Change) ([]Fixed, error) {
 			}
 		}
 		if !ch.Remove {
-			if err := gitstore.WriteAtomic(s.Path(ch.Path), ch.Data); err != nil {
+			if err := s.WriteLocked(ch.Path, ch.Data); err != nil {
 				return out, err
 			}
 		}
@@ -103,7 +103,7 @@ func applyFixes(s *gitstore.Store, plan []lint.Change) ([]Fixed, error) {
 			rm = ch.Path
 		}
 		if rm != "" {
-			if err := gitstore.Remove(s.Path(rm)); err != nil {
+			if err := s.RemoveLocked(rm); err != nil {
 				return out, fmt.Errorf("--fix: %w", err)
 			}
 		}

@@ -2,17 +2,15 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/review"
 	"github.com/lore-agents/lore/scan"
 )
@@ -45,7 +43,7 @@ func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 		return nil, err
 	}
 	if !opt.DryRun {
-		unlock, err := scanLock(s)
+		unlock, err := s.ScanLock(scanLockWait)
 		if err != nil {
 			return nil, err
 		}
@@ -113,27 +111,6 @@ func (r *ScanResult) write(s *gitstore.Store, cfg config.Config) error {
 	return observeScan(s, r.Candidates, time.Now())
 }
 
-// scanLock takes the scan lock: one scan at a time (parallel Stop hooks of
-// several sessions) waits a while for the other, which runs in the
-// background anyway. This lock is not the store's: writers of items only
-// wait for writes.
-func scanLock(s *gitstore.Store) (unlock func(), err error) {
-	l := flock.New(filepath.Join(s.CacheDir(), "scan.lock"))
-	if err := gitstore.NoSymlink(l.Path()); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), scanLockWait)
-	defer cancel()
-	ok, err := l.TryLockContext(ctx, 100*time.Millisecond)
-	if !ok {
-		return nil, fmt.Errorf("another scan is still running in this repository after %v: %w", scanLockWait, err)
-	}
-	return func() { _ = l.Unlock() }, nil
-}
-
 // transcripts lists the transcript files under the given paths (each must
 // exist), or under the configured ones when none are given.
 func transcripts(s *gitstore.Store, paths, configured []string) ([]string, error) {
@@ -173,7 +150,7 @@ func LogQuiet(s *gitstore.Store, err error) {
 	if !s.Initialized() {
 		return
 	}
-	f, ferr := gitstore.OpenAppend(filepath.Join(s.CacheDir(), "scan.log"))
+	f, ferr := s.OpenLog(lorepath.ScanLog)
 	if ferr != nil {
 		return
 	}

@@ -142,5 +142,5 @@ func writeSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signa
 	if err != nil {
 		return err
 	}
-	return gitstore.WriteAtomic(s.Path(signals.RelPath), signals.Marshal(edit(sigs)))
+	return s.WriteLocked(signals.RelPath, signals.Marshal(edit(sigs)))
 }

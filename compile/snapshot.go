@@ -31,11 +31,10 @@ const racyWindow = 20 * time.Millisecond
 // TakeSnapshot stats the sources of the store at root: config, learnings
 // (repo-relative), the kind and skill folders and their .md files, and the
 // global store's kind folders and files (global "" for none). It waits out
-// the racy window when a source changed in the last few milliseconds. It
-// first clears the hook's edit mark (manifest.EditedRelPath), which the
-// build that follows the snapshot answers by reading the files.
+// the racy window when a source changed in the last few milliseconds. The
+// caller clears the hook's edit mark (manifest.EditedRelPath) first: the
+// build that follows the snapshot answers it by reading the files.
 func TakeSnapshot(root, global, learnings string) Snapshot {
-	os.Remove(filepath.Join(root, filepath.FromSlash(manifest.EditedRelPath)))
 	var s Snapshot
 	for try := 0; ; try++ {
 		start := time.Now()

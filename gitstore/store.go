@@ -5,6 +5,7 @@
 package gitstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -280,6 +282,26 @@ func (s *Store) BuildLock() (unlock func(), err error) {
 	l := flock.New(s.Path(manifest.LockRelPath))
 	if err := l.Lock(); err != nil {
 		return nil, fmt.Errorf("gitstore: lock %s: %w", manifest.LockRelPath, err)
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+// ScanLock takes the scan lock, waiting up to wait for a scan running
+// beside this one (parallel Stop hooks of several sessions). It is not the
+// store lock: writers of items wait only for writes, not for a scan.
+func (s *Store) ScanLock(wait time.Duration) (unlock func(), err error) {
+	if err := s.MkdirAll(lorepath.Cache); err != nil {
+		return nil, err
+	}
+	l := flock.New(s.Path(lorepath.ScanLock))
+	if err := NoSymlink(l.Path()); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 100*time.Millisecond)
+	if !ok {
+		return nil, fmt.Errorf("another scan is still running in this repository after %v: %w", wait, err)
 	}
 	return func() { _ = l.Unlock() }, nil
 }
