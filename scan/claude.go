@@ -51,7 +51,9 @@ type claudeRecord struct {
 	meta     bool
 }
 
-func (r *claudeRecord) turn() bool { return string(r.typ) == `"user"` || string(r.typ) == `"assistant"` }
+func (r *claudeRecord) turn() bool {
+	return string(r.typ) == `"user"` || string(r.typ) == `"assistant"`
+}
 
 // field takes one top-level field; false stops the walk when nothing else
 // in the line matters.
