@@ -132,68 +132,91 @@ var keyRe = lazy(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
 // value continues on following lines that are indented or are not a key
 // line; code fence lines are ignored.
 func parseFields(kind, body string, off int) (Block, bool) {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	kept := lines[:0:0]
-	indent := -1
+	lines, indent := fieldLines(body)
+	p := fieldParser{b: Block{Kind: kind, Values: map[string]string{}, Offset: off}}
 	for _, l := range lines {
+		p.line(l, indent)
+	}
+	p.flush()
+	return p.b, p.b.complete()
+}
+
+// fieldLines are the body's lines without code fences and trailing blanks,
+// and the indentation (spaces, tabs, quote marks) common to the non-empty
+// ones.
+func fieldLines(body string) (kept []string, indent int) {
+	indent = -1
+	for _, l := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			continue
 		}
 		kept = append(kept, strings.TrimRight(l, " \t"))
-		if t != "" {
-			if n := len(l) - len(strings.TrimLeft(l, " \t>")); indent < 0 || n < indent {
-				indent = n
-			}
-		}
-	}
-	b := Block{Kind: kind, Values: map[string]string{}, Offset: off}
-	var cur string
-	var cont []string
-	flush := func() {
-		if cur == "" {
-			return
-		}
-		v := b.Values[cur]
-		if len(cont) > 0 {
-			v = strings.TrimSpace(v + "\n" + dedent(cont))
-		}
-		b.Values[cur] = v
-		cont = nil
-	}
-	for _, l := range kept {
-		col := l
-		if indent > 0 && len(col) >= indent {
-			col = col[indent:]
-		}
-		if m := keyRe.get().FindStringSubmatch(col); m != nil && col[0] != ' ' && col[0] != '\t' {
-			flush()
-			key := strings.ToLower(strings.TrimSpace(m[1]))
-			if a, ok := lessonAliases[key]; ok && kind == "lesson-tag" {
-				key = a
-			}
-			if _, dup := b.Values[key]; !dup {
-				b.Keys = append(b.Keys, key)
-			}
-			cur = key
-			b.Values[key] = strings.TrimSpace(col[len(m[0]):])
+		if t == "" {
 			continue
 		}
-		if cur != "" {
-			cont = append(cont, l)
+		if n := len(l) - len(strings.TrimLeft(l, " \t>")); indent < 0 || n < indent {
+			indent = n
 		}
 	}
-	flush()
+	return kept, indent
+}
+
+// fieldParser collects a block's fields line by line.
+type fieldParser struct {
+	b    Block
+	cur  string   // the key being read
+	cont []string // its continuation lines
+}
+
+// line reads one line: a key line starts a field, any other line
+// continues the current one.
+func (p *fieldParser) line(l string, indent int) {
+	col := l
+	if indent > 0 && len(col) >= indent {
+		col = col[indent:]
+	}
+	m := keyRe.get().FindStringSubmatch(col)
+	if m == nil {
+		if p.cur != "" {
+			p.cont = append(p.cont, l)
+		}
+		return
+	}
+	p.flush()
+	key := strings.ToLower(strings.TrimSpace(m[1]))
+	if a, ok := lessonAliases[key]; ok && p.b.Kind == "lesson-tag" {
+		key = a
+	}
+	if _, dup := p.b.Values[key]; !dup {
+		p.b.Keys = append(p.b.Keys, key)
+	}
+	p.cur = key
+	p.b.Values[key] = strings.TrimSpace(col[len(m[0]):])
+}
+
+// flush adds the continuation lines to the current field's value.
+func (p *fieldParser) flush() {
+	if p.cur == "" || len(p.cont) == 0 {
+		return
+	}
+	p.b.Values[p.cur] = strings.TrimSpace(p.b.Values[p.cur] + "\n" + dedent(p.cont))
+	p.cont = nil
+}
+
+// complete says the block has fields, is not the format template, and has
+// what its kind needs: a mistake or a fix, a label or a type.
+func (b Block) complete() bool {
 	if len(b.Keys) == 0 || isTemplate(b) {
-		return b, false
+		return false
 	}
-	if kind == "lesson-tag" && b.Get("mistake") == "" && b.Get("fix") == "" {
-		return b, false
+	switch b.Kind {
+	case "lesson-tag":
+		return b.Get("mistake") != "" || b.Get("fix") != ""
+	case "process-knowledge":
+		return b.Get("label") != "" || b.Get("type") != ""
 	}
-	if kind == "process-knowledge" && b.Get("label") == "" && b.Get("type") == "" {
-		return b, false
-	}
-	return b, true
+	return true
 }
 
 func dedent(lines []string) string {
