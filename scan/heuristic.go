@@ -542,12 +542,12 @@ func program(e Event) string {
 // prog is the program a shell command runs, with its subcommand for the
 // tools where that is what matters (go test, npm run, git push).
 func prog(cmd string) string {
-	for _, seg := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }) {
+	for _, seg := range strings.FieldsFunc(cmd, isCommandSep) {
 		f := strings.Fields(seg)
-		for len(f) > 0 && (strings.Contains(f[0], "=") || f[0] == "sudo" || f[0] == "env" || f[0] == "time" || f[0] == "timeout" || isNumber(f[0])) {
+		for len(f) > 0 && runPrefix(f[0]) {
 			f = f[1:]
 		}
-		if len(f) == 0 || f[0] == "cd" || f[0] == "export" || f[0] == "source" || f[0] == "." {
+		if len(f) == 0 || setupCommands[f[0]] {
 			continue
 		}
 		p := filepath.Base(f[0])
@@ -558,6 +558,17 @@ func prog(cmd string) string {
 	}
 	return ""
 }
+
+func isCommandSep(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }
+
+// runPrefix is a word before the program: an env assignment, sudo, env,
+// time, timeout or its duration.
+func runPrefix(w string) bool {
+	return strings.Contains(w, "=") || w == "sudo" || w == "env" || w == "time" || w == "timeout" || isNumber(w)
+}
+
+// setupCommands prepare the shell rather than run the program.
+var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, ".": true}
 
 var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
 	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
