@@ -86,7 +86,7 @@ func merge(s string, spans []Span) []Span {
 	held := placeholders(s)
 	var in []Span
 	for _, sp := range spans {
-		for sp.End < len(s) && isSecretByte(s[sp.End]) {
+		for sp.End < len(s) && secretBytes[s[sp.End]] {
 			sp.End++
 		}
 		if sp.End > sp.Start && !overlapsAny(sp, held) {
@@ -99,6 +99,12 @@ func merge(s string, spans []Span) []Span {
 		}
 		return in[i].End > in[j].End
 	})
+	return joinOverlaps(in)
+}
+
+// joinOverlaps joins each span that overlaps the one before it (sorted by
+// start) into it.
+func joinOverlaps(in []Span) []Span {
 	var out []Span
 	for _, sp := range in {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
@@ -108,11 +114,6 @@ func merge(s string, spans []Span) []Span {
 		out = append(out, sp)
 	}
 	return out
-}
-
-func isSecretByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '+' || c == '/' || c == '='
 }
 
 func placeholders(s string) []Span {
