@@ -65,19 +65,28 @@ func gitleaksSpans(s string) ([]Span, error) {
 		if at == nil {
 			continue
 		}
-		r := gitleaksRules[i]
-		r.once.Do(r.compile)
-		if r.err != nil {
-			return nil, r.err
+		var err error
+		if out, err = gitleaksRules[i].spans(out, s, at); err != nil {
+			return nil, err
 		}
-		for _, w := range r.windows(s, at) {
-			found, err := r.find(s[w[0]:w[1]])
-			if err != nil {
-				return nil, err
-			}
-			for _, sp := range found {
-				out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
-			}
+	}
+	return out, nil
+}
+
+// spans appends what the rule finds in s, around the places at which its
+// keywords occur.
+func (r *glRule) spans(out []Span, s string, at []int) ([]Span, error) {
+	r.once.Do(r.compile)
+	if r.err != nil {
+		return nil, r.err
+	}
+	for _, w := range r.windows(s, at) {
+		found, err := r.find(s[w[0]:w[1]])
+		if err != nil {
+			return nil, err
+		}
+		for _, sp := range found {
+			out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
 		}
 	}
 	return out, nil
@@ -97,14 +106,7 @@ var (
 // keywordHits reads lower once and returns, for each rule, where its
 // keywords occur (nil: nowhere, so the rule cannot match).
 func keywordHits(lower string) [][]int {
-	keywordOnce.Do(func() {
-		keywordIndex = map[string][]keywordRef{}
-		for i, r := range gitleaksRules {
-			for _, k := range r.Keywords {
-				keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
-			}
-		}
-	})
+	keywordOnce.Do(indexKeywords)
 	hits := make([][]int, len(gitleaksRules))
 	for i := 0; i+1 < len(lower); i++ {
 		for _, ref := range keywordIndex[lower[i:i+2]] {
@@ -114,6 +116,15 @@ func keywordHits(lower string) [][]int {
 		}
 	}
 	return hits
+}
+
+func indexKeywords() {
+	keywordIndex = map[string][]keywordRef{}
+	for i, r := range gitleaksRules {
+		for _, k := range r.Keywords {
+			keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+		}
+	}
 }
 
 // windowLines is how many lines around a keyword a rule's match can reach
@@ -237,13 +248,22 @@ func allowed(lists []*glAllowlist, secret, match, line string) (bool, error) {
 // its regexes or stop words for an OR list, all of its kinds for an AND
 // list.
 func (a *glAllowlist) allows(secret, match, line string) bool {
-	target := a.target(secret, match, line)
-	regexOK := a.re != nil && target != "" && a.re.FindString(target) != ""
-	stopOK := containsAny(strings.ToLower(secret), a.StopWords) && len(a.StopWords) > 0
+	regexOK := a.matches(a.target(secret, match, line))
+	stopOK := a.stopped(secret)
 	if !a.And {
 		return regexOK || stopOK
 	}
 	return !a.PathsOrCommits && (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK)
+}
+
+// matches says one of the allowlist's regexes matches the target.
+func (a *glAllowlist) matches(target string) bool {
+	return a.re != nil && target != "" && a.re.FindString(target) != ""
+}
+
+// stopped says the secret holds one of the allowlist's stop words.
+func (a *glAllowlist) stopped(secret string) bool {
+	return len(a.StopWords) > 0 && containsAny(strings.ToLower(secret), a.StopWords)
 }
 
 // target is the text the allowlist's regexes test.

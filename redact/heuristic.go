@@ -135,13 +135,9 @@ func (h heuristic) allows(l string) bool {
 func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
 	var out []Span
 	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
-		for j := range m {
-			if m[j] >= 0 {
-				m[j] += start
-			}
-		}
+		shift(m, start)
 		from, to := m[2*h.group], m[2*h.group+1]
-		if from < 0 || to <= from || h.flag && m[0] > 0 && !strings.ContainsRune(" \t\n\"'`(", rune(s[m[0]-1])) {
+		if from < 0 || to <= from || h.flag && !flagStart(s, m[0]) {
 			continue
 		}
 		from, to = trimValue(s, from, to)
@@ -150,6 +146,20 @@ func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
 		}
 	}
 	return out
+}
+
+// shift moves the match indexes m (of the found submatches) by start.
+func shift(m []int, start int) {
+	for j := range m {
+		if m[j] >= 0 {
+			m[j] += start
+		}
+	}
+}
+
+// flagStart says a flag matched at i starts a word.
+func flagStart(s string, i int) bool {
+	return i == 0 || strings.ContainsRune(" \t\n\"'`(", rune(s[i-1]))
 }
 
 // trimValue drops the quotes around a value and the punctuation after it
@@ -177,22 +187,28 @@ func (h heuristic) secret(s string, m []int, v string) bool {
 // backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
 func assigned(s string, words []string) bool {
 	for _, w := range words {
-		for off := 0; ; {
-			i := strings.Index(s[off:], w)
-			if i < 0 {
-				break
-			}
-			j := off + i + len(w)
-			for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
-				j++
-			}
-			if j < len(s) && (s[j] == ':' || s[j] == '=') {
-				return true
-			}
-			off += i + 1
+		if assignedWord(s, w) {
+			return true
 		}
 	}
 	return false
+}
+
+func assignedWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		j := off + i + len(w)
+		for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+			j++
+		}
+		if j < len(s) && (s[j] == ':' || s[j] == '=') {
+			return true
+		}
+		off += i + 1
+	}
 }
 
 func containsAny(s string, lits []string) bool {
@@ -299,9 +315,8 @@ func randomish(v string) bool {
 }
 
 func hasDigitAndLetter(s string) bool {
-	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-	}) >= 0
+	n := countClasses(s)
+	return n.digit > 0 && n.lower+n.upper > 0
 }
 
 // entropySpans finds long tokens that look random (base64/hex of a key)
@@ -363,13 +378,8 @@ func integrity(before, tok string) bool {
 // (fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl) is as regular as the UUID.
 func withoutExt(tok string) string {
 	i := strings.LastIndexByte(tok, '.')
-	if i < 0 || len(tok)-i-1 < 1 || len(tok)-i-1 > 5 {
+	if ext := tok[i+1:]; i < 0 || len(ext) < 1 || len(ext) > 5 || strings.Trim(ext, lowerLetters) != "" {
 		return tok
-	}
-	for _, c := range tok[i+1:] {
-		if c < 'a' || c > 'z' {
-			return tok
-		}
 	}
 	return tok[:i]
 }
@@ -428,15 +438,22 @@ func looksRandom(tok string) bool {
 	if mostlyWords(tok) || n.other > len(tok)/4 { // paths, dotted names, dashed-words
 		return false
 	}
-	// Two classes pass only when they look drawn at random: digits with
-	// letters in a long token, or mixed case with capitals far more often
-	// than at word starts (CamelCase identifiers).
-	kinds := n.kinds()
-	mixedCase := n.lower > 0 && n.upper > 0 && n.digit == 0 && n.upper*4 >= n.lower+n.upper && entropy(tok) >= 4.2
-	if kinds < 3 && !(kinds == 2 && n.digit > 0 && len(tok) >= 40) && !mixedCase {
-		return false
+	return randomMix(n, tok) && entropy(tok) >= 4.0
+}
+
+// randomMix: all three classes, or two that look drawn at random: digits
+// with letters in a long token, or mixed case with capitals far more
+// often than at word starts (CamelCase identifiers).
+func randomMix(n classes, tok string) bool {
+	switch kinds := n.kinds(); {
+	case kinds == 3:
+		return true
+	case kinds == 2 && n.digit > 0:
+		return len(tok) >= 40
+	case kinds == 2:
+		return n.upper*4 >= n.lower+n.upper && entropy(tok) >= 4.2
 	}
-	return entropy(tok) >= 4.0
+	return false
 }
 
 // mostlyWords: paths, module names and snake_case names are mostly words
@@ -445,15 +462,23 @@ func looksRandom(tok string) bool {
 func mostlyWords(tok string) bool {
 	words, covered := 0, 0
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == '.' || r == '_' || r == '-' }) {
-		switch {
-		case len(part) >= 3 && isWord(part):
-			words++
-			covered += len(part)
-		case len(part) <= 4 && strings.Trim(part, digits) == "", isHex(part) && len(part) <= 64:
-			covered += len(part) // arities, versions, hashes
-		}
+		word, cover := wordCover(part)
+		words += boolInt(word)
+		covered += cover
 	}
 	return words >= 2 && (covered*2 >= len(tok) || tok[0] == '/' && covered*3 >= len(tok))
+}
+
+// wordCover says a part of a token is a word, and how much of the token
+// it covers as a word or as an arity, a version or a hash.
+func wordCover(part string) (word bool, covered int) {
+	switch {
+	case len(part) >= 3 && isWord(part):
+		return true, len(part)
+	case len(part) <= 4 && strings.Trim(part, digits) == "", isHex(part) && len(part) <= 64:
+		return false, len(part)
+	}
+	return false, 0
 }
 
 // isWord: letters only, lower case or CamelCase (JSONSerializer): few

@@ -86,10 +86,7 @@ func merge(s string, spans []Span) []Span {
 	held := placeholders(s)
 	var in []Span
 	for _, sp := range spans {
-		for sp.End < len(s) && secretBytes[s[sp.End]] {
-			sp.End++
-		}
-		if sp.End > sp.Start && !overlapsAny(sp, held) {
+		if sp.End = tokenEnd(s, sp.End); sp.End > sp.Start && !overlapsAny(sp, held) {
 			in = append(in, sp)
 		}
 	}
@@ -100,6 +97,14 @@ func merge(s string, spans []Span) []Span {
 		return in[i].End > in[j].End
 	})
 	return joinOverlaps(in)
+}
+
+// tokenEnd is the end of the secret-like token that goes on at s[i].
+func tokenEnd(s string, i int) int {
+	for i < len(s) && secretBytes[s[i]] {
+		i++
+	}
+	return i
 }
 
 // joinOverlaps joins each span that overlaps the one before it (sorted by
