@@ -75,10 +75,8 @@ func appendLessonBlocks(out []Block, text string) []Block {
 		if lineEnd < 0 {
 			return out
 		}
-		lineStart := strings.LastIndexByte(text[:i], '\n') + 1
-		opener := strings.TrimSpace(strings.Trim(text[lineStart:i+lineEnd], "`*> \t\r"))
 		pos = i + len(lessonOpen)
-		if opener != lessonOpen && opener != lessonOpen+":" {
+		if !lessonOpener(text, i, i+lineEnd) {
 			continue
 		}
 		bodyStart := i + lineEnd + 1
@@ -95,6 +93,14 @@ func appendLessonBlocks(out []Block, text string) []Block {
 		}
 		pos = bodyStart + end + len(lessonClose)
 	}
+}
+
+// lessonOpener says the line around text[i] (ending at end) holds
+// "#lesson" alone, maybe as code, emphasis or a quote, maybe with a colon.
+func lessonOpener(text string, i, end int) bool {
+	lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+	opener := strings.TrimSpace(strings.Trim(text[lineStart:end], "`*> \t\r"))
+	return opener == lessonOpen || opener == lessonOpen+":"
 }
 
 func appendPKBlocks(out []Block, text string) []Block {
@@ -145,21 +151,30 @@ func parseFields(kind, body string, off int) (Block, bool) {
 // and the indentation (spaces, tabs, quote marks) common to the non-empty
 // ones.
 func fieldLines(body string) (kept []string, indent int) {
-	indent = -1
+	var raw []string
 	for _, l := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			continue
 		}
+		raw = append(raw, l)
 		kept = append(kept, strings.TrimRight(l, " \t"))
-		if t == "" {
+	}
+	return kept, commonIndent(raw, " \t>")
+}
+
+// commonIndent is the least indentation (the leading bytes of cutset) of
+// the lines that are not blank, or -1 when all are.
+func commonIndent(lines []string, cutset string) int {
+	indent := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if n := len(l) - len(strings.TrimLeft(l, " \t>")); indent < 0 || n < indent {
+		if n := len(l) - len(strings.TrimLeft(l, cutset)); indent < 0 || n < indent {
 			indent = n
 		}
 	}
-	return kept, indent
+	return indent
 }
 
 // fieldParser collects a block's fields line by line.
@@ -223,19 +238,11 @@ func dedent(lines []string) string {
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
-	min := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if n := len(l) - len(strings.TrimLeft(l, " \t")); min < 0 || n < min {
-			min = n
-		}
-	}
+	indent := commonIndent(lines, " \t")
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		if len(l) >= min && min > 0 {
-			l = l[min:]
+		if len(l) >= indent && indent > 0 {
+			l = l[indent:]
 		}
 		out[i] = l
 	}

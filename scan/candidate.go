@@ -322,23 +322,7 @@ func shape(text string, cmds ...string) string {
 // incident in many sessions, or a field repeated in the title, is checked
 // once.
 func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) error {
-	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
-	for i := range c.Tags {
-		texts = append(texts, &c.Tags[i])
-	}
-	for i := range c.Evidence {
-		texts = append(texts, &c.Evidence[i].Text)
-	}
-	for i := range c.Extra {
-		texts = append(texts, &c.Extra[i].Value)
-	}
-	for i := range c.Paths {
-		texts = append(texts, &c.Paths[i])
-	}
-	for i := range c.Keywords {
-		texts = append(texts, &c.Keywords[i])
-	}
-	for _, p := range texts {
+	for _, p := range c.texts() {
 		r, ok := seen[*p]
 		if !ok {
 			var err error
@@ -351,6 +335,27 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 	}
 	c.Title = shortTitle(c.Title)
 	return nil
+}
+
+// texts are the candidate's texts, to be redacted in place.
+func (c *Candidate) texts() []*string {
+	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
+	texts = appendRefs(texts, c.Tags)
+	for i := range c.Evidence {
+		texts = append(texts, &c.Evidence[i].Text)
+	}
+	for i := range c.Extra {
+		texts = append(texts, &c.Extra[i].Value)
+	}
+	texts = appendRefs(texts, c.Paths)
+	return appendRefs(texts, c.Keywords)
+}
+
+func appendRefs(refs []*string, ss []string) []*string {
+	for i := range ss {
+		refs = append(refs, &ss[i])
+	}
+	return refs
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -74,13 +74,18 @@ func (s *session) codexItem(payload json.RawMessage, n int) {
 	case "function_call", "custom_tool_call", "local_shell_call":
 		s.codexCall(&p, n)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		out, failed, slow := codexOutput(p.Output)
-		ex := clip(out, resultExcerpt)
-		// Seed 003's hang: a timeout, or no output after more than 30 s.
-		hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
-		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
-			Error: failed || hung, Text: ex, Timeout: hung})
+		s.codexResult(&p, n)
 	}
+}
+
+// codexResult reads a tool call's output. Seed 003's hang: a timeout, or
+// no output after more than 30 s.
+func (s *session) codexResult(p *codexPayload, n int) {
+	out, failed, slow := codexOutput(p.Output)
+	ex := clip(out, resultExcerpt)
+	hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
+	s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
+		Error: failed || hung, Text: ex, Timeout: hung})
 }
 
 // codexCall reads a tool call, its target from the arguments, the shell

@@ -108,19 +108,26 @@ func geminiText(content any) string {
 		t, _ := c["text"].(string)
 		return t
 	case []any:
-		text := ""
-		for _, p := range c {
-			// A part marked thought (history synced by $set.messages keeps
-			// them) is the model's thinking, not its reply.
-			if mp, ok := p.(map[string]any); ok && mp["thought"] != true {
-				if t, ok := mp["text"].(string); ok {
-					text += t
-				}
-			}
-		}
-		return text
+		return partsText(c)
 	}
 	return ""
+}
+
+// partsText joins the text of the parts. A part marked thought (history
+// synced by $set.messages keeps them) is the model's thinking, not its
+// reply.
+func partsText(parts []any) string {
+	text := ""
+	for _, p := range parts {
+		mp, ok := p.(map[string]any)
+		if !ok || mp["thought"] == true {
+			continue
+		}
+		if t, ok := mp["text"].(string); ok {
+			text += t
+		}
+	}
+	return text
 }
 
 // geminiResult is the start of a tool call's result: the display text,
@@ -133,6 +140,15 @@ func geminiResult(display any, result json.RawMessage) string {
 	if len(result) == 0 || string(result) == "null" {
 		return ""
 	}
+	if r, ok := functionResponse(result); ok {
+		return clip(r, resultExcerpt)
+	}
+	return clip(string(result), resultExcerpt)
+}
+
+// functionResponse is the error and output of the first of the result's
+// parts that has either.
+func functionResponse(result json.RawMessage) (string, bool) {
 	var parts []struct {
 		FunctionResponse struct {
 			Response struct {
@@ -141,14 +157,15 @@ func geminiResult(display any, result json.RawMessage) string {
 			} `json:"response"`
 		} `json:"functionResponse"`
 	}
-	if json.Unmarshal(result, &parts) == nil {
-		for _, p := range parts {
-			if r := p.FunctionResponse.Response; r.Output != "" || r.Error != "" {
-				return clip(r.Error+r.Output, resultExcerpt)
-			}
+	if json.Unmarshal(result, &parts) != nil {
+		return "", false
+	}
+	for _, p := range parts {
+		if r := p.FunctionResponse.Response; r.Output != "" || r.Error != "" {
+			return r.Error + r.Output, true
 		}
 	}
-	return clip(string(result), resultExcerpt)
+	return "", false
 }
 
 // geminiRec is what scan keeps of one Gemini CLI message record: its

@@ -314,12 +314,19 @@ func (in *incident) describe(c *Candidate, evs []Event) {
 	}
 	c.signals.causal = in.diag != "" && causalPhrases.in(in.diag)
 	c.signals.dataLoss = dataLossPhrases.in(in.res.Text)
+	c.Tags = in.tags()
+}
+
+// tags are the program's name and, for a hang, its severity.
+func (in *incident) tags() []string {
+	var tags []string
 	if p, _, _ := strings.Cut(program(in.call), " "); p != "" && in.call.Tool == "Bash" {
-		c.Tags = append(c.Tags, "tool:"+p) // one word, so `lore aggregate` groups git add with git push
+		tags = append(tags, "tool:"+p) // one word, so `lore aggregate` groups git add with git push
 	}
 	if in.res.Timeout {
-		c.Tags = append(c.Tags, "severity:hang")
+		tags = append(tags, "severity:hang")
 	}
+	return tags
 }
 
 func correction(evs []Event, i int) *Candidate {
@@ -328,30 +335,44 @@ func correction(evs []Event, i int) *Candidate {
 	c.signals.userCorrected = true
 	c.signals.causal = causalPhrases.in(e.Text)
 	c.signals.dataLoss = dataLossPhrases.in(e.Text)
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
-		if evs[j].Kind == ToolCall {
-			c.Tool, c.Trigger = evs[j].Tool, evs[j].Text
-			break
-		}
+	if call := lastCall(evs, i); call != nil {
+		c.Tool, c.Trigger = call.Tool, call.Text
 	}
 	c.Evidence = append(c.Evidence, Evidence{e.Line, "user: " + c.Mistake})
-	for j := i + 1; j < len(evs) && j <= i+retryWindow; j++ {
-		switch evs[j].Kind {
+	c.answer(evs[i+1:])
+	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
+	return c
+}
+
+// lastCall is the tool call among the ten events before event i, or nil.
+func lastCall(evs []Event, i int) *Event {
+	for j := i - 1; j >= 0 && j >= i-10; j-- {
+		if evs[j].Kind == ToolCall {
+			return &evs[j]
+		}
+	}
+	return nil
+}
+
+// answer takes a correction's fix from the assistant's first words in the
+// events after it (up to the user's next turn), confirmed by a tool call
+// that then succeeded.
+func (c *Candidate) answer(after []Event) {
+	for _, e := range after[:min(len(after), retryWindow)] {
+		switch e.Kind {
 		case AssistantText:
 			if c.Fix == "" {
-				c.Fix = clip(firstLines(evs[j].Text, 3), 300)
-				c.Evidence = append(c.Evidence, Evidence{evs[j].Line, "assistant: " + c.Fix})
+				c.Fix = clip(firstLines(e.Text, 3), 300)
+				c.Evidence = append(c.Evidence, Evidence{e.Line, "assistant: " + c.Fix})
 			}
 		case ToolResult:
-			if !evs[j].Error && c.Fix != "" {
+			if !e.Error && c.Fix != "" {
 				c.signals.fixConfirmed = true
 			}
 		case UserText:
-			j = len(evs)
+			return
 		}
 	}
-	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
-	return c
 }
 
 func explicit(evs []Event, i int, e Event) *Candidate {
@@ -367,11 +388,8 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	c.signals.explicit = true
 	c.signals.userCorrected = e.Kind == UserText
 	c.signals.causal = causalPhrases.in(s)
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
-		if evs[j].Kind == ToolCall {
-			c.Tool = evs[j].Tool
-			break
-		}
+	if call := lastCall(evs, i); call != nil {
+		c.Tool = call.Tool
 	}
 	c.Evidence = append(c.Evidence, Evidence{e.Line, who + s})
 	return c
@@ -413,6 +431,22 @@ func literalNewlines(s string) string {
 // ("Checking 1 source file ...") and exit codes; a line ending in ':' takes
 // the next line with it.
 func errorLine(out string) string {
+	lines := outputLines(out)
+	for i, l := range lines {
+		if !errorWordRe.get().MatchString(l) && !diagCodeRe.get().MatchString(l) {
+			continue
+		}
+		if strings.HasSuffix(l, ":") && i+1 < len(lines) && strings.Contains(lines[i+1], " ") {
+			l += " " + lines[i+1]
+		}
+		return l
+	}
+	return firstLines(out, 1)
+}
+
+// outputLines are the first 40 lines of a tool's output that are neither
+// empty nor noise, trimmed of blanks and box-drawing borders.
+func outputLines(out string) []string {
 	var lines []string
 	for _, l := range strings.Split(literalNewlines(out), "\n") {
 		l = strings.TrimSpace(strings.TrimLeft(l, "┃│ \t"))
@@ -423,21 +457,7 @@ func errorLine(out string) string {
 			break
 		}
 	}
-	pick := -1
-	for i, l := range lines {
-		if errorWordRe.get().MatchString(l) || diagCodeRe.get().MatchString(l) {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		return firstLines(out, 1)
-	}
-	l := lines[pick]
-	if strings.HasSuffix(l, ":") && pick+1 < len(lines) && strings.Contains(lines[pick+1], " ") {
-		l += " " + lines[pick+1]
-	}
-	return l
+	return lines
 }
 
 // command is the first line of a shell command with any heredoc body
@@ -564,8 +584,11 @@ func isCommandSep(r rune) bool { return r == ';' || r == '&' || r == '|' || r ==
 // runPrefix is a word before the program: an env assignment, sudo, env,
 // time, timeout or its duration.
 func runPrefix(w string) bool {
-	return strings.Contains(w, "=") || w == "sudo" || w == "env" || w == "time" || w == "timeout" || isNumber(w)
+	return strings.Contains(w, "=") || runWrappers[w] || isNumber(w)
 }
+
+// runWrappers run the program that follows them.
+var runWrappers = map[string]bool{"sudo": true, "env": true, "time": true, "timeout": true}
 
 // setupCommands prepare the shell rather than run the program.
 var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, ".": true}
@@ -573,14 +596,8 @@ var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, 
 var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
 	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
 
-func isNumber(s string) bool {
-	for _, r := range s {
-		if (r < '0' || r > '9') && r != 's' && r != 'm' {
-			return false
-		}
-	}
-	return s != ""
-}
+// isNumber: digits, maybe with a unit of seconds or minutes (timeout 30s).
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789sm") == "" }
 
 func boolInt(b bool) int {
 	if b {

@@ -502,7 +502,7 @@ func claudeProjects(claude, root string) []string {
 }
 
 func alnumOrDash(r rune) rune {
-	if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+	if r < 256 && nameBytes[r] {
 		return r
 	}
 	return '-'

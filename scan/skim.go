@@ -120,7 +120,7 @@ func elements(b []byte, fn func(val []byte) bool) bool {
 }
 
 func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+	for i < len(b) && spaceBytes[b[i]] {
 		i++
 	}
 	return i
