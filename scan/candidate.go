@@ -303,17 +303,25 @@ func shape(text string, cmds ...string) string {
 	named := map[string]bool{}
 	for _, c := range cmds {
 		for _, w := range strings.Fields(c) {
-			named[strings.Trim(w, "\"'`,:;()[]{}")] = true
+			named[strings.Trim(w, wordPunct)] = true
 		}
 	}
 	words := strings.Fields(text)
 	for i, w := range words {
-		t := strings.Trim(w, "\"'`,:;()[]{}")
-		if named[t] || strings.ContainsAny(t, "0123456789/\\") || strings.Contains(strings.TrimRight(t, "."), ".") {
+		if t := strings.Trim(w, wordPunct); named[t] || varying(t) {
 			words[i] = "_"
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// wordPunct is the punctuation around a word in a message.
+const wordPunct = "\"'`,:;()[]{}"
+
+// varying says a word differs between runs: it has a digit, a path or a
+// dot inside.
+func varying(t string) bool {
+	return strings.ContainsAny(t, "0123456789/\\") || strings.Contains(strings.TrimRight(t, "."), ".")
 }
 
 // redactAll replaces secrets in every text a candidate carries, and this

@@ -213,13 +213,8 @@ func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines 
 		if !ok {
 			break
 		}
-		l = bytes.TrimSpace(l)
-		if len(l) == 0 {
-			continue
-		}
-		var g geminiLine
-		if l[0] != '{' || json.Unmarshal(l, &g) != nil {
-			s.stats.BadJSON++
+		g, ok := s.geminiDecode(l)
+		if !ok {
 			continue
 		}
 		if changed := rp.apply(&g, lr.line); changed >= 0 && lr.line > prevLines {
@@ -235,6 +230,20 @@ func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines 
 		settled++
 	}
 	return settled, lr.line
+}
+
+// geminiDecode decodes one line of a JSONL chat file; a blank line is
+// skipped, anything but a JSON object counted as bad.
+func (s *session) geminiDecode(l []byte) (g geminiLine, ok bool) {
+	l = bytes.TrimSpace(l)
+	if len(l) == 0 {
+		return g, false
+	}
+	if l[0] != '{' || json.Unmarshal(l, &g) != nil {
+		s.stats.BadJSON++
+		return g, false
+	}
+	return g, true
 }
 
 // geminiReplay is the list of messages as a JSONL chat file's lines

@@ -255,17 +255,25 @@ func (in *incident) skip(evs []Event, i int) bool {
 	if in.res.Timeout {
 		return false
 	}
-	fixed := in.fixed >= 0
 	switch {
-	case !fixed && in.same(evs) && len(in.attempts) >= 3:
+	case in.fixed < 0 && in.same(evs) && len(in.attempts) >= 3:
 		return true // the same failure repeated, never fixed: no fix to teach
-	case fixed && evs[in.fixed].Text == in.call.Text && len(in.attempts) < 3:
-		return true // the same command passed once the code changed: a bug fixed, not a way of working
-	case fixed && sameRun(in.call.Text, evs[in.fixed].Text) && edited(evs[i:in.fixed]):
-		return true // the same run (its output cut differently) passed after files were edited: a bug fixed
+	case in.fixed >= 0 && in.bugFixed(evs, i):
+		return true
 	default:
 		return in.diag == "" && exitOnlyRe.get().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
 	}
+}
+
+// bugFixed says the fix (found) was a change to the code, not a way of
+// working: the same command passed once the code changed, or the same run
+// (its output cut differently) passed after files were edited.
+func (in *incident) bugFixed(evs []Event, i int) bool {
+	fix := evs[in.fixed].Text
+	if fix == in.call.Text && len(in.attempts) < 3 {
+		return true
+	}
+	return sameRun(in.call.Text, fix) && edited(evs[i:in.fixed])
 }
 
 // same says every attempt ran the very same command.

@@ -10,19 +10,30 @@ type phrases []string
 
 // lowerASCII lowercases A-Z only, so byte offsets stay those of s.
 func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
+	i := firstUpper(s)
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		if isUpper(b[j]) {
+			b[j] += 'a' - 'A'
 		}
 	}
-	return s
+	return string(b)
 }
+
+// firstUpper is the index of the first of A-Z in s, or -1.
+func firstUpper(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 func isWordByte(c byte) bool { return wordBytes[c] }
 

@@ -147,6 +147,30 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	if bm == nil {
 		bm = ParseBookmarks(nil)
 	}
+	results := scanAll(files, bm, opt)
+	res := &Result{Bookmarks: &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}}
+	for k, v := range bm.Files {
+		res.Bookmarks.Files[k] = v
+	}
+	var all []Candidate
+	for i, o := range results {
+		res.Stats.add(o.stats)
+		if o.keep {
+			res.Bookmarks.Files[key(files[i])] = o.mark
+		}
+		all = append(all, o.cands...)
+	}
+	cands, err := finish(all, localizer(opt.Root, opt.Home))
+	if err != nil {
+		return nil, err
+	}
+	res.Candidates = cands
+	return res, nil
+}
+
+// scanAll scans the files on opt.Workers goroutines (one per CPU by
+// default).
+func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -168,25 +192,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	}
 	close(next)
 	wg.Wait()
-
-	res := &Result{Bookmarks: &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}}
-	for k, v := range bm.Files {
-		res.Bookmarks.Files[k] = v
-	}
-	var all []Candidate
-	for i, o := range results {
-		res.Stats.add(o.stats)
-		if o.keep {
-			res.Bookmarks.Files[key(files[i])] = o.mark
-		}
-		all = append(all, o.cands...)
-	}
-	cands, err := finish(all, localizer(opt.Root, opt.Home))
-	if err != nil {
-		return nil, err
-	}
-	res.Candidates = cands
-	return res, nil
+	return results
 }
 
 // fileScan is what scanning one file gave.
@@ -368,7 +374,7 @@ func (s *session) readGeminiFile(f *os.File, prev Bookmark, mark *Bookmark) {
 // offset, unless the file was rewritten since.
 func (s *session) readJSONL(f *os.File, prev Bookmark, mark *Bookmark) error {
 	off, line := int64(0), 0
-	if prev.Offset > 0 && prev.Offset <= mark.Size && tailHash(f, prev.Offset) == prev.Tail {
+	if resumable(f, prev, mark.Size) {
 		off, line = prev.Offset, prev.Line
 		s.resumed = true
 	}
@@ -401,10 +407,25 @@ func (s *session) readJSONL(f *os.File, prev Bookmark, mark *Bookmark) error {
 	return nil
 }
 
+// resumable says a file of size bytes can be read on from prev: the bytes
+// before its offset are those read then.
+func resumable(f *os.File, prev Bookmark, size int64) bool {
+	return prev.Offset > 0 && prev.Offset <= size && tailHash(f, prev.Offset) == prev.Tail
+}
+
 // candidates runs both tiers over the session's events.
 func (s *session) candidates(path string) []Candidate {
-	var out []Candidate
-	var blockIdx []blockRef
+	out, blockIdx := s.blocks()
+	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	for i := range out {
+		out[i].File, out[i].Session = path, s.id
+	}
+	return out
+}
+
+// blocks are the Tier 1 candidates of the session, and where each was.
+func (s *session) blocks() (out []Candidate, refs []blockRef) {
 	for i, e := range s.events {
 		if e.Kind != AssistantText || !HasBlock(e.Text) {
 			continue
@@ -414,15 +435,10 @@ func (s *session) candidates(path string) []Candidate {
 			c.Line = e.Line
 			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
 			out = append(out, c)
-			blockIdx = append(blockIdx, blockRef{i, c.Tool, c.Trigger})
+			refs = append(refs, blockRef{i, c.Tool, c.Trigger})
 		}
 	}
-	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	for i := range out {
-		out[i].File, out[i].Session = path, s.id
-	}
-	return out
+	return out, refs
 }
 
 func blockText(text string, off int) string {
@@ -517,13 +533,7 @@ func geminiChats(root, home string) []string {
 	home = envOr("GEMINI_CLI_HOME", home)
 	tmp := filepath.Join(home, ".gemini", "tmp")
 	slugs := geminiRegistered(filepath.Join(home, ".gemini", "projects.json"), root)
-	entries, _ := os.ReadDir(tmp)
-	for _, e := range entries {
-		owner, err := os.ReadFile(filepath.Join(tmp, e.Name(), ".project_root"))
-		if err == nil && strings.TrimSpace(string(owner)) == root && !contains(slugs, e.Name()) {
-			slugs = append(slugs, e.Name())
-		}
-	}
+	slugs = geminiOwned(tmp, root, slugs)
 	sum := sha256.Sum256([]byte(root))
 	if hash := hex.EncodeToString(sum[:]); !contains(slugs, hash) {
 		slugs = append(slugs, hash)
@@ -533,6 +543,19 @@ func geminiChats(root, home string) []string {
 		out[i] = filepath.Join(tmp, slug, "chats")
 	}
 	return out
+}
+
+// geminiOwned adds to slugs the folders under tmp whose .project_root
+// file names root.
+func geminiOwned(tmp, root string, slugs []string) []string {
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		owner, err := os.ReadFile(filepath.Join(tmp, e.Name(), ".project_root"))
+		if err == nil && strings.TrimSpace(string(owner)) == root && !contains(slugs, e.Name()) {
+			slugs = append(slugs, e.Name())
+		}
+	}
+	return slugs
 }
 
 // geminiRegistered is root's slug in Gemini CLI's projects.json, if it

@@ -159,12 +159,15 @@ func skipValue(b []byte, i int) (int, bool) {
 		return skipNested(b, i)
 	default: // number, true, false, null
 		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' {
+		for j < len(b) && !literalEnds[b[j]] {
 			j++
 		}
 		return j, j > i
 	}
 }
+
+// literalEnds end a number, true, false or null.
+var literalEnds = setOf(",}] \n")
 
 // skipNested returns the index just after the object or array that opens
 // at b[i].
@@ -252,6 +255,12 @@ func appendEscape(out, in []byte) ([]byte, []byte) {
 		}
 		return append(out, c), in[2:]
 	}
+	return appendUnicode(out, in)
+}
+
+// appendUnicode decodes the \uXXXX escape (and the low half of a
+// surrogate pair after it) at the start of in.
+func appendUnicode(out, in []byte) ([]byte, []byte) {
 	if len(in) < 6 {
 		return out, nil
 	}
