@@ -94,7 +94,8 @@ func heuristicSpans(s string) ([]Span, error) {
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
 	// its few candidate lines cost.
-	for i, h := range heuristics {
+	for i := range heuristics {
+		h := &heuristics[i]
 		if h.kind != "private-key" {
 			out = h.lineSpans(out, heurRes[i], s, lower)
 		} else if containsAny(lower, h.literal) {
@@ -106,7 +107,7 @@ func heuristicSpans(s string) ([]Span, error) {
 
 // lineSpans appends the spans the pattern finds on the lines of s whose
 // lower-case text (in lower) its literals allow.
-func (h heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []Span {
+func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []Span {
 	for ls := 0; ls < len(s); {
 		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
@@ -124,7 +125,7 @@ func (h heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []S
 
 // allows says the pattern can match the lower-case line l: one of its
 // literals occurs there (as an assignment, for a pattern with assign).
-func (h heuristic) allows(l string) bool {
+func (h *heuristic) allows(l string) bool {
 	if h.assign {
 		return assigned(l, h.literal)
 	}
@@ -132,7 +133,7 @@ func (h heuristic) allows(l string) bool {
 }
 
 // spans runs the pattern on s[start:end] and keeps the values that pass.
-func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
+func (h *heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
 	var out []Span
 	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
 		shift(m, start)
@@ -176,7 +177,7 @@ func trimValue(s string, from, to int) (int, int) {
 
 // secret says the value v of the match m is a credential: its own test
 // passes, and for a KEY=value line the name holds one too.
-func (h heuristic) secret(s string, m []int, v string) bool {
+func (h *heuristic) secret(s string, m []int, v string) bool {
 	if h.kind == "env" && (!secretKey(s[m[2]:m[3]]) || !credential(v)) {
 		return false
 	}
