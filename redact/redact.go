@@ -56,15 +56,7 @@ func String(s string) (string, error) {
 	if len(spans) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
-	last := 0
-	for _, sp := range spans {
-		b.WriteString(s[last:sp.Start])
-		b.WriteString(Placeholder(sp.Kind))
-		last = sp.End
-	}
-	b.WriteString(s[last:])
-	out := b.String()
+	out := replaceSpans(s, spans)
 	// The same secret elsewhere in the text (a token echoed twice, once
 	// where no rule's context matched) goes too.
 	for _, sp := range spans {
@@ -73,6 +65,20 @@ func String(s string) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// replaceSpans replaces each span of s (in order, not overlapping) by its
+// placeholder.
+func replaceSpans(s string, spans []Span) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.Start])
+		b.WriteString(Placeholder(sp.Kind))
+		last = sp.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // merge extends each span to the end of the token it cuts (a rule that

@@ -312,21 +312,27 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 	}
 	mark := Bookmark{Agent: agent, Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
 	s := &session{id: prev.Session, names: map[string]string{}, stats: &st}
-	switch {
-	case agent == AgentGemini && !strings.HasSuffix(path, ".json"):
-		s.readGeminiJSONL(f, prev, &mark)
-	case agent == AgentGemini:
-		s.readGeminiFile(f, prev, &mark)
-	default:
-		if err := s.readJSONL(f, prev, &mark); err != nil {
-			return nil, nil, st, err
-		}
+	if err := s.read(f, path, prev, &mark); err != nil {
+		return nil, nil, st, err
 	}
 	if s.id == "" {
 		s.id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	mark.Session = s.id
 	return &mark, s.candidates(path), st, nil
+}
+
+// read reads the file from prev with the reader of its format.
+func (s *session) read(f *os.File, path string, prev Bookmark, mark *Bookmark) error {
+	switch {
+	case mark.Agent == AgentGemini && !strings.HasSuffix(path, ".json"):
+		s.readGeminiJSONL(f, prev, mark)
+	case mark.Agent == AgentGemini:
+		s.readGeminiFile(f, prev, mark)
+	default:
+		return s.readJSONL(f, prev, mark)
+	}
+	return nil
 }
 
 // unchanged says the file need not be read: older than since, or the same
