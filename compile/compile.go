@@ -8,6 +8,7 @@ package compile
 import (
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"math"
 	"sort"
 	"strings"
@@ -75,105 +76,132 @@ func Build(in Input) ([]byte, Report, error) {
 // Compile selects and renders the items and plans the index.
 func Compile(in Input) (manifest.Source, Report) {
 	set := Settings(in.Config)
-	var rep Report
-	itemCap := min(MaxItemBytes, set.BudgetBytes)
-	if itemCap < 256 {
-		itemCap = 256
-	}
-
-	var items []manifest.Item
-	var critical []*markdown.Item
-	byID := map[string]string{} // id -> file that has it
-	h := sha256.New()
-	fmt.Fprintf(h, "lore manifest %d compile %d\n", manifest.Version, Revision)
-	fmt.Fprintf(h, "%+v\n", set)
-	fmt.Fprintf(h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
-	h.Write(in.Learnings)
-
-	// Lessons a skill document lists are compiled under the skill's record.
-	skillOf := map[string]int{}
-	for i, sk := range in.Skills {
-		fmt.Fprintf(h, "skill %s %s %s %q\n", sk.Path, sk.ID, sk.Tool, sk.Lessons)
-		for _, id := range sk.Lessons {
-			if _, dup := skillOf[id]; !dup {
-				skillOf[id] = i
-			}
-		}
-	}
-	members := make([][]*markdown.Item, len(in.Skills))
-
-	add := func(list []*markdown.Item, global bool) {
-		sorted := append([]*markdown.Item(nil), list...)
-		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
-		for _, it := range sorted {
-			fmt.Fprintf(h, "%s %t %d\n", it.Path, global, len(it.Raw()))
-			h.Write(it.Raw())
-			if !global && (it.Status == "draft" || it.Status == "proposed") {
-				rep.Drafts++
-			}
-			if errs, unsafe := check(it); len(errs) > 0 {
-				rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
-				continue
-			}
-			if prev, dup := byID[it.ID]; dup {
-				if global {
-					rep.Shadowed++
-				} else {
-					rep.Excluded = append(rep.Excluded, Excluded{Path: it.Path, Errors: []*markdown.Error{{
-						Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
-				}
-				continue
-			}
-			byID[it.ID] = it.Path
-			if !it.Injectable(set.Drafts) {
-				rep.Inactive++
-				continue
-			}
-			if it.Confidence < set.MinConfidence-match.Tolerance {
-				rep.LowConf++
-				continue
-			}
-			if it.Priority >= 9 {
-				critical = append(critical, it)
-			}
-			if si, ok := skillOf[it.ID]; ok && !global && foldable(it, set.MinConfidence) {
-				members[si] = append(members[si], it)
-				rep.Folded++
-				continue
-			}
-			m := item(it, global, itemCap)
-			m.Sources = in.Snapshot.sources(it.Path)
-			items = append(items, m)
-			rep.Index = append(rep.Index, entry(it))
-		}
-	}
-	add(in.Items, false)
-	add(in.Global, true)
-	for i, sk := range in.Skills {
-		if len(members[i]) > 0 {
-			m, e := skillItem(sk, members[i], itemCap)
-			paths := []string{sk.Path}
-			for _, it := range members[i] {
-				paths = append(paths, it.Path)
-			}
-			m.Sources = in.Snapshot.sources(paths...)
-			items = append(items, m)
-			rep.Index = append(rep.Index, e)
-		}
-	}
-	rep.Compiled = len(items)
+	c := &compiler{in: in, set: set, itemCap: max(min(MaxItemBytes, set.BudgetBytes), 256),
+		byID: map[string]string{}, skillOf: map[string]int{}, h: sha256.New()}
+	fmt.Fprintf(c.h, "lore manifest %d compile %d\n", manifest.Version, Revision)
+	fmt.Fprintf(c.h, "%+v\n", set)
+	fmt.Fprintf(c.h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
+	c.h.Write(in.Learnings)
+	c.indexSkills()
+	c.add(in.Items, false)
+	c.add(in.Global, true)
+	c.addSkills()
+	c.rep.Compiled = len(c.items)
 
 	src := manifest.Source{
 		Revision:     Revision,
 		Watch:        in.Snapshot.Watch,
 		Files:        in.Snapshot.Files,
 		Settings:     set,
-		SessionStart: sessionStart(critical, rep.Index, rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
-		Items:        items,
-		Buckets:      match.Index(items, set),
+		SessionStart: sessionStart(c.critical, c.rep.Index, c.rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
+		Items:        c.items,
+		Buckets:      match.Index(c.items, set),
 	}
-	copy(src.Hash[:], h.Sum(nil))
-	return src, rep
+	copy(src.Hash[:], c.h.Sum(nil))
+	return src, c.rep
+}
+
+// compiler is one Compile: what it has read, kept and reported.
+type compiler struct {
+	in      Input
+	set     manifest.Settings
+	itemCap int
+	rep     Report
+	h       hash.Hash // of everything the manifest depends on
+
+	items    []manifest.Item
+	critical []*markdown.Item
+	byID     map[string]string // id -> file that has it
+	skillOf  map[string]int    // lesson id -> the first skill that lists it
+	members  [][]*markdown.Item
+}
+
+// indexSkills notes which skill each listed lesson belongs to: lessons a
+// skill document lists are compiled under the skill's record.
+func (c *compiler) indexSkills() {
+	for i, sk := range c.in.Skills {
+		fmt.Fprintf(c.h, "skill %s %s %s %q\n", sk.Path, sk.ID, sk.Tool, sk.Lessons)
+		for _, id := range sk.Lessons {
+			if _, dup := c.skillOf[id]; !dup {
+				c.skillOf[id] = i
+			}
+		}
+	}
+	c.members = make([][]*markdown.Item, len(c.in.Skills))
+}
+
+// add compiles the project's items, or the global ones, in path order.
+func (c *compiler) add(list []*markdown.Item, global bool) {
+	sorted := append([]*markdown.Item(nil), list...)
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
+	for _, it := range sorted {
+		fmt.Fprintf(c.h, "%s %t %d\n", it.Path, global, len(it.Raw()))
+		c.h.Write(it.Raw())
+		if !global && (it.Status == "draft" || it.Status == "proposed") {
+			c.rep.Drafts++
+		}
+		if !c.admit(it, global) {
+			continue
+		}
+		if it.Priority >= 9 {
+			c.critical = append(c.critical, it)
+		}
+		if si, ok := c.skillOf[it.ID]; ok && !global && foldable(it, c.set.MinConfidence) {
+			c.members[si] = append(c.members[si], it)
+			c.rep.Folded++
+			continue
+		}
+		m := item(it, global, c.itemCap)
+		m.Sources = c.in.Snapshot.sources(it.Path)
+		c.items = append(c.items, m)
+		c.rep.Index = append(c.rep.Index, entry(it))
+	}
+}
+
+// admit says an item is compiled, counting why not in the report: it is
+// valid and safe, its id is new (a global item a project one shadows),
+// it is injectable and confident enough.
+func (c *compiler) admit(it *markdown.Item, global bool) bool {
+	if errs, unsafe := check(it); len(errs) > 0 {
+		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
+		return false
+	}
+	if prev, dup := c.byID[it.ID]; dup {
+		if global {
+			c.rep.Shadowed++
+		} else {
+			c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: []*markdown.Error{{
+				Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
+		}
+		return false
+	}
+	c.byID[it.ID] = it.Path
+	if !it.Injectable(c.set.Drafts) {
+		c.rep.Inactive++
+		return false
+	}
+	if it.Confidence < c.set.MinConfidence-match.Tolerance {
+		c.rep.LowConf++
+		return false
+	}
+	return true
+}
+
+// addSkills compiles each skill that has lessons folded into it.
+func (c *compiler) addSkills() {
+	for i, sk := range c.in.Skills {
+		if len(c.members[i]) == 0 {
+			continue
+		}
+		m, e := skillItem(sk, c.members[i], c.itemCap)
+		paths := []string{sk.Path}
+		for _, it := range c.members[i] {
+			paths = append(paths, it.Path)
+		}
+		m.Sources = c.in.Snapshot.sources(paths...)
+		c.items = append(c.items, m)
+		c.rep.Index = append(c.rep.Index, e)
+	}
 }
 
 // check returns an item's validation errors, and whether it is left out

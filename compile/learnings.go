@@ -29,9 +29,23 @@ func RecentLearnings(path string, data []byte) string {
 	if err != nil || len(l.Entries) == 0 {
 		return ""
 	}
-	var learn, dec []string // newest first
-	for i := len(l.Entries) - 1; i >= 0; i-- {
-		e := l.Entries[i]
+	learn, dec := learningLines(l.Entries)
+	nl, nd := fitLearnings(learn, dec)
+	var b strings.Builder
+	writeLines(&b, "## Recent learnings (newest first, from "+path+")", learn[:nl])
+	writeLines(&b, "## Recent decisions (newest first, from "+path+")", dec[:nd])
+	if ol, od := len(learn)-nl, len(dec)-nd; ol+od > 0 {
+		fmt.Fprintf(&b, "(%d older learning(s) and %d older decision(s) left out: caps of %d learnings, %d decisions, %d tokens; all are in %s)\n",
+			ol, od, MaxLearnings, MaxDecisions, LearningTokens, path)
+	}
+	return b.String()
+}
+
+// learningLines are the entries as one line each, newest first: the
+// learnings (with their kind) and the decisions.
+func learningLines(entries []markdown.Entry) (learn, dec []string) {
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
 		line := Sanitize(strings.Join(strings.Fields(e.Title), " "))
 		if e.Kind != "" && e.Kind != markdown.KindDecision {
 			line += " (" + e.Kind + ")"
@@ -45,7 +59,13 @@ func RecentLearnings(path string, data []byte) string {
 			learn = append(learn, line)
 		}
 	}
-	nl, nd := min(len(learn), MaxLearnings), min(len(dec), MaxDecisions)
+	return learn, dec
+}
+
+// fitLearnings is how many of the newest learnings and decisions fit the
+// caps: the counts, then the tokens (dropping from the longer list).
+func fitLearnings(learn, dec []string) (nl, nd int) {
+	nl, nd = min(len(learn), MaxLearnings), min(len(dec), MaxDecisions)
 	if tokens(learn[:nl], dec[:nd]) > LearningTokens {
 		nl, nd = min(nl, overLearnings), min(nd, overDecisions)
 	}
@@ -56,26 +76,19 @@ func RecentLearnings(path string, data []byte) string {
 			nd--
 		}
 	}
-	var b strings.Builder
-	if nl > 0 {
-		fmt.Fprintf(&b, "## Recent learnings (newest first, from %s)\n\n", path)
-		for _, s := range learn[:nl] {
-			b.WriteString("- " + s + "\n")
-		}
-		b.WriteString("\n")
+	return nl, nd
+}
+
+// writeLines writes a heading and its lines as a list, if there are any.
+func writeLines(b *strings.Builder, heading string, lines []string) {
+	if len(lines) == 0 {
+		return
 	}
-	if nd > 0 {
-		fmt.Fprintf(&b, "## Recent decisions (newest first, from %s)\n\n", path)
-		for _, s := range dec[:nd] {
-			b.WriteString("- " + s + "\n")
-		}
-		b.WriteString("\n")
+	b.WriteString(heading + "\n\n")
+	for _, s := range lines {
+		b.WriteString("- " + s + "\n")
 	}
-	if ol, od := len(learn)-nl, len(dec)-nd; ol+od > 0 {
-		fmt.Fprintf(&b, "(%d older learning(s) and %d older decision(s) left out: caps of %d learnings, %d decisions, %d tokens; all are in %s)\n",
-			ol, od, MaxLearnings, MaxDecisions, LearningTokens, path)
-	}
-	return b.String()
+	b.WriteString("\n")
 }
 
 // tokens estimates the tokens of lines as the seed does: words * 1.3.

@@ -102,69 +102,107 @@ func SyntheticFiles(n int) map[string][]byte {
 	}
 	for i := 0; i < n; i++ {
 		id := ulid.MustNew(uint64(1700000000000+i), bytes.NewReader(make([]byte, 16))).String()
-		prio := []string{"medium", "medium", "high", "high", "low", "critical", "medium", "high"}[rng.IntN(8)]
-		kind, ref, trig, extra := "lesson", "", "", ""
-		var subject string
+		s := synthItem{kind: "lesson", prio: []string{"medium", "medium", "high", "high", "low", "critical", "medium", "high"}[rng.IntN(8)]}
 		switch r := rng.IntN(100); {
 		case i%every == 0:
-			m := matching[(i/every)%len(matching)]
-			trig = "  tools: " + m.tools + "\n  commands: " + m.commands + "\n"
-			if m.unless != "" {
-				trig += "  unless: " + m.unless + "\n"
-			}
-			subject = "pytest in services/api"
-			prio = []string{"high", "medium", "critical"}[(i/every)%3]
+			s.matching(i / every)
 		case r < 80:
-			f := pick(rng, total)
-			pat := f.pats[rng.IntN(len(f.pats))]
-			if strings.Contains(pat, "%s") {
-				pat = fmt.Sprintf(pat, f.args[rng.IntN(len(f.args))])
-			}
-			trig = "  tools: [Bash]\n  commands: ['" + pat + "']\n"
-			if rng.IntN(5) == 0 {
-				trig += "  unless: ['--dry-run']\n"
-			}
-			subject = strings.NewReplacer(`\b`, "", `\s+`, " ", `\s`, " ", `^`, "", `.*`, " ").Replace(pat)
-			if prio == "critical" && rng.IntN(3) == 0 && strings.Contains(pat, "--force") {
-				extra = "enforce: deny\n"
-			}
+			s.bash(rng, total)
 		case r < 83 || i == n/2: // at least one, for the small stores of tests
-			c := codeLessons[i%len(codeLessons)]
-			trig = "  tools: [Edit, Write]\n  content: ['" + c.pat + "']\n"
-			subject = "adding " + c.sample
-			if prio == "low" {
-				prio = "medium"
-			}
+			s.code(i)
 		case r < 92:
-			g := pathGlobs[rng.IntN(len(pathGlobs))]
-			if strings.Contains(g, "%s") {
-				g = fmt.Sprintf(g, pathArgs[rng.IntN(len(pathArgs))])
-			}
-			trig = "  tools: [Edit, Write]\n  paths: ['" + g + "']\n"
-			subject = "editing " + g
-			if prio == "low" {
-				prio = "medium"
-			}
+			s.path(rng)
 		case r < 96:
-			kind, ref = "pitfall", fmt.Sprintf("ref: PF-%04d\n", i)
-			g := fmt.Sprintf("src/%s/**", pathArgs[rng.IntN(len(pathArgs))])
-			trig = "  tools: [Read, Edit, Write]\n  paths: ['" + g + "']\n"
-			subject = "code under " + g
+			s.pitfall(rng, i)
 		default:
-			kw := keywordSets[rng.IntN(len(keywordSets))]
-			trig = "  keywords: [" + kw + "]\n"
-			subject = "requests about " + strings.ReplaceAll(kw, "'", "")
-			prio = "high" // keyword-only: fires only with its keyword, at any priority from medium
+			s.keyword(rng)
 		}
-		folder, body := "lessons", lessonBody(rng, subject)
-		if kind == "pitfall" {
-			folder, body = "pitfalls", pitfallBody(rng, subject)
+		folder, body := "lessons", lessonBody(rng, s.subject)
+		if s.kind == "pitfall" {
+			folder, body = "pitfalls", pitfallBody(rng, s.subject)
 		}
 		files[fmt.Sprintf(".lore/%s/item-%05d.md", folder, i)] = []byte(fmt.Sprintf(
 			"---\nid: %s\nkind: %s\ntitle: 'Watch out with %.60s (%d)'\nstatus: active\npriority: %s\n%s%stags: [team:platform]\ntriggers:\n%s---\n\n%s",
-			id, kind, subject, i, prio, ref, extra, trig, body))
+			id, s.kind, s.subject, i, s.prio, s.ref, s.extra, s.trig, body))
 	}
 	return files
+}
+
+// synthItem is the frontmatter of one synthetic item; each family of
+// items fills it in its own method (drawing from rng in a fixed order, so
+// the same n gives the same store).
+type synthItem struct {
+	kind, ref, trig, extra, subject, prio string
+}
+
+// matching is the k-th item that matches BenchCommand.
+func (s *synthItem) matching(k int) {
+	m := matching[k%len(matching)]
+	s.trig = "  tools: " + m.tools + "\n  commands: " + m.commands + "\n"
+	if m.unless != "" {
+		s.trig += "  unless: " + m.unless + "\n"
+	}
+	s.subject = "pytest in services/api"
+	s.prio = []string{"high", "medium", "critical"}[k%3]
+}
+
+// bash is a Bash lesson of one of the families.
+func (s *synthItem) bash(rng *rand.Rand, total int) {
+	f := pick(rng, total)
+	pat := f.pats[rng.IntN(len(f.pats))]
+	if strings.Contains(pat, "%s") {
+		pat = fmt.Sprintf(pat, f.args[rng.IntN(len(f.args))])
+	}
+	s.trig = "  tools: [Bash]\n  commands: ['" + pat + "']\n"
+	if rng.IntN(5) == 0 {
+		s.trig += "  unless: ['--dry-run']\n"
+	}
+	s.subject = strings.NewReplacer(`\b`, "", `\s+`, " ", `\s`, " ", `^`, "", `.*`, " ").Replace(pat)
+	if s.prio == "critical" && rng.IntN(3) == 0 && strings.Contains(pat, "--force") {
+		s.extra = "enforce: deny\n"
+	}
+}
+
+// code is a lesson on the code an edit adds.
+func (s *synthItem) code(i int) {
+	c := codeLessons[i%len(codeLessons)]
+	s.trig = "  tools: [Edit, Write]\n  content: ['" + c.pat + "']\n"
+	s.subject = "adding " + c.sample
+	s.atLeastMedium()
+}
+
+// path is a lesson on editing the files of a glob.
+func (s *synthItem) path(rng *rand.Rand) {
+	g := pathGlobs[rng.IntN(len(pathGlobs))]
+	if strings.Contains(g, "%s") {
+		g = fmt.Sprintf(g, pathArgs[rng.IntN(len(pathArgs))])
+	}
+	s.trig = "  tools: [Edit, Write]\n  paths: ['" + g + "']\n"
+	s.subject = "editing " + g
+	s.atLeastMedium()
+}
+
+func (s *synthItem) atLeastMedium() {
+	if s.prio == "low" {
+		s.prio = "medium"
+	}
+}
+
+// pitfall is the i-th item, a pitfall on the code under a folder.
+func (s *synthItem) pitfall(rng *rand.Rand, i int) {
+	s.kind, s.ref = "pitfall", fmt.Sprintf("ref: PF-%04d\n", i)
+	g := fmt.Sprintf("src/%s/**", pathArgs[rng.IntN(len(pathArgs))])
+	s.trig = "  tools: [Read, Edit, Write]\n  paths: ['" + g + "']\n"
+	s.subject = "code under " + g
+}
+
+// keyword is a keyword-only lesson: it fires only with its keyword, at
+// any priority from medium.
+func (s *synthItem) keyword(rng *rand.Rand) {
+	kw := keywordSets[rng.IntN(len(keywordSets))]
+	s.trig = "  keywords: [" + kw + "]\n"
+	s.subject = "requests about " + strings.ReplaceAll(kw, "'", "")
+	s.prio = "high"
 }
 
 func pick(rng *rand.Rand, total int) family {

@@ -71,204 +71,301 @@ const (
 // Build encodes a manifest. The bytes depend only on src: the same items
 // and settings give the same bytes.
 func Build(src Source) ([]byte, error) {
-	n := len(src.Items)
-	order := make([]int, n) // order[new] = old
-	for i := range order {
-		order[i] = i
+	b := &builder{src: src, lits: map[string]uint32{}}
+	if err := b.sortItems(); err != nil {
+		return nil, err
 	}
-	sort.SliceStable(order, func(a, b int) bool { return src.Items[order[a]].ID < src.Items[order[b]].ID })
-	newIdx := make([]int, n)
-	for nw, old := range order {
-		if nw > 0 && src.Items[old].ID == src.Items[order[nw-1]].ID {
-			return nil, fmt.Errorf("manifest: duplicate id %s", src.Items[old].ID)
-		}
-		newIdx[old] = nw
+	if err := b.buckets(); err != nil {
+		return nil, err
 	}
-	buckets := append([]Bucket(nil), src.Buckets...)
-	sort.Slice(buckets, func(a, b int) bool { return buckets[a].Tool < buckets[b].Tool })
-
-	var post, tables, recs, texts bytes.Buffer
-	lits := map[string]uint32{} // literal -> offset in post
-	type dirEntry struct {
-		name                                              string
-		alwaysOff, alwaysN, alwaysCRC, tableOff, tableLen uint32
-		flags                                             uint32
-	}
-	// Offsets inside post/tables/recs/texts are relative; fixed up once the
-	// section sizes are known.
-	dir := make([]dirEntry, 0, len(buckets))
-	type tableFix struct{ at int } // positions of postOff fields in tables
-	var fixes []tableFix
-	for bi, b := range buckets {
-		if bi > 0 && b.Tool == buckets[bi-1].Tool {
-			return nil, fmt.Errorf("manifest: duplicate bucket %q", b.Tool)
-		}
-		always := map[int]bool{}
-		for _, i := range b.Always {
-			always[i] = true
-		}
-		grams := map[uint32][]posting{}
-		addGates := func(kind uint32, gates []Gate) {
-			freq := map[uint32]int{}
-			for _, g := range gates {
-				for _, lit := range g.Literals {
-					for _, k := range distinctGrams(kind, lit) {
-						freq[k]++
-					}
-				}
-			}
-			for _, g := range gates {
-				var ps []posting
-				var keys []uint32
-				ok := len(g.Literals) > 0
-				for _, lit := range g.Literals {
-					gs := distinctGrams(kind, lit)
-					if len(gs) == 0 {
-						ok = false
-						break
-					}
-					best := gs[0]
-					for _, k := range gs[1:] {
-						if freq[k] < freq[best] || freq[k] == freq[best] && k < best {
-							best = k
-						}
-					}
-					keys = append(keys, best)
-					ps = append(ps, posting{item: g.Item, lit: lowerString(lit)})
-				}
-				if !ok {
-					always[g.Item] = true
-					continue
-				}
-				for j, k := range keys {
-					grams[k] = append(grams[k], ps[j])
-				}
-			}
-		}
-		addGates(kindTgt, b.Target)
-		addGates(kindKw, b.Keyword)
-		addGates(kindEdit, b.Content)
-
-		e := dirEntry{name: b.Tool, alwaysOff: uint32(post.Len())}
-		if b.Edits {
-			e.flags = flagEdits
-		}
-		n, crc := writeList(&post, always, newIdx)
-		e.alwaysN, e.alwaysCRC = uint32(n), crc
-		if len(grams) > 0 {
-			slots := 4
-			for slots < 2*len(grams) {
-				slots *= 2
-			}
-			table := make([]byte, slots*slotSize)
-			keys := make([]uint32, 0, len(grams))
-			for k := range grams {
-				keys = append(keys, k)
-			}
-			sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
-			for _, k := range keys {
-				off, cnt := writePostings(&post, grams[k], newIdx, lits)
-				s := slotOf(k, slots)
-				for binary.LittleEndian.Uint32(table[s*slotSize:]) != 0 {
-					s = (s + 1) & (slots - 1)
-				}
-				binary.LittleEndian.PutUint32(table[s*slotSize:], k)
-				binary.LittleEndian.PutUint32(table[s*slotSize+4:], off)
-				binary.LittleEndian.PutUint32(table[s*slotSize+8:], uint32(cnt))
-				fixes = append(fixes, tableFix{tables.Len() + s*slotSize + 4})
-			}
-			e.tableOff = uint32(tables.Len())
-			e.tableLen = uint32(slots)
-			tables.Write(table)
-		}
-		dir = append(dir, e)
-	}
-
 	watch, files, fileOffs := encodeFresh(src)
+	if err := b.records(fileOffs); err != nil {
+		return nil, err
+	}
+	d := b.directory()
+	lay := b.layout(len(watch), len(d), len(files))
+	if lay.total > math.MaxUint32 {
+		return nil, fmt.Errorf("manifest: %d bytes is too large", lay.total)
+	}
+	b.fixDirectory(d, lay)
+	tb := b.fixTables(lay)
+	rb := b.fixRecords(lay)
 
-	// Records and texts, in id order.
-	recOffs := make([]uint32, n)
-	type recFix struct{ at int }
-	var textFixes []recFix
-	for nw, old := range order {
-		it := src.Items[old]
-		tr := putText(&texts, it.Text)
-		fr := putText(&texts, it.Fix)
+	out := b.header(lay, len(d), len(watch), len(files))
+	out = append(out, watch...)
+	out = append(out, d...)
+	binary.LittleEndian.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
+	out = append(out, b.post.Bytes()...)
+	out = append(out, tb...)
+	for _, o := range b.recOffs {
+		out = binary.LittleEndian.AppendUint32(out, uint32(lay.recs)+o)
+	}
+	out = append(out, rb...)
+	out = append(out, b.texts.Bytes()...)
+	out = append(out, src.SessionStart...)
+	out = append(out, files...)
+	return out, nil
+}
+
+// builder holds the sections of a manifest being built. Offsets inside
+// post, tables, recs and texts are relative; they are fixed up once the
+// section sizes are known.
+type builder struct {
+	src    Source
+	order  []int // order[new] = old: items in id order
+	newIdx []int // newIdx[old] = new
+
+	post, tables, recs, texts bytes.Buffer
+	lits                      map[string]uint32 // literal -> offset in post
+	dir                       []dirEntry
+	tableFixes                []int    // positions of postOff fields in tables
+	recOffs                   []uint32 // each record's offset in recs
+	textFixes                 []int    // positions of text offsets in recs
+}
+
+type dirEntry struct {
+	name                                              string
+	alwaysOff, alwaysN, alwaysCRC, tableOff, tableLen uint32
+	flags                                             uint32
+}
+
+// sortItems orders the items by id, which must be unique.
+func (b *builder) sortItems() error {
+	items := b.src.Items
+	n := len(items)
+	b.order = make([]int, n)
+	for i := range b.order {
+		b.order[i] = i
+	}
+	sort.SliceStable(b.order, func(x, y int) bool { return items[b.order[x]].ID < items[b.order[y]].ID })
+	b.newIdx = make([]int, n)
+	for nw, old := range b.order {
+		if nw > 0 && items[old].ID == items[b.order[nw-1]].ID {
+			return fmt.Errorf("manifest: duplicate id %s", items[old].ID)
+		}
+		b.newIdx[old] = nw
+	}
+	return nil
+}
+
+// buckets writes each bucket's always list, posting lists and gram table,
+// in tool order.
+func (b *builder) buckets() error {
+	buckets := append([]Bucket(nil), b.src.Buckets...)
+	sort.Slice(buckets, func(x, y int) bool { return buckets[x].Tool < buckets[y].Tool })
+	b.dir = make([]dirEntry, 0, len(buckets))
+	for bi, bk := range buckets {
+		if bi > 0 && bk.Tool == buckets[bi-1].Tool {
+			return fmt.Errorf("manifest: duplicate bucket %q", bk.Tool)
+		}
+		b.dir = append(b.dir, b.bucket(bk))
+	}
+	return nil
+}
+
+func (b *builder) bucket(bk Bucket) dirEntry {
+	always := map[int]bool{}
+	for _, i := range bk.Always {
+		always[i] = true
+	}
+	grams := map[uint32][]posting{}
+	addGates(grams, always, kindTgt, bk.Target)
+	addGates(grams, always, kindKw, bk.Keyword)
+	addGates(grams, always, kindEdit, bk.Content)
+
+	e := dirEntry{name: bk.Tool, alwaysOff: uint32(b.post.Len())}
+	if bk.Edits {
+		e.flags = flagEdits
+	}
+	n, crc := writeList(&b.post, always, b.newIdx)
+	e.alwaysN, e.alwaysCRC = uint32(n), crc
+	if len(grams) > 0 {
+		e.tableOff, e.tableLen = b.table(grams)
+	}
+	return e
+}
+
+// addGates files each gate under the rarest gram of each of its literals;
+// a gate with a literal too short for a gram is always a candidate.
+func addGates(grams map[uint32][]posting, always map[int]bool, kind uint32, gates []Gate) {
+	freq := map[uint32]int{}
+	for _, g := range gates {
+		for _, lit := range g.Literals {
+			for _, k := range distinctGrams(kind, lit) {
+				freq[k]++
+			}
+		}
+	}
+	for _, g := range gates {
+		keys, ok := gateKeys(freq, kind, g)
+		if !ok {
+			always[g.Item] = true
+			continue
+		}
+		for j, k := range keys {
+			grams[k] = append(grams[k], posting{item: g.Item, lit: lowerString(g.Literals[j])})
+		}
+	}
+}
+
+// gateKeys is the rarest gram of each of the gate's literals (the
+// smallest key among equals); false when the gate has no literal or one
+// has no gram.
+func gateKeys(freq map[uint32]int, kind uint32, g Gate) ([]uint32, bool) {
+	var keys []uint32
+	for _, lit := range g.Literals {
+		gs := distinctGrams(kind, lit)
+		if len(gs) == 0 {
+			return nil, false
+		}
+		best := gs[0]
+		for _, k := range gs[1:] {
+			if freq[k] < freq[best] || freq[k] == freq[best] && k < best {
+				best = k
+			}
+		}
+		keys = append(keys, best)
+	}
+	return keys, len(g.Literals) > 0
+}
+
+// table writes the posting lists of the grams and an open-addressing
+// table of them; it returns the table's offset in tables and its slots.
+func (b *builder) table(grams map[uint32][]posting) (off, slots uint32) {
+	n := 4
+	for n < 2*len(grams) {
+		n *= 2
+	}
+	table := make([]byte, n*slotSize)
+	keys := make([]uint32, 0, len(grams))
+	for k := range grams {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(x, y int) bool { return keys[x] < keys[y] })
+	for _, k := range keys {
+		off, cnt := writePostings(&b.post, grams[k], b.newIdx, b.lits)
+		s := slotOf(k, n)
+		for binary.LittleEndian.Uint32(table[s*slotSize:]) != 0 {
+			s = (s + 1) & (n - 1)
+		}
+		binary.LittleEndian.PutUint32(table[s*slotSize:], k)
+		binary.LittleEndian.PutUint32(table[s*slotSize+4:], off)
+		binary.LittleEndian.PutUint32(table[s*slotSize+8:], uint32(cnt))
+		b.tableFixes = append(b.tableFixes, b.tables.Len()+s*slotSize+4)
+	}
+	off = uint32(b.tables.Len())
+	b.tables.Write(table)
+	return off, uint32(n)
+}
+
+// records writes the items' records and texts, in id order.
+func (b *builder) records(fileOffs []uint32) error {
+	b.recOffs = make([]uint32, len(b.order))
+	for nw, old := range b.order {
+		it := b.src.Items[old]
+		tr := putText(&b.texts, it.Text)
+		fr := putText(&b.texts, it.Fix)
 		p, err := encodeRecord(nw, it, fileOffs)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		textFixes = append(textFixes, recFix{recs.Len() + 8 + len(p)}, recFix{recs.Len() + 8 + len(p) + 12})
-		p = binary.LittleEndian.AppendUint32(p, tr.off)
-		p = binary.LittleEndian.AppendUint32(p, tr.n)
-		p = binary.LittleEndian.AppendUint32(p, tr.crc)
-		p = binary.LittleEndian.AppendUint32(p, fr.off)
-		p = binary.LittleEndian.AppendUint32(p, fr.n)
-		p = binary.LittleEndian.AppendUint32(p, fr.crc)
-		recOffs[nw] = uint32(recs.Len())
+		b.textFixes = append(b.textFixes, b.recs.Len()+8+len(p), b.recs.Len()+8+len(p)+12)
+		for _, v := range []uint32{tr.off, tr.n, tr.crc, fr.off, fr.n, fr.crc} {
+			p = binary.LittleEndian.AppendUint32(p, v)
+		}
+		b.recOffs[nw] = uint32(b.recs.Len())
 		var hdr [8]byte
 		binary.LittleEndian.PutUint32(hdr[:], uint32(len(p)))
-		recs.Write(hdr[:]) // crc filled in after the text offsets are fixed
-		recs.Write(p)
+		b.recs.Write(hdr[:]) // crc filled in after the text offsets are fixed
+		b.recs.Write(p)
 	}
+	return nil
+}
 
-	// Lay the sections out and fix up relative offsets.
-	var dirBuf bytes.Buffer
-	for _, e := range dir {
-		dirBuf.Write(binary.AppendUvarint(nil, uint64(len(e.name))))
-		dirBuf.WriteString(e.name)
-		dirBuf.Write(make([]byte, dirEntrySize)) // filled below
+// directory is the directory with each entry's name and room for its
+// fields.
+func (b *builder) directory() []byte {
+	var d bytes.Buffer
+	for _, e := range b.dir {
+		d.Write(binary.AppendUvarint(nil, uint64(len(e.name))))
+		d.WriteString(e.name)
+		d.Write(make([]byte, dirEntrySize)) // filled by fixDirectory
 	}
-	watchOff := headerSize
-	dirOff := watchOff + len(watch)
-	postOff := dirOff + dirBuf.Len()
-	tablesOff := postOff + post.Len()
-	itemTabOff := tablesOff + tables.Len()
-	recsOff := itemTabOff + 4*n
-	textsOff := recsOff + recs.Len()
-	sessionOff := textsOff + texts.Len()
-	filesOff := sessionOff + len(src.SessionStart)
-	total := filesOff + len(files)
-	if total > math.MaxUint32 {
-		return nil, fmt.Errorf("manifest: %d bytes is too large", total)
-	}
+	return d.Bytes()
+}
 
-	d := dirBuf.Bytes()
+// layout is where each section starts in the file.
+type layout struct {
+	watch, dir, post, tables, itemTab, recs, texts, session, files, total int
+}
+
+func (b *builder) layout(watchLen, dirLen, filesLen int) layout {
+	var l layout
+	l.watch = headerSize
+	l.dir = l.watch + watchLen
+	l.post = l.dir + dirLen
+	l.tables = l.post + b.post.Len()
+	l.itemTab = l.tables + b.tables.Len()
+	l.recs = l.itemTab + 4*len(b.order)
+	l.texts = l.recs + b.recs.Len()
+	l.session = l.texts + b.texts.Len()
+	l.files = l.session + len(b.src.SessionStart)
+	l.total = l.files + filesLen
+	return l
+}
+
+// fixDirectory fills in the directory entries' fields.
+func (b *builder) fixDirectory(d []byte, lay layout) {
 	pos := 0
-	for _, e := range dir {
+	for _, e := range b.dir {
 		l, k := binary.Uvarint(d[pos:])
 		pos += k + int(l)
-		binary.LittleEndian.PutUint32(d[pos:], uint32(postOff)+e.alwaysOff)
+		binary.LittleEndian.PutUint32(d[pos:], uint32(lay.post)+e.alwaysOff)
 		binary.LittleEndian.PutUint32(d[pos+4:], e.alwaysN)
 		binary.LittleEndian.PutUint32(d[pos+8:], e.alwaysCRC)
 		if e.tableLen > 0 {
-			binary.LittleEndian.PutUint32(d[pos+12:], uint32(tablesOff)+e.tableOff)
+			binary.LittleEndian.PutUint32(d[pos+12:], uint32(lay.tables)+e.tableOff)
 		}
 		binary.LittleEndian.PutUint32(d[pos+16:], e.tableLen)
 		binary.LittleEndian.PutUint32(d[pos+20:], e.flags)
 		pos += dirEntrySize
 	}
-	tb := tables.Bytes()
-	for _, f := range fixes {
-		binary.LittleEndian.PutUint32(tb[f.at:], binary.LittleEndian.Uint32(tb[f.at:])+uint32(postOff))
+}
+
+// fixTables makes the slots' posting offsets absolute and checksums every
+// slot, empty slots too: a flipped key must not pass.
+func (b *builder) fixTables(lay layout) []byte {
+	tb := b.tables.Bytes()
+	for _, at := range b.tableFixes {
+		binary.LittleEndian.PutUint32(tb[at:], binary.LittleEndian.Uint32(tb[at:])+uint32(lay.post))
 	}
-	for at := 0; at < len(tb); at += slotSize { // empty slots too: a flipped key must not pass
+	for at := 0; at < len(tb); at += slotSize {
 		binary.LittleEndian.PutUint32(tb[at+12:], sum32(tb[at:at+12]))
 	}
-	rb := recs.Bytes()
-	for _, f := range textFixes {
-		binary.LittleEndian.PutUint32(rb[f.at:], binary.LittleEndian.Uint32(rb[f.at:])+uint32(textsOff))
+	return tb
+}
+
+// fixRecords makes the records' text offsets absolute and checksums them.
+func (b *builder) fixRecords(lay layout) []byte {
+	rb := b.recs.Bytes()
+	for _, at := range b.textFixes {
+		binary.LittleEndian.PutUint32(rb[at:], binary.LittleEndian.Uint32(rb[at:])+uint32(lay.texts))
 	}
-	for _, o := range recOffs {
+	for _, o := range b.recOffs {
 		l := binary.LittleEndian.Uint32(rb[o:])
 		binary.LittleEndian.PutUint32(rb[o+4:], sum32(rb[o+8:o+8+l]))
 	}
+	return rb
+}
 
-	out := make([]byte, headerSize, total)
+// header is the file's header, without its CRC, with room for the file.
+func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
+	src := b.src
+	out := make([]byte, headerSize, lay.total)
 	copy(out, magic)
 	le := binary.LittleEndian
 	le.PutUint32(out[hVersion:], Version)
-	le.PutUint64(out[hFileSize:], uint64(total))
+	le.PutUint64(out[hFileSize:], uint64(lay.total))
 	copy(out[hHash:], src.Hash[:])
 	s := src.Settings
 	le.PutUint32(out[hBudget:], clampU32(s.BudgetBytes))
@@ -279,33 +376,16 @@ func Build(src Source) ([]byte, error) {
 	}
 	le.PutUint64(out[hThreshold:], math.Float64bits(s.Threshold))
 	le.PutUint64(out[hMinConf:], math.Float64bits(s.MinConfidence))
-	le.PutUint32(out[hNItems:], uint32(n))
-	le.PutUint32(out[hNBuckets:], uint32(len(dir)))
-	le.PutUint32(out[hDirOff:], uint32(dirOff))
-	le.PutUint32(out[hDirLen:], uint32(len(d)))
-	le.PutUint32(out[hItemTab:], uint32(itemTabOff))
-	le.PutUint32(out[hSessionOff:], uint32(sessionOff))
-	le.PutUint32(out[hSessionLen:], uint32(len(src.SessionStart)))
-	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
-	le.PutUint32(out[hPostBase:], uint32(postOff))
-	le.PutUint32(out[hRevision:], src.Revision)
-	le.PutUint32(out[hWatchOff:], uint32(watchOff))
-	le.PutUint32(out[hWatchLen:], uint32(len(watch)))
-	le.PutUint32(out[hFilesOff:], uint32(filesOff))
-	le.PutUint32(out[hFilesLen:], uint32(len(files)))
-	out = append(out, watch...)
-	out = append(out, d...)
-	le.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
-	out = append(out, post.Bytes()...)
-	out = append(out, tb...)
-	for _, o := range recOffs {
-		out = le.AppendUint32(out, uint32(recsOff)+o)
+	for _, f := range [][2]int{
+		{hNItems, len(b.order)}, {hNBuckets, len(b.dir)}, {hDirOff, lay.dir}, {hDirLen, dirLen}, {hItemTab, lay.itemTab},
+		{hSessionOff, lay.session}, {hSessionLen, len(src.SessionStart)}, {hPostBase, lay.post},
+		{hWatchOff, lay.watch}, {hWatchLen, watchLen}, {hFilesOff, lay.files}, {hFilesLen, filesLen},
+	} {
+		le.PutUint32(out[f[0]:], uint32(f[1]))
 	}
-	out = append(out, rb...)
-	out = append(out, texts.Bytes()...)
-	out = append(out, src.SessionStart...)
-	out = append(out, files...)
-	return out, nil
+	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
+	le.PutUint32(out[hRevision:], src.Revision)
+	return out
 }
 
 func clampU32(v int) uint32 {

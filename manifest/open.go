@@ -65,16 +65,10 @@ func (m *Manifest) Close() error {
 }
 
 func parse(data []byte) (*Manifest, error) {
-	if len(data) < headerSize || string(data[:len(magic)]) != magic {
-		return nil, errf("not a lore manifest")
+	if err := checkHeader(data); err != nil {
+		return nil, err
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[hVersion:]); v != Version {
-		return nil, fmt.Errorf("%w: version %d, want %d", ErrVersion, v, Version)
-	}
-	if le.Uint64(data[hFileSize:]) != uint64(len(data)) {
-		return nil, errf("%d bytes, header says %d", len(data), le.Uint64(data[hFileSize:]))
-	}
 	u := func(at int) int { return int(le.Uint32(data[at:])) }
 	dirOff, dirLen := u(hDirOff), u(hDirLen)
 	if u(hWatchOff) != headerSize || dirOff != headerSize+u(hWatchLen) || dirOff > len(data) || dirLen > len(data)-dirOff {
@@ -94,42 +88,88 @@ func parse(data []byte) (*Manifest, error) {
 		Threshold:        math.Float64frombits(le.Uint64(data[hThreshold:])),
 		MinConfidence:    math.Float64frombits(le.Uint64(data[hMinConf:])),
 	}
+	if err := m.sections(); err != nil {
+		return nil, err
+	}
+	if err := m.directory(dir, u(hNBuckets)); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkHeader checks the magic, the version and the file size.
+func checkHeader(data []byte) error {
+	if len(data) < headerSize || string(data[:len(magic)]) != magic {
+		return errf("not a lore manifest")
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[hVersion:]); v != Version {
+		return fmt.Errorf("%w: version %d, want %d", ErrVersion, v, Version)
+	}
+	if le.Uint64(data[hFileSize:]) != uint64(len(data)) {
+		return errf("%d bytes, header says %d", len(data), le.Uint64(data[hFileSize:]))
+	}
+	return nil
+}
+
+// sections checks that the item table, session block and source lists
+// are inside the file, and keeps the source lists.
+func (m *Manifest) sections() error {
+	data := m.data
+	u := func(at int) int { return int(binary.LittleEndian.Uint32(data[at:])) }
 	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) {
-		return nil, errf("item table out of range")
+		return errf("item table out of range")
 	}
 	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
-		return nil, errf("session block out of range")
+		return errf("session block out of range")
 	}
 	if !inRange(data, u(hWatchOff), u(hWatchLen)) || !inRange(data, u(hFilesOff), u(hFilesLen)) {
-		return nil, errf("source list out of range")
+		return errf("source list out of range")
 	}
 	m.watch = data[u(hWatchOff) : u(hWatchOff)+u(hWatchLen)]
 	m.files = data[u(hFilesOff) : u(hFilesOff)+u(hFilesLen)]
-	nb := u(hNBuckets)
-	if nb > dirLen/(dirEntrySize+1) {
-		return nil, errf("%d buckets in a %d-byte directory", nb, dirLen)
+	return nil
+}
+
+// directory reads the nb bucket entries of dir, each checked to lie
+// inside the file.
+func (m *Manifest) directory(dir []byte, nb int) error {
+	if nb > len(dir)/(dirEntrySize+1) {
+		return errf("%d buckets in a %d-byte directory", nb, len(dir))
 	}
 	m.buckets = make([]bucket, 0, nb)
 	for pos := 0; len(m.buckets) < nb; {
 		l, k := binary.Uvarint(dir[pos:])
 		if k <= 0 || l > uint64(len(dir)-pos-k) || len(dir)-pos-k-int(l) < dirEntrySize {
-			return nil, errf("directory entry %d", len(m.buckets))
+			return errf("directory entry %d", len(m.buckets))
 		}
 		pos += k
-		b := bucket{name: string(dir[pos : pos+int(l)])}
-		pos += int(l)
-		b.alwaysOff, b.alwaysN, b.alwaysCRC = int(le.Uint32(dir[pos:])), int(le.Uint32(dir[pos+4:])), le.Uint32(dir[pos+8:])
-		b.tableOff, b.tableLen = int(le.Uint32(dir[pos+12:])), int(le.Uint32(dir[pos+16:]))
-		b.flags = le.Uint32(dir[pos+20:])
-		pos += dirEntrySize
-		if b.alwaysN > len(data)/4 || !inRange(data, b.alwaysOff, 4*b.alwaysN) ||
-			b.tableLen > len(data)/slotSize || !inRange(data, b.tableOff, slotSize*b.tableLen) ||
-			b.tableLen&(b.tableLen-1) != 0 {
-			return nil, errf("bucket %q out of range", b.name)
+		b := readBucket(string(dir[pos:pos+int(l)]), dir[pos+int(l):])
+		pos += int(l) + dirEntrySize
+		if !b.inside(m.data) {
+			return errf("bucket %q out of range", b.name)
 		}
 		m.buckets = append(m.buckets, b)
 	}
-	return m, nil
+	return nil
+}
+
+// readBucket decodes the fields of the directory entry e.
+func readBucket(name string, e []byte) bucket {
+	le := binary.LittleEndian
+	b := bucket{name: name}
+	b.alwaysOff, b.alwaysN, b.alwaysCRC = int(le.Uint32(e)), int(le.Uint32(e[4:])), le.Uint32(e[8:])
+	b.tableOff, b.tableLen = int(le.Uint32(e[12:])), int(le.Uint32(e[16:]))
+	b.flags = le.Uint32(e[20:])
+	return b
+}
+
+// inside says the bucket's always list and table lie inside data, and
+// its table has a power of two slots.
+func (b *bucket) inside(data []byte) bool {
+	return b.alwaysN <= len(data)/4 && inRange(data, b.alwaysOff, 4*b.alwaysN) &&
+		b.tableLen <= len(data)/slotSize && inRange(data, b.tableOff, slotSize*b.tableLen) &&
+		b.tableLen&(b.tableLen-1) == 0
 }
 
 func inRange(data []byte, off, n int) bool {
@@ -194,6 +234,8 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 	return compact(out), nil
 }
 
+// probe appends the items of bucket b whose literals the grams of s (of
+// kind) point at and s contains.
 func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, error) {
 	if len(s) < gramLen {
 		return out, nil
@@ -211,50 +253,72 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
-			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
-			if checked == nil || checked[j/64]&(1<<(j%64)) == 0 {
-				if sum32(slot[:12]) != le.Uint32(slot[12:]) {
-					return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
-				}
-				if checked != nil {
-					checked[j/64] |= 1 << (j % 64)
-				}
-			}
-			k := le.Uint32(slot)
-			if k == 0 {
-				break
-			}
-			if k != key {
-				continue
-			}
-			if slices.Contains(done, key) {
-				break
-			}
-			done = append(done, key)
-			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
+			slot, err := m.slot(b, j, checked)
 			if err != nil {
 				return nil, err
 			}
+			k := le.Uint32(slot)
+			if k != 0 && k != key {
+				continue // another key's slot: probe on
+			}
+			if k == 0 || slices.Contains(done, key) {
+				break // an empty slot ends the probe; a key is read once
+			}
+			done = append(done, key)
 			if low == nil {
 				low = []byte(s)
-				for x, c := range low {
-					low[x] = lower(c)
-				}
+				lowerBytes(low)
 			}
-			for x := 0; x+8 <= len(list); x += 8 {
-				v := int(le.Uint32(list[x:]))
-				if v >= m.nItems {
-					continue
-				}
-				lit, err := m.literal(int(le.Uint32(list[x+4:])))
-				if err != nil {
-					return nil, err
-				}
-				if bytes.Contains(low, lit) {
-					out = append(out, v)
-				}
+			if out, err = m.hits(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])), low, out); err != nil {
+				return nil, err
 			}
 			break
+		}
+	}
+	return out, nil
+}
+
+// slot is slot j of b's table, its checksum checked; checked, when not
+// nil, marks the slots checked already.
+func (m *Manifest) slot(b *bucket, j int, checked []uint64) ([]byte, error) {
+	slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
+	if checked != nil && checked[j/64]&(1<<(j%64)) != 0 {
+		return slot, nil
+	}
+	if sum32(slot[:12]) != binary.LittleEndian.Uint32(slot[12:]) {
+		return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
+	}
+	if checked != nil {
+		checked[j/64] |= 1 << (j % 64)
+	}
+	return slot, nil
+}
+
+func lowerBytes(b []byte) {
+	for i, c := range b {
+		b[i] = lower(c)
+	}
+}
+
+// hits appends the items of the posting list (cnt entries at off) whose
+// literal low, the lower-cased text, contains.
+func (m *Manifest) hits(off, cnt int, low []byte, out []int) ([]int, error) {
+	le := binary.LittleEndian
+	list, err := m.postings(off, cnt)
+	if err != nil {
+		return nil, err
+	}
+	for x := 0; x+8 <= len(list); x += 8 {
+		v := int(le.Uint32(list[x:]))
+		if v >= m.nItems {
+			continue
+		}
+		lit, err := m.literal(int(le.Uint32(list[x+4:])))
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(low, lit) {
+			out = append(out, v)
 		}
 	}
 	return out, nil
@@ -498,46 +562,14 @@ func (d *decoder) list() []string {
 // byte: what a hook call checks piecemeal as it reads, all at once (lore
 // build and lore doctor, before they call a manifest up to date).
 func (m *Manifest) Verify() error {
-	le := binary.LittleEndian
 	for bi := range m.buckets {
-		b := &m.buckets[bi]
-		if sum32(m.data[b.alwaysOff:b.alwaysOff+4*b.alwaysN]) != b.alwaysCRC {
-			return errf("bucket %q: always list checksum mismatch", b.name)
-		}
-		for j := 0; j < b.tableLen; j++ {
-			slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
-			if sum32(slot[:12]) != le.Uint32(slot[12:]) {
-				return errf("bucket %q: slot %d checksum mismatch", b.name, j)
-			}
-			if le.Uint32(slot) == 0 {
-				continue
-			}
-			list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
-			if err != nil {
-				return err
-			}
-			for x := 0; x+8 <= len(list); x += 8 {
-				if _, err := m.literal(int(le.Uint32(list[x+4:]))); err != nil {
-					return err
-				}
-			}
+		if err := m.verifyBucket(&m.buckets[bi]); err != nil {
+			return err
 		}
 	}
 	for i := 0; i < m.nItems; i++ {
-		it, err := m.Item(i)
-		if err != nil {
+		if err := m.verifyItem(i); err != nil {
 			return err
-		}
-		if _, err := m.Text(it); err != nil {
-			return err
-		}
-		if _, err := m.Fix(it); err != nil {
-			return err
-		}
-		for _, off := range it.srcOffs {
-			if _, _, err := entry(m.files, int(off)); err != nil {
-				return err
-			}
 		}
 	}
 	if _, err := m.SessionStart(); err != nil {
@@ -550,6 +582,54 @@ func (m *Manifest) Verify() error {
 				return err
 			}
 			off = next
+		}
+	}
+	return nil
+}
+
+// verifyBucket checks a bucket's always list, every slot of its table,
+// and the posting lists and literals the slots point at.
+func (m *Manifest) verifyBucket(b *bucket) error {
+	le := binary.LittleEndian
+	if sum32(m.data[b.alwaysOff:b.alwaysOff+4*b.alwaysN]) != b.alwaysCRC {
+		return errf("bucket %q: always list checksum mismatch", b.name)
+	}
+	for j := 0; j < b.tableLen; j++ {
+		slot, err := m.slot(b, j, nil)
+		if err != nil {
+			return err
+		}
+		if le.Uint32(slot) == 0 {
+			continue
+		}
+		list, err := m.postings(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])))
+		if err != nil {
+			return err
+		}
+		for x := 0; x+8 <= len(list); x += 8 {
+			if _, err := m.literal(int(le.Uint32(list[x+4:]))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// verifyItem checks item i's record, texts and source entries.
+func (m *Manifest) verifyItem(i int) error {
+	it, err := m.Item(i)
+	if err != nil {
+		return err
+	}
+	if _, err := m.Text(it); err != nil {
+		return err
+	}
+	if _, err := m.Fix(it); err != nil {
+		return err
+	}
+	for _, off := range it.srcOffs {
+		if _, _, err := entry(m.files, int(off)); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -250,62 +250,97 @@ func (it *Item) decode() {
 		key := k.Value
 		it.hasKey[key] = true
 		it.keyLines[key] = it.fmLine + k.Line
-		switch key {
-		case "id":
-			it.ID = it.scalar(key, v)
-		case "kind":
-			it.Kind = it.scalar(key, v)
-		case "title":
-			it.Title = it.scalar(key, v)
-		case "status":
-			it.Status = it.scalar(key, v)
-		case "form":
-			it.Form = it.scalar(key, v)
-		case "ref":
-			it.Ref = it.scalar(key, v)
-		case "scope":
-			it.Scope = it.scalar(key, v)
-		case "enforce":
-			it.Enforce = it.scalar(key, v)
-		case "priority":
-			if s := it.scalar(key, v); s != "" {
-				p, err := ParsePriority(s)
-				if err != nil {
-					it.problem(v, key, "%v", err)
-				} else {
-					it.Priority = p
-				}
-			}
-		case "confidence":
-			if s := it.scalar(key, v); s != "" {
-				f, err := strconv.ParseFloat(s, 64)
-				if err != nil {
-					it.problem(v, key, "%q is not a number", s)
-				} else {
-					it.Confidence = f
-				}
-			}
-		case "tags":
-			it.Tags = it.list(key, v)
-		case "supersedes":
-			it.Supersedes = it.list(key, v)
-		case "created", "updated":
-			if s := it.scalar(key, v); s != "" {
-				t, err := parseTime(s)
-				if err != nil {
-					it.problem(v, key, "%q is not an ISO 8601 date", s)
-				} else if key == "created" {
-					it.Created = t
-				} else {
-					it.Updated = t
-				}
-			}
-		case "triggers":
-			it.decodeTriggers(v)
-		case "source":
-			it.decodeSource(v)
-		}
+		it.decodeKey(key, v)
 	}
+}
+
+// decodeKey decodes the value of one frontmatter key.
+func (it *Item) decodeKey(key string, v *yaml.Node) {
+	if p := it.stringField(key); p != nil {
+		*p = it.scalar(key, v)
+		return
+	}
+	switch key {
+	case "priority":
+		it.decodePriority(v)
+	case "confidence":
+		it.decodeConfidence(v)
+	case "tags":
+		it.Tags = it.list(key, v)
+	case "supersedes":
+		it.Supersedes = it.list(key, v)
+	case "created":
+		it.decodeTime(key, v, &it.Created)
+	case "updated":
+		it.decodeTime(key, v, &it.Updated)
+	case "triggers":
+		it.decodeTriggers(v)
+	case "source":
+		it.decodeSource(v)
+	}
+}
+
+// stringField is the field a plain string key fills, or nil.
+func (it *Item) stringField(key string) *string {
+	switch key {
+	case "id":
+		return &it.ID
+	case "kind":
+		return &it.Kind
+	case "title":
+		return &it.Title
+	case "status":
+		return &it.Status
+	case "form":
+		return &it.Form
+	case "ref":
+		return &it.Ref
+	case "scope":
+		return &it.Scope
+	case "enforce":
+		return &it.Enforce
+	}
+	return nil
+}
+
+func (it *Item) decodePriority(v *yaml.Node) {
+	s := it.scalar("priority", v)
+	if s == "" {
+		return
+	}
+	p, err := ParsePriority(s)
+	if err != nil {
+		it.problem(v, "priority", "%v", err)
+		return
+	}
+	it.Priority = p
+}
+
+func (it *Item) decodeConfidence(v *yaml.Node) {
+	s := it.scalar("confidence", v)
+	if s == "" {
+		return
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		it.problem(v, "confidence", "%q is not a number", s)
+		return
+	}
+	it.Confidence = f
+}
+
+// decodeTime decodes an ISO 8601 date of key into t.
+func (it *Item) decodeTime(key string, v *yaml.Node, t *time.Time) {
+	s := it.scalar(key, v)
+	if s == "" {
+		return
+	}
+	d, err := parseTime(s)
+	if err != nil {
+		it.problem(v, key, "%q is not an ISO 8601 date", s)
+		return
+	}
+	*t = d
 }
 
 func (it *Item) decodeTriggers(v *yaml.Node) {
@@ -320,25 +355,33 @@ func (it *Item) decodeTriggers(v *yaml.Node) {
 		key := "triggers." + k.Value
 		it.keyLines[key] = it.fmLine + k.Line
 		list := it.list(key, val)
-		switch k.Value {
-		case "tools":
-			it.Triggers.Tools = list
-		case "commands":
-			it.Triggers.Commands = list
-		case "unless":
-			it.Triggers.Unless = list
-		case "paths":
-			it.Triggers.Paths = list
-		case "content":
-			it.Triggers.Content = list
-		case "keywords":
-			it.Triggers.Keywords = list
-		case "topics":
-			it.Triggers.Topics = list
-		default:
+		if p := it.Triggers.field(k.Value); p != nil {
+			*p = list
+		} else {
 			it.problem(k, key, "unknown trigger (want tools, commands, unless, paths, content, keywords or topics)")
 		}
 	}
+}
+
+// field is the list a trigger key fills, or nil for an unknown one.
+func (t *Triggers) field(key string) *[]string {
+	switch key {
+	case "tools":
+		return &t.Tools
+	case "commands":
+		return &t.Commands
+	case "unless":
+		return &t.Unless
+	case "paths":
+		return &t.Paths
+	case "content":
+		return &t.Content
+	case "keywords":
+		return &t.Keywords
+	case "topics":
+		return &t.Topics
+	}
+	return nil
 }
 
 func (it *Item) decodeSource(v *yaml.Node) {

@@ -47,86 +47,161 @@ func (it *Item) Injectable(drafts bool) bool {
 // Validate checks one item against the format of DESIGN section 3 and
 // returns every problem, each naming the file, line and key.
 func Validate(it *Item) []*Error {
-	errs := append([]*Error(nil), it.Problems...)
-	add := func(key, format string, args ...any) {
-		errs = append(errs, errorf(it.Path, it.KeyLine(key), key, format, args...))
+	v := &validation{it: it, errs: append([]*Error(nil), it.Problems...)}
+	for _, check := range checks {
+		check(v)
 	}
+	return v.errs
+}
+
+// validation collects the problems of one item, one check per rule.
+type validation struct {
+	it   *Item
+	errs []*Error
+}
+
+func (v *validation) add(key, format string, args ...any) {
+	v.errs = append(v.errs, errorf(v.it.Path, v.it.KeyLine(key), key, format, args...))
+}
+
+var checks = []func(*validation){
+	(*validation).required, (*validation).id, (*validation).kind, (*validation).title, (*validation).status,
+	(*validation).confidence, (*validation).form, (*validation).scope, (*validation).ref, (*validation).enforce,
+	(*validation).updated, (*validation).regexes, (*validation).globs,
+}
+
+func (v *validation) required() {
 	for _, k := range []string{"id", "kind", "title", "status"} {
-		if !it.Has(k) {
-			add(k, "required key is missing")
+		if !v.it.Has(k) {
+			v.add(k, "required key is missing")
 		}
 	}
-	if it.ID != "" {
-		if _, err := ulid.ParseStrict(it.ID); err != nil {
-			add("id", "%q is not a ULID (26 characters of Crockford base32)", it.ID)
-		}
+}
+
+func (v *validation) id() {
+	if v.it.ID == "" {
+		return
 	}
-	if it.Has("kind") {
-		if Folder(it.Kind) == "" {
-			add("kind", "unknown kind %q: want lesson, pitfall or decision", it.Kind)
-		} else if dir := filepath.Base(filepath.Dir(it.Path)); isKindFolder(dir) && dir != Folder(it.Kind) {
-			add("kind", "kind %q does not agree with its folder %s/ (want %s/)", it.Kind, dir, Folder(it.Kind))
-		}
+	if _, err := ulid.ParseStrict(v.it.ID); err != nil {
+		v.add("id", "%q is not a ULID (26 characters of Crockford base32)", v.it.ID)
 	}
-	if it.Has("title") {
-		switch {
-		case it.Title == "":
-			add("title", "must not be empty")
-		case strings.ContainsAny(it.Title, "\n\r"):
-			add("title", "must be one line")
-		case len([]rune(it.Title)) > MaxTitle:
-			add("title", "is %d characters; at most %d", len([]rune(it.Title)), MaxTitle)
-		}
+}
+
+// kind: a known kind, in its own folder when it is in a kind's folder.
+func (v *validation) kind() {
+	it := v.it
+	if !it.Has("kind") {
+		return
 	}
+	if Folder(it.Kind) == "" {
+		v.add("kind", "unknown kind %q: want lesson, pitfall or decision", it.Kind)
+	} else if dir := filepath.Base(filepath.Dir(it.Path)); isKindFolder(dir) && dir != Folder(it.Kind) {
+		v.add("kind", "kind %q does not agree with its folder %s/ (want %s/)", it.Kind, dir, Folder(it.Kind))
+	}
+}
+
+func (v *validation) title() {
+	it := v.it
+	if !it.Has("title") {
+		return
+	}
+	switch {
+	case it.Title == "":
+		v.add("title", "must not be empty")
+	case strings.ContainsAny(it.Title, "\n\r"):
+		v.add("title", "must be one line")
+	case len([]rune(it.Title)) > MaxTitle:
+		v.add("title", "is %d characters; at most %d", len([]rune(it.Title)), MaxTitle)
+	}
+}
+
+func (v *validation) status() {
+	it := v.it
 	if valid := statuses[it.Kind]; valid != nil && it.Has("status") && !contains(valid, it.Status) {
-		add("status", "%q is not a %s status: want %s", it.Status, it.Kind, strings.Join(valid, ", "))
+		v.add("status", "%q is not a %s status: want %s", it.Status, it.Kind, strings.Join(valid, ", "))
 	}
-	if it.Confidence < 0 || it.Confidence > 1 {
-		add("confidence", "%v is out of range 0..1", it.Confidence)
+}
+
+func (v *validation) confidence() {
+	if c := v.it.Confidence; c < 0 || c > 1 {
+		v.add("confidence", "%v is out of range 0..1", c)
 	}
-	if it.Form != "" && !contains(forms, it.Form) {
-		add("form", "%q: want %s", it.Form, strings.Join(forms, ", "))
+}
+
+func (v *validation) form() {
+	if f := v.it.Form; f != "" && !contains(forms, f) {
+		v.add("form", "%q: want %s", f, strings.Join(forms, ", "))
 	}
-	if it.Scope != "" && !contains(scopes, it.Scope) {
-		add("scope", "%q: want project or global", it.Scope)
+}
+
+func (v *validation) scope() {
+	if s := v.it.Scope; s != "" && !contains(scopes, s) {
+		v.add("scope", "%q: want project or global", s)
 	}
-	if re := refRe[it.Kind]; re != nil && it.Ref != "" && !re.MatchString(it.Ref) {
-		add("ref", "%q: want %s-NNNN", it.Ref, refPrefix[it.Kind])
-	} else if it.Ref != "" && re == nil && Folder(it.Kind) != "" {
-		add("ref", "only pitfalls and decisions have a ref")
+}
+
+// ref: pitfalls and decisions may have one, in their kind's shape.
+func (v *validation) ref() {
+	it := v.it
+	if it.Ref == "" {
+		return
 	}
-	if it.Enforce != "" {
-		if it.Enforce != "deny" {
-			add("enforce", "%q: the only enforcement is deny", it.Enforce)
-		} else if it.Priority.Band() != "critical" {
-			add("enforce", "deny is for critical items only (priority is %s)", it.Priority.Band())
-		}
+	if re := refRe[it.Kind]; re != nil && !re.MatchString(it.Ref) {
+		v.add("ref", "%q: want %s-NNNN", it.Ref, refPrefix[it.Kind])
+	} else if re == nil && Folder(it.Kind) != "" {
+		v.add("ref", "only pitfalls and decisions have a ref")
 	}
-	if it.Updated.Before(it.Created) && !it.Updated.IsZero() {
-		add("updated", "is before created")
+}
+
+// enforce: deny, for critical items only.
+func (v *validation) enforce() {
+	it := v.it
+	switch {
+	case it.Enforce == "":
+	case it.Enforce != "deny":
+		v.add("enforce", "%q: the only enforcement is deny", it.Enforce)
+	case it.Priority.Band() != "critical":
+		v.add("enforce", "deny is for critical items only (priority is %s)", it.Priority.Band())
 	}
+}
+
+func (v *validation) updated() {
+	if v.it.Updated.Before(v.it.Created) && !v.it.Updated.IsZero() {
+		v.add("updated", "is before created")
+	}
+}
+
+// regexes: every trigger pattern compiles as RE2.
+func (v *validation) regexes() {
+	t := v.it.Triggers
 	for _, kl := range []struct {
 		key  string
 		list []string
-	}{{"commands", it.Triggers.Commands}, {"unless", it.Triggers.Unless}, {"content", it.Triggers.Content}} {
+	}{{"commands", t.Commands}, {"unless", t.Unless}, {"content", t.Content}} {
 		for _, pat := range kl.list {
-			err := CheckRegex(pat)
-			if err == nil {
-				continue
+			if err := CheckRegex(pat); err != nil {
+				v.add("triggers."+kl.key, "%s", regexAdvice(kl.key, err))
 			}
-			msg := err.Error()
-			if kl.key == "content" { // unless is tried on the path, not on the added text
-				msg = strings.Replace(msg, "move what it excludes to triggers.unless", "match the code it looks for instead (e.g. a line start and no await)", 1)
-			}
-			add("triggers."+kl.key, "%s", msg)
 		}
 	}
-	for _, g := range it.Triggers.Paths {
+}
+
+// regexAdvice is the message for a pattern of the trigger key that does
+// not compile.
+func regexAdvice(key string, err error) string {
+	msg := err.Error()
+	if key == "content" { // unless is tried on the path, not on the added text
+		msg = strings.Replace(msg, "move what it excludes to triggers.unless", "match the code it looks for instead (e.g. a line start and no await)", 1)
+	}
+	return msg
+}
+
+func (v *validation) globs() {
+	for _, g := range v.it.Triggers.Paths {
 		if !doublestar.ValidatePattern(g) {
-			add("triggers.paths", "invalid glob %q", g)
+			v.add("triggers.paths", "invalid glob %q", g)
 		}
 	}
-	return errs
 }
 
 func isKindFolder(dir string) bool {

@@ -42,23 +42,33 @@ when you find a root cause after debugging. Do not force one where nothing was l
 // agent HTML-escapes `<` inside a block, so a block cannot hold its own
 // closing tag; an unclosed block is left as it is.
 func StripHookContext(t string) string {
-	const open, end = "<hook_context>", "</hook_context>"
-	if !strings.Contains(t, open) {
+	if !strings.Contains(t, hookOpen) {
 		return t
 	}
 	var b strings.Builder
 	for {
-		i := strings.Index(t, open)
-		if i < 0 {
+		before, after, ok := cutHookContext(t)
+		if !ok {
 			break
 		}
-		j := strings.Index(t[i:], end)
-		if j < 0 {
-			break
-		}
-		b.WriteString(t[:i])
-		t = t[i+j+len(end):]
+		b.WriteString(before)
+		t = after
 	}
 	b.WriteString(t)
 	return strings.TrimSpace(b.String())
+}
+
+const hookOpen, hookEnd = "<hook_context>", "</hook_context>"
+
+// cutHookContext cuts the first closed hook_context block out of t.
+func cutHookContext(t string) (before, after string, ok bool) {
+	i := strings.Index(t, hookOpen)
+	if i < 0 {
+		return t, "", false
+	}
+	j := strings.Index(t[i:], hookEnd)
+	if j < 0 {
+		return t, "", false
+	}
+	return t[:i], t[i+j+len(hookEnd):], true
 }

@@ -65,19 +65,28 @@ func gitleaksSpans(s string) ([]Span, error) {
 		if at == nil {
 			continue
 		}
-		r := gitleaksRules[i]
-		r.once.Do(r.compile)
-		if r.err != nil {
-			return nil, r.err
+		var err error
+		if out, err = gitleaksRules[i].spans(out, s, at); err != nil {
+			return nil, err
 		}
-		for _, w := range r.windows(s, at) {
-			found, err := r.find(s[w[0]:w[1]])
-			if err != nil {
-				return nil, err
-			}
-			for _, sp := range found {
-				out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
-			}
+	}
+	return out, nil
+}
+
+// spans appends what the rule finds in s, around the places at which its
+// keywords occur.
+func (r *glRule) spans(out []Span, s string, at []int) ([]Span, error) {
+	r.once.Do(r.compile)
+	if r.err != nil {
+		return nil, r.err
+	}
+	for _, w := range r.windows(s, at) {
+		found, err := r.find(s[w[0]:w[1]])
+		if err != nil {
+			return nil, err
+		}
+		for _, sp := range found {
+			out = append(out, Span{sp.Start + w[0], sp.End + w[0], sp.Kind})
 		}
 	}
 	return out, nil
@@ -97,14 +106,7 @@ var (
 // keywordHits reads lower once and returns, for each rule, where its
 // keywords occur (nil: nowhere, so the rule cannot match).
 func keywordHits(lower string) [][]int {
-	keywordOnce.Do(func() {
-		keywordIndex = map[string][]keywordRef{}
-		for i, r := range gitleaksRules {
-			for _, k := range r.Keywords {
-				keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
-			}
-		}
-	})
+	keywordOnce.Do(indexKeywords)
 	hits := make([][]int, len(gitleaksRules))
 	for i := 0; i+1 < len(lower); i++ {
 		for _, ref := range keywordIndex[lower[i:i+2]] {
@@ -114,6 +116,15 @@ func keywordHits(lower string) [][]int {
 		}
 	}
 	return hits
+}
+
+func indexKeywords() {
+	keywordIndex = map[string][]keywordRef{}
+	for i, r := range gitleaksRules {
+		for _, k := range r.Keywords {
+			keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+		}
+	}
 }
 
 // windowLines is how many lines around a keyword a rule's match can reach
@@ -130,17 +141,7 @@ func (r *glRule) windows(s string, at []int) [][2]int {
 	}
 	var out [][2]int
 	for _, i := range at {
-		from, to := i, i+1
-		for n := 0; n <= windowLines && from > 0; n++ {
-			from = strings.LastIndexByte(s[:from-1], '\n') + 1
-		}
-		for n := 0; n <= windowLines && to < len(s); n++ {
-			if j := strings.IndexByte(s[to:], '\n'); j >= 0 {
-				to += j + 1
-			} else {
-				to = len(s)
-			}
-		}
+		from, to := linesAround(s, i)
 		if n := len(out); n > 0 && from <= out[n-1][1] {
 			out[n-1][1] = max(out[n-1][1], to)
 		} else {
@@ -150,53 +151,82 @@ func (r *glRule) windows(s string, at []int) [][2]int {
 	return out
 }
 
+// linesAround is the range of windowLines lines either side of s[i].
+func linesAround(s string, i int) (from, to int) {
+	from, to = i, i+1
+	for n := 0; n <= windowLines && from > 0; n++ {
+		from = strings.LastIndexByte(s[:from-1], '\n') + 1
+	}
+	for n := 0; n <= windowLines && to < len(s); n++ {
+		if j := strings.IndexByte(s[to:], '\n'); j >= 0 {
+			to += j + 1
+		} else {
+			to = len(s)
+		}
+	}
+	return from, to
+}
+
 func (r *glRule) find(s string) ([]Span, error) {
 	var out []Span
 	for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
-		from, to := m[0], m[1]
-		// gitleaks trims newlines from the match; the secret is the
-		// configured group, else the first non-empty one.
-		for from < to && s[from] == '\n' {
-			from++
-		}
-		for to > from && s[to-1] == '\n' {
-			to--
-		}
-		match := s[from:to]
-		sf, st := from, to
-		if r.SecretGroup > 0 && 2*r.SecretGroup+1 < len(m) {
-			sf, st = m[2*r.SecretGroup], m[2*r.SecretGroup+1]
-		} else {
-			for g := 1; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
-					sf, st = m[2*g], m[2*g+1]
-					break
-				}
-			}
-		}
+		from, to := trimNewlines(s, m[0], m[1])
+		sf, st := r.secretRange(m, from, to)
 		if sf < 0 || st <= sf {
 			continue
 		}
-		secret := s[sf:st]
-		if r.Entropy != 0 && shannon(secret) <= r.Entropy {
-			continue
-		}
-		if r.ID == "private-key" && !keyMaterial(secret) {
-			continue // two headers named in prose, no key between them
-		}
-		line := lineAround(s, from, to)
-		ok, err := allowed(gitleaksAllow, secret, match, line)
-		if err == nil && !ok {
-			ok, err = allowed(r.Allowlists, secret, match, line)
-		}
+		ok, err := r.finding(s[sf:st], s[from:to], lineAround(s, from, to))
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if ok {
 			out = append(out, Span{sf, st, r.ID})
 		}
 	}
 	return out, nil
+}
+
+// trimNewlines drops the newlines at either end of s[from:to], as
+// gitleaks trims them from a match.
+func trimNewlines(s string, from, to int) (int, int) {
+	for from < to && s[from] == '\n' {
+		from++
+	}
+	for to > from && s[to-1] == '\n' {
+		to--
+	}
+	return from, to
+}
+
+// secretRange is where the secret of the match m (trimmed to from:to) is:
+// the configured group, else the first non-empty one, else the match.
+func (r *glRule) secretRange(m []int, from, to int) (int, int) {
+	if r.SecretGroup > 0 && 2*r.SecretGroup+1 < len(m) {
+		return m[2*r.SecretGroup], m[2*r.SecretGroup+1]
+	}
+	for g := 1; 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+			return m[2*g], m[2*g+1]
+		}
+	}
+	return from, to
+}
+
+// finding says a secret (in its match and line) is one gitleaks reports:
+// random enough, holding key material for a private key, and not
+// allowed by the global or the rule's allowlists.
+func (r *glRule) finding(secret, match, line string) (bool, error) {
+	if r.Entropy != 0 && shannon(secret) <= r.Entropy {
+		return false, nil
+	}
+	if r.ID == "private-key" && !keyMaterial(secret) {
+		return false, nil // two headers named in prose, no key between them
+	}
+	ok, err := allowed(gitleaksAllow, secret, match, line)
+	if err == nil && !ok {
+		ok, err = allowed(r.Allowlists, secret, match, line)
+	}
+	return !ok, err
 }
 
 // allowed applies gitleaks' allowlist semantics to text with no path or
@@ -207,33 +237,44 @@ func allowed(lists []*glAllowlist, secret, match, line string) (bool, error) {
 		if a.err != nil {
 			return false, fmt.Errorf("redact: gitleaks allowlist: %w", a.err)
 		}
-		target := secret
-		switch a.RegexTarget {
-		case "match":
-			target = match
-		case "line":
-			target = line
-		}
-		regexOK := a.re != nil && target != "" && a.re.FindString(target) != ""
-		stopOK := false
-		ls := strings.ToLower(secret)
-		for _, w := range a.StopWords {
-			if strings.Contains(ls, w) {
-				stopOK = true
-				break
-			}
-		}
-		if !a.And {
-			if regexOK || stopOK {
-				return true, nil
-			}
-			continue
-		}
-		if !a.PathsOrCommits && (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) {
+		if a.allows(secret, match, line) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// allows says the (compiled) allowlist lets the secret through: any of
+// its regexes or stop words for an OR list, all of its kinds for an AND
+// list.
+func (a *glAllowlist) allows(secret, match, line string) bool {
+	regexOK := a.matches(a.target(secret, match, line))
+	stopOK := a.stopped(secret)
+	if !a.And {
+		return regexOK || stopOK
+	}
+	return !a.PathsOrCommits && (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK)
+}
+
+// matches says one of the allowlist's regexes matches the target.
+func (a *glAllowlist) matches(target string) bool {
+	return a.re != nil && target != "" && a.re.FindString(target) != ""
+}
+
+// stopped says the secret holds one of the allowlist's stop words.
+func (a *glAllowlist) stopped(secret string) bool {
+	return len(a.StopWords) > 0 && containsAny(strings.ToLower(secret), a.StopWords)
+}
+
+// target is the text the allowlist's regexes test.
+func (a *glAllowlist) target(secret, match, line string) string {
+	switch a.RegexTarget {
+	case "match":
+		return match
+	case "line":
+		return line
+	}
+	return secret
 }
 
 func lineAround(s string, from, to int) string {
@@ -268,7 +309,7 @@ func keyMaterial(s string) bool {
 	run := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' {
+		if base64Bytes[c] {
 			if run++; run >= 40 {
 				return true
 			}

@@ -94,81 +94,122 @@ func heuristicSpans(s string) ([]Span, error) {
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
 	// its few candidate lines cost.
-	for i, h := range heuristics {
-		if h.kind == "private-key" {
-			if containsAny(lower, h.literal) {
-				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
-			}
-			continue
-		}
-		for ls := 0; ls < len(s); {
-			le := strings.IndexByte(s[ls:], '\n')
-			if le < 0 {
-				le = len(s)
-			} else {
-				le += ls
-			}
-			if l := lower[ls:le]; h.assign && assigned(l, h.literal) || !h.assign && containsAny(l, h.literal) {
-				out = append(out, h.spans(heurRes[i], s, ls, le)...)
-			}
-			ls = le + 1
+	for i := range heuristics {
+		h := &heuristics[i]
+		if h.kind != "private-key" {
+			out = h.lineSpans(out, heurRes[i], s, lower)
+		} else if containsAny(lower, h.literal) {
+			out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
 		}
 	}
 	return out, nil
 }
 
-// spans runs the pattern on s[start:end] and keeps the values that pass.
-func (h heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
-	var out []Span
-	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
-		for j := range m {
-			if m[j] >= 0 {
-				m[j] += start
-			}
+// lineSpans appends the spans the pattern finds on the lines of s whose
+// lower-case text (in lower) its literals allow.
+func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []Span {
+	for ls := 0; ls < len(s); {
+		le := strings.IndexByte(s[ls:], '\n')
+		if le < 0 {
+			le = len(s)
+		} else {
+			le += ls
 		}
-		from, to := m[2*h.group], m[2*h.group+1]
-		if from < 0 || to <= from || h.flag && m[0] > 0 && !strings.ContainsRune(" \t\n\"'`(", rune(s[m[0]-1])) {
-			continue
+		if h.allows(lower[ls:le]) {
+			out = append(out, h.spans(re, s, ls, le)...)
 		}
-		if v := s[from:to]; len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
-			from, to = from+1, to-1
-		}
-		// Punctuation after a value ends the sentence or the `code`.
-		for to > from && strings.IndexByte("`,;.)]}>", s[to-1]) >= 0 {
-			to--
-		}
-		v := s[from:to]
-		if h.kind == "env" && !secretKey(s[m[2]:m[3]]) {
-			continue
-		}
-		if h.value != nil && !h.value(v) || h.kind == "env" && !credential(v) {
-			continue
-		}
-		out = append(out, Span{from, to, h.kind})
+		ls = le + 1
 	}
 	return out
+}
+
+// allows says the pattern can match the lower-case line l: one of its
+// literals occurs there (as an assignment, for a pattern with assign).
+func (h *heuristic) allows(l string) bool {
+	if h.assign {
+		return assigned(l, h.literal)
+	}
+	return containsAny(l, h.literal)
+}
+
+// spans runs the pattern on s[start:end] and keeps the values that pass.
+func (h *heuristic) spans(re *regexp.Regexp, s string, start, end int) []Span {
+	var out []Span
+	for _, m := range re.FindAllStringSubmatchIndex(s[start:end], -1) {
+		shift(m, start)
+		from, to := m[2*h.group], m[2*h.group+1]
+		if from < 0 || to <= from || h.flag && !flagStart(s, m[0]) {
+			continue
+		}
+		from, to = trimValue(s, from, to)
+		if h.secret(s, m, s[from:to]) {
+			out = append(out, Span{from, to, h.kind})
+		}
+	}
+	return out
+}
+
+// shift moves the match indexes m (of the found submatches) by start.
+func shift(m []int, start int) {
+	for j := range m {
+		if m[j] >= 0 {
+			m[j] += start
+		}
+	}
+}
+
+// flagStart says a flag matched at i starts a word.
+func flagStart(s string, i int) bool {
+	return i == 0 || strings.ContainsRune(" \t\n\"'`(", rune(s[i-1]))
+}
+
+// trimValue drops the quotes around a value and the punctuation after it
+// that ends the sentence or the `code`.
+func trimValue(s string, from, to int) (int, int) {
+	if v := s[from:to]; len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+		from, to = from+1, to-1
+	}
+	for to > from && strings.IndexByte("`,;.)]}>", s[to-1]) >= 0 {
+		to--
+	}
+	return from, to
+}
+
+// secret says the value v of the match m is a credential: its own test
+// passes, and for a KEY=value line the name holds one too.
+func (h *heuristic) secret(s string, m []int, v string) bool {
+	if h.kind == "env" && (!secretKey(s[m[2]:m[3]]) || !credential(v)) {
+		return false
+	}
+	return h.value == nil || h.value(v)
 }
 
 // assigned: one of the words is followed by : or =, past any quotes,
 // backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
 func assigned(s string, words []string) bool {
 	for _, w := range words {
-		for off := 0; ; {
-			i := strings.Index(s[off:], w)
-			if i < 0 {
-				break
-			}
-			j := off + i + len(w)
-			for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
-				j++
-			}
-			if j < len(s) && (s[j] == ':' || s[j] == '=') {
-				return true
-			}
-			off += i + 1
+		if assignedWord(s, w) {
+			return true
 		}
 	}
 	return false
+}
+
+func assignedWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		j := off + i + len(w)
+		for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+			j++
+		}
+		if j < len(s) && (s[j] == ':' || s[j] == '=') {
+			return true
+		}
+		off += i + 1
+	}
 }
 
 func containsAny(s string, lits []string) bool {
@@ -185,29 +226,46 @@ func containsAny(s string, lits []string) bool {
 // without being one (SSH_KEY_PATH, TOKEN_TTL, API_KEY_ID).
 func secretKey(name string) bool {
 	words := strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
-	if len(words) == 0 {
-		return false
-	}
-	switch words[len(words)-1] {
-	case "PATH", "FILE", "DIR", "NAME", "ID", "URL", "URI", "HOST", "PORT", "USER", "USERNAME", "TYPE",
-		"LEN", "LENGTH", "SIZE", "ENV", "MODE", "COUNT", "LIMIT", "TTL", "TIMEOUT", "EXPIRY", "EXPIRES",
-		"HEADER", "PREFIX", "FIELD", "REGION", "VERSION", "ENABLED", "ALGORITHM", "FORMAT":
+	if len(words) == 0 || describing[words[len(words)-1]] {
 		return false
 	}
 	for _, w := range words {
-		switch w {
-		case "SECRET", "SECRETS", "TOKEN", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL",
-			"CREDENTIALS", "AUTH", "APIKEY", "PRIVATE", "SID":
+		if secretWord(w, len(words)) {
 			return true
-		case "KEY":
-			if len(words) > 1 {
-				return true // a bare "key:" is a YAML field, API_KEY is not
-			}
 		}
-		for _, part := range []string{"PASSWORD", "SECRET", "TOKEN", "APIKEY"} {
-			if strings.Contains(w, part) && !strings.HasSuffix(w, part+"S") {
-				return true
-			}
+	}
+	return false
+}
+
+// describing are last words of a name that describe a credential without
+// being one.
+var describing = setOfWords("PATH", "FILE", "DIR", "NAME", "ID", "URL", "URI", "HOST", "PORT", "USER", "USERNAME", "TYPE",
+	"LEN", "LENGTH", "SIZE", "ENV", "MODE", "COUNT", "LIMIT", "TTL", "TIMEOUT", "EXPIRY", "EXPIRES",
+	"HEADER", "PREFIX", "FIELD", "REGION", "VERSION", "ENABLED", "ALGORITHM", "FORMAT")
+
+// secretWords are words of a name that say it holds a credential.
+var secretWords = setOfWords("SECRET", "SECRETS", "TOKEN", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL",
+	"CREDENTIALS", "AUTH", "APIKEY", "PRIVATE", "SID")
+
+func setOfWords(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// secretWord says the word w of a name of n words names a credential.
+func secretWord(w string, n int) bool {
+	if secretWords[w] {
+		return true
+	}
+	if w == "KEY" {
+		return n > 1 // a bare "key:" is a YAML field, API_KEY is not
+	}
+	for _, part := range []string{"PASSWORD", "SECRET", "TOKEN", "APIKEY"} {
+		if strings.Contains(w, part) && !strings.HasSuffix(w, part+"S") {
+			return true
 		}
 	}
 	return false
@@ -222,24 +280,29 @@ func credential(v string) bool {
 		return false
 	}
 	lv := strings.ToLower(v)
-	switch lv {
-	case "null", "none", "nil", "true", "false", "empty", "required", "optional", "hidden", "prompt",
-		"undefined", "string", "secret", "password", "token", "changeme", "example", "stdin", "yes", "no":
-		return false
-	}
-	switch v[0] {
-	case '$', '/', '[', '(':
-		return false
-	case '<', '%', '{':
-		if strings.ContainsAny(v[len(v)-1:], ">%}") {
-			return false
-		}
-	}
-	if strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.Trim(lv, "x*.") == "" {
+	if standIns[lv] || reference(v) || strings.Trim(lv, "x*.") == "" {
 		return false
 	}
 	// Code, not a value: a call, an index, a field of a variable.
 	return !strings.Contains(v, "(") && !strings.Contains(v, "[:") && !fieldRef.MatchString(v)
+}
+
+// standIns are words written where a credential is asked for or left out.
+var standIns = setOfWords("null", "none", "nil", "true", "false", "empty", "required", "optional", "hidden", "prompt",
+	"undefined", "string", "secret", "password", "token", "changeme", "example", "stdin", "yes", "no")
+
+// reference says v names a value elsewhere: a variable, a path, a
+// placeholder.
+func reference(v string) bool {
+	switch v[0] {
+	case '$', '/', '[', '(':
+		return true
+	case '<', '%', '{':
+		if strings.ContainsAny(v[len(v)-1:], ">%}") {
+			return true
+		}
+	}
+	return strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../")
 }
 
 // randomish: a token rather than a word ("Bearer authentication") or a
@@ -248,24 +311,13 @@ func randomish(v string) bool {
 	if !credential(v) || isWord(v) {
 		return false
 	}
-	lower, upper, digit := false, false, false
-	for _, c := range v {
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= '0' && c <= '9':
-			digit = true
-		}
-	}
-	return digit || lower && upper || len(v) >= 32
+	n := countClasses(v)
+	return n.digit > 0 || n.lower > 0 && n.upper > 0 || len(v) >= 32
 }
 
 func hasDigitAndLetter(s string) bool {
-	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-	}) >= 0
+	n := countClasses(s)
+	return n.digit > 0 && n.lower+n.upper > 0
 }
 
 // entropySpans finds long tokens that look random (base64/hex of a key)
@@ -276,28 +328,33 @@ func entropySpans(s string) []Span {
 	var out []Span
 	start := -1
 	for i := 0; i <= len(s); i++ {
-		// = inside a token is an assignment (KEY=value, ?key=value);
-		// only trailing = is base64 padding.
-		if i < len(s) && isTokenByte(s[i]) && !(s[i] == '=' && i+1 < len(s) && isTokenByte(s[i+1]) && s[i+1] != '=') {
+		if i < len(s) && inToken(s, i) {
 			if start < 0 {
 				start = i
 			}
 			continue
 		}
-		if start >= 0 && i-start >= 32 {
-			tok := s[start:i]
-			if looksRandom(withoutExt(tok)) && !integrity(s[:start], tok) && !knownID(tok) && !encodedText(tok) {
-				out = append(out, Span{start, i, "high-entropy"})
-			}
+		if start >= 0 && i-start >= 32 && highEntropy(s[:start], s[start:i]) {
+			out = append(out, Span{start, i, "high-entropy"})
 		}
 		start = -1
 	}
 	return out
 }
 
-func isTokenByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '+' || c == '/' || c == '_' || c == '-' || c == '=' || c == '.'
+// inToken says s[i] continues a token: = inside a token is an assignment
+// (KEY=value, ?key=value); only trailing = is base64 padding.
+func inToken(s string, i int) bool {
+	if !tokenBytes[s[i]] {
+		return false
+	}
+	return s[i] != '=' || i+1 >= len(s) || !tokenBytes[s[i+1]] || s[i+1] == '='
+}
+
+// highEntropy says the token tok (after the text before) is a secret:
+// random-looking and none of a digest, an agent API's id or encoded text.
+func highEntropy(before, tok string) bool {
+	return looksRandom(withoutExt(tok)) && !integrity(before, tok) && !knownID(tok) && !encodedText(tok)
 }
 
 // integrity is a digest in base64, public by design: a Subresource
@@ -322,13 +379,8 @@ func integrity(before, tok string) bool {
 // (fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl) is as regular as the UUID.
 func withoutExt(tok string) string {
 	i := strings.LastIndexByte(tok, '.')
-	if i < 0 || len(tok)-i-1 < 1 || len(tok)-i-1 > 5 {
+	if ext := tok[i+1:]; i < 0 || len(ext) < 1 || len(ext) > 5 || strings.Trim(ext, lowerLetters) != "" {
 		return tok
-	}
-	for _, c := range tok[i+1:] {
-		if c < 'a' || c > 'z' {
-			return tok
-		}
 	}
 	return tok[:i]
 }
@@ -352,15 +404,24 @@ func encodedText(tok string) bool {
 		if err != nil || !utf8.Valid(b) {
 			continue
 		}
-		for _, r := range string(b) {
-			if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == utf8.RuneError {
-				return false
-			}
+		if !printable(string(b)) {
+			return false
 		}
 		inner, err := Find(string(b))
 		return err == nil && len(inner) == 0
 	}
 	return false
+}
+
+// printable: no control characters but line breaks and tabs, no invalid
+// UTF-8.
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
 }
 
 // looksRandom: mixed character classes and Shannon entropy above what
@@ -371,54 +432,54 @@ func looksRandom(tok string) bool {
 	if strings.Contains(tok, "REDACTED") {
 		return false
 	}
-	var lower, upper, digit, other int
-	for _, c := range tok {
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower++
-		case c >= 'A' && c <= 'Z':
-			upper++
-		case c >= '0' && c <= '9':
-			digit++
-		default:
-			other++
-		}
-	}
 	if isHex(tok) {
 		return len(tok) > 64
 	}
-	// Paths, module names and snake_case names are mostly words between
-	// separators; in a random key such words cover little of the token.
+	n := countClasses(tok)
+	if mostlyWords(tok) || n.other > len(tok)/4 { // paths, dotted names, dashed-words
+		return false
+	}
+	return randomMix(n, tok) && entropy(tok) >= 4.0
+}
+
+// randomMix: all three classes, or two that look drawn at random: digits
+// with letters in a long token, or mixed case with capitals far more
+// often than at word starts (CamelCase identifiers).
+func randomMix(n classes, tok string) bool {
+	switch kinds := n.kinds(); {
+	case kinds == 3:
+		return true
+	case kinds == 2 && n.digit > 0:
+		return len(tok) >= 40
+	case kinds == 2:
+		return n.upper*4 >= n.lower+n.upper && entropy(tok) >= 4.2
+	}
+	return false
+}
+
+// mostlyWords: paths, module names and snake_case names are mostly words
+// between separators; in a random key such words cover little of the
+// token.
+func mostlyWords(tok string) bool {
 	words, covered := 0, 0
 	for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '/' || r == '.' || r == '_' || r == '-' }) {
-		switch {
-		case len(part) >= 3 && isWord(part):
-			words++
-			covered += len(part)
-		case len(part) <= 4 && strings.Trim(part, "0123456789") == "", isHex(part) && len(part) <= 64:
-			covered += len(part) // arities, versions, hashes
-		}
+		word, cover := wordCover(part)
+		words += boolInt(word)
+		covered += cover
 	}
-	if words >= 2 && (covered*2 >= len(tok) || tok[0] == '/' && covered*3 >= len(tok)) {
-		return false
+	return words >= 2 && (covered*2 >= len(tok) || tok[0] == '/' && covered*3 >= len(tok))
+}
+
+// wordCover says a part of a token is a word, and how much of the token
+// it covers as a word or as an arity, a version or a hash.
+func wordCover(part string) (word bool, covered int) {
+	switch {
+	case len(part) >= 3 && isWord(part):
+		return true, len(part)
+	case len(part) <= 4 && strings.Trim(part, digits) == "", isHex(part) && len(part) <= 64:
+		return false, len(part)
 	}
-	if other > len(tok)/4 { // paths, dotted names, dashed-words
-		return false
-	}
-	classes := 0
-	for _, n := range []int{lower, upper, digit} {
-		if n > 0 {
-			classes++
-		}
-	}
-	// Two classes pass only when they look drawn at random: digits with
-	// letters in a long token, or mixed case with capitals far more often
-	// than at word starts (CamelCase identifiers).
-	mixedCase := lower > 0 && upper > 0 && digit == 0 && upper*4 >= lower+upper && entropy(tok) >= 4.2
-	if classes < 3 && !(classes == 2 && digit > 0 && len(tok) >= 40) && !mixedCase {
-		return false
-	}
-	return entropy(tok) >= 4.0
+	return false, 0
 }
 
 // isWord: letters only, lower case or CamelCase (JSONSerializer): few
@@ -426,11 +487,10 @@ func looksRandom(tok string) bool {
 func isWord(s string) bool {
 	humps := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		if !letterBytes[s[i]] {
 			return false
 		}
-		if i > 0 && c >= 'A' && c <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+		if i > 0 && isUpper(s[i]) && isLower(s[i-1]) {
 			humps++
 		}
 	}
@@ -438,8 +498,8 @@ func isWord(s string) bool {
 }
 
 func isHex(s string) bool {
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+	for i := 0; i < len(s); i++ {
+		if !hexBytes[s[i]] {
 			return false
 		}
 	}

@@ -56,15 +56,7 @@ func String(s string) (string, error) {
 	if len(spans) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
-	last := 0
-	for _, sp := range spans {
-		b.WriteString(s[last:sp.Start])
-		b.WriteString(Placeholder(sp.Kind))
-		last = sp.End
-	}
-	b.WriteString(s[last:])
-	out := b.String()
+	out := replaceSpans(s, spans)
 	// The same secret elsewhere in the text (a token echoed twice, once
 	// where no rule's context matched) goes too.
 	for _, sp := range spans {
@@ -73,6 +65,20 @@ func String(s string) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// replaceSpans replaces each span of s (in order, not overlapping) by its
+// placeholder.
+func replaceSpans(s string, spans []Span) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.Start])
+		b.WriteString(Placeholder(sp.Kind))
+		last = sp.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // merge extends each span to the end of the token it cuts (a rule that
@@ -86,10 +92,7 @@ func merge(s string, spans []Span) []Span {
 	held := placeholders(s)
 	var in []Span
 	for _, sp := range spans {
-		for sp.End < len(s) && isSecretByte(s[sp.End]) {
-			sp.End++
-		}
-		if sp.End > sp.Start && !overlapsAny(sp, held) {
+		if sp.End = tokenEnd(s, sp.End); sp.End > sp.Start && !overlapsAny(sp, held) {
 			in = append(in, sp)
 		}
 	}
@@ -99,6 +102,20 @@ func merge(s string, spans []Span) []Span {
 		}
 		return in[i].End > in[j].End
 	})
+	return joinOverlaps(in)
+}
+
+// tokenEnd is the end of the secret-like token that goes on at s[i].
+func tokenEnd(s string, i int) int {
+	for i < len(s) && secretBytes[s[i]] {
+		i++
+	}
+	return i
+}
+
+// joinOverlaps joins each span that overlaps the one before it (sorted by
+// start) into it.
+func joinOverlaps(in []Span) []Span {
 	var out []Span
 	for _, sp := range in {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
@@ -108,11 +125,6 @@ func merge(s string, spans []Span) []Span {
 		out = append(out, sp)
 	}
 	return out
-}
-
-func isSecretByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '+' || c == '/' || c == '='
 }
 
 func placeholders(s string) []Span {

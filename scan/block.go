@@ -75,10 +75,8 @@ func appendLessonBlocks(out []Block, text string) []Block {
 		if lineEnd < 0 {
 			return out
 		}
-		lineStart := strings.LastIndexByte(text[:i], '\n') + 1
-		opener := strings.TrimSpace(strings.Trim(text[lineStart:i+lineEnd], "`*> \t\r"))
 		pos = i + len(lessonOpen)
-		if opener != lessonOpen && opener != lessonOpen+":" {
+		if !lessonOpener(text, i, i+lineEnd) {
 			continue
 		}
 		bodyStart := i + lineEnd + 1
@@ -95,6 +93,14 @@ func appendLessonBlocks(out []Block, text string) []Block {
 		}
 		pos = bodyStart + end + len(lessonClose)
 	}
+}
+
+// lessonOpener says the line around text[i] (ending at end) holds
+// "#lesson" alone, maybe as code, emphasis or a quote, maybe with a colon.
+func lessonOpener(text string, i, end int) bool {
+	lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+	opener := strings.TrimSpace(strings.Trim(text[lineStart:end], "`*> \t\r"))
+	return opener == lessonOpen || opener == lessonOpen+":"
 }
 
 func appendPKBlocks(out []Block, text string) []Block {
@@ -132,87 +138,111 @@ var keyRe = lazy(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
 // value continues on following lines that are indented or are not a key
 // line; code fence lines are ignored.
 func parseFields(kind, body string, off int) (Block, bool) {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	kept := lines[:0:0]
+	lines, indent := fieldLines(body)
+	p := fieldParser{b: Block{Kind: kind, Values: map[string]string{}, Offset: off}}
+	for _, l := range lines {
+		p.line(l, indent)
+	}
+	p.flush()
+	return p.b, p.b.complete()
+}
+
+// fieldLines are the body's lines without code fences and trailing blanks,
+// and the indentation (spaces, tabs, quote marks) common to the non-empty
+// ones.
+func fieldLines(body string) (kept []string, indent int) {
+	var raw []string
+	for _, l := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			continue
+		}
+		raw = append(raw, l)
+		kept = append(kept, strings.TrimRight(l, " \t"))
+	}
+	return kept, commonIndent(raw, " \t>")
+}
+
+// commonIndent is the least indentation (the leading bytes of cutset) of
+// the lines that are not blank, or -1 when all are.
+func commonIndent(lines []string, cutset string) int {
 	indent := -1
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		kept = append(kept, strings.TrimRight(l, " \t"))
-		if t != "" {
-			if n := len(l) - len(strings.TrimLeft(l, " \t>")); indent < 0 || n < indent {
-				indent = n
-			}
+		if n := len(l) - len(strings.TrimLeft(l, cutset)); indent < 0 || n < indent {
+			indent = n
 		}
 	}
-	b := Block{Kind: kind, Values: map[string]string{}, Offset: off}
-	var cur string
-	var cont []string
-	flush := func() {
-		if cur == "" {
-			return
-		}
-		v := b.Values[cur]
-		if len(cont) > 0 {
-			v = strings.TrimSpace(v + "\n" + dedent(cont))
-		}
-		b.Values[cur] = v
-		cont = nil
+	return indent
+}
+
+// fieldParser collects a block's fields line by line.
+type fieldParser struct {
+	b    Block
+	cur  string   // the key being read
+	cont []string // its continuation lines
+}
+
+// line reads one line: a key line starts a field, any other line
+// continues the current one.
+func (p *fieldParser) line(l string, indent int) {
+	col := l
+	if indent > 0 && len(col) >= indent {
+		col = col[indent:]
 	}
-	for _, l := range kept {
-		col := l
-		if indent > 0 && len(col) >= indent {
-			col = col[indent:]
+	m := keyRe.get().FindStringSubmatch(col)
+	if m == nil {
+		if p.cur != "" {
+			p.cont = append(p.cont, l)
 		}
-		if m := keyRe.get().FindStringSubmatch(col); m != nil && col[0] != ' ' && col[0] != '\t' {
-			flush()
-			key := strings.ToLower(strings.TrimSpace(m[1]))
-			if a, ok := lessonAliases[key]; ok && kind == "lesson-tag" {
-				key = a
-			}
-			if _, dup := b.Values[key]; !dup {
-				b.Keys = append(b.Keys, key)
-			}
-			cur = key
-			b.Values[key] = strings.TrimSpace(col[len(m[0]):])
-			continue
-		}
-		if cur != "" {
-			cont = append(cont, l)
-		}
+		return
 	}
-	flush()
+	p.flush()
+	key := strings.ToLower(strings.TrimSpace(m[1]))
+	if a, ok := lessonAliases[key]; ok && p.b.Kind == "lesson-tag" {
+		key = a
+	}
+	if _, dup := p.b.Values[key]; !dup {
+		p.b.Keys = append(p.b.Keys, key)
+	}
+	p.cur = key
+	p.b.Values[key] = strings.TrimSpace(col[len(m[0]):])
+}
+
+// flush adds the continuation lines to the current field's value.
+func (p *fieldParser) flush() {
+	if p.cur == "" || len(p.cont) == 0 {
+		return
+	}
+	p.b.Values[p.cur] = strings.TrimSpace(p.b.Values[p.cur] + "\n" + dedent(p.cont))
+	p.cont = nil
+}
+
+// complete says the block has fields, is not the format template, and has
+// what its kind needs: a mistake or a fix, a label or a type.
+func (b Block) complete() bool {
 	if len(b.Keys) == 0 || isTemplate(b) {
-		return b, false
+		return false
 	}
-	if kind == "lesson-tag" && b.Get("mistake") == "" && b.Get("fix") == "" {
-		return b, false
+	switch b.Kind {
+	case "lesson-tag":
+		return b.Get("mistake") != "" || b.Get("fix") != ""
+	case "process-knowledge":
+		return b.Get("label") != "" || b.Get("type") != ""
 	}
-	if kind == "process-knowledge" && b.Get("label") == "" && b.Get("type") == "" {
-		return b, false
-	}
-	return b, true
+	return true
 }
 
 func dedent(lines []string) string {
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
-	min := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if n := len(l) - len(strings.TrimLeft(l, " \t")); min < 0 || n < min {
-			min = n
-		}
-	}
+	indent := commonIndent(lines, " \t")
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		if len(l) >= min && min > 0 {
-			l = l[min:]
+		if len(l) >= indent && indent > 0 {
+			l = l[indent:]
 		}
 		out[i] = l
 	}

@@ -79,54 +79,72 @@ var knownLessonKeys = map[string]bool{"tool": true, "trigger": true, "mistake": 
 func fromBlock(b Block) Candidate {
 	c := Candidate{Tier: 1, Signal: b.Kind, signals: facts{selfReport: true}}
 	if b.Kind == SignalLessonTag {
-		c.Tool = NormalizeTool(b.Get("tool"))
-		c.Trigger = b.Get("trigger")
-		c.Mistake = b.Get("mistake")
-		c.Fix = b.Get("fix")
-		c.Tags = splitList(b.Get("tags"))
-		c.Form = b.Get("form")
-		c.Title = b.Get("title")
-		if c.Title == "" {
-			c.Title = titleFrom(c.Mistake, c.Fix)
-		}
-		if k := b.Get("kind"); k == "pitfall" {
-			c.Kind = k
-		}
-		for _, k := range b.Keys {
-			if !knownLessonKeys[k] {
-				c.Extra = append(c.Extra, Field{k, b.Values[k]})
-			}
-		}
+		c.lessonFields(b)
 	} else {
-		c.Title = b.Get("label")
-		c.Form = strings.ToLower(b.Get("type"))
-		c.Mistake = firstOf(b.Get("description"), b.Get("mistake"), b.Get("situation"), b.Get("risk"))
-		c.Fix = firstOf(b.Get("fix"), b.Get("checklist"), b.Get("pattern"), b.Get("warning"), b.Get("requirement"), b.Get("action"))
-		tc := nested(b.Get("trigger_conditions"))
-		for _, t := range splitList(tc["tool_names"]) {
-			c.Tools = append(c.Tools, NormalizeTool(t))
-		}
-		if len(c.Tools) > 0 {
-			c.Tool = c.Tools[0]
-		}
-		c.Paths = splitList(tc["file_patterns"])
-		c.Keywords = splitList(tc["action_keywords"])
-		c.Trigger = firstOf(strings.Join(splitList(tc["command_patterns"]), ", "), strings.Join(c.Paths, ", "), strings.Join(c.Keywords, ", "))
-		c.Tags = splitList(b.Get("tags"))
-		if c.Title == "" {
-			c.Title = titleFrom(c.Mistake, c.Fix)
-		}
-		used := map[string]bool{"label": true, "type": true, "priority": true, "trigger_conditions": true, "tags": true}
-		for _, k := range b.Keys {
-			if !used[k] && b.Values[k] != c.Mistake && b.Values[k] != c.Fix {
-				c.Extra = append(c.Extra, Field{k, b.Values[k]})
-			}
-		}
+		c.processFields(b)
 	}
 	c.explicitPri = parsePriority(b.Get("priority"))
 	c.signals.causal = causalPhrases.in(c.Mistake)
 	c.signals.hang = hasTag(c.Tags, "severity:hang")
 	return c
+}
+
+// lessonFields reads a #lesson block; keys it does not know are kept as
+// extra fields.
+func (c *Candidate) lessonFields(b Block) {
+	c.Tool = NormalizeTool(b.Get("tool"))
+	c.Trigger = b.Get("trigger")
+	c.Mistake = b.Get("mistake")
+	c.Fix = b.Get("fix")
+	c.Tags = splitList(b.Get("tags"))
+	c.Form = b.Get("form")
+	c.Title = b.Get("title")
+	if c.Title == "" {
+		c.Title = titleFrom(c.Mistake, c.Fix)
+	}
+	if k := b.Get("kind"); k == "pitfall" {
+		c.Kind = k
+	}
+	for _, k := range b.Keys {
+		if !knownLessonKeys[k] {
+			c.Extra = append(c.Extra, Field{k, b.Values[k]})
+		}
+	}
+}
+
+// processFields reads a [PROCESS_KNOWLEDGE] block: its mistake and fix
+// are the first of several fields, its trigger comes from its trigger
+// conditions, and the rest is kept as extra fields.
+func (c *Candidate) processFields(b Block) {
+	c.Title = b.Get("label")
+	c.Form = strings.ToLower(b.Get("type"))
+	c.Mistake = firstOf(b.Get("description"), b.Get("mistake"), b.Get("situation"), b.Get("risk"))
+	c.Fix = firstOf(b.Get("fix"), b.Get("checklist"), b.Get("pattern"), b.Get("warning"), b.Get("requirement"), b.Get("action"))
+	c.triggerConditions(nested(b.Get("trigger_conditions")))
+	c.Tags = splitList(b.Get("tags"))
+	if c.Title == "" {
+		c.Title = titleFrom(c.Mistake, c.Fix)
+	}
+	used := map[string]bool{"label": true, "type": true, "priority": true, "trigger_conditions": true, "tags": true}
+	for _, k := range b.Keys {
+		if !used[k] && b.Values[k] != c.Mistake && b.Values[k] != c.Fix {
+			c.Extra = append(c.Extra, Field{k, b.Values[k]})
+		}
+	}
+}
+
+// triggerConditions reads a process-knowledge block's tools, paths and
+// keywords; the trigger is the first of its commands, paths or keywords.
+func (c *Candidate) triggerConditions(tc map[string]string) {
+	for _, t := range splitList(tc["tool_names"]) {
+		c.Tools = append(c.Tools, NormalizeTool(t))
+	}
+	if len(c.Tools) > 0 {
+		c.Tool = c.Tools[0]
+	}
+	c.Paths = splitList(tc["file_patterns"])
+	c.Keywords = splitList(tc["action_keywords"])
+	c.Trigger = firstOf(strings.Join(splitList(tc["command_patterns"]), ", "), strings.Join(c.Paths, ", "), strings.Join(c.Keywords, ", "))
 }
 
 // nested reads "key: value" lines of an indented sub-block.
@@ -198,56 +216,30 @@ func shortTitle(s string) string {
 // block's own priority wins.
 func (c *Candidate) score() {
 	f := c.signals
+	recurring := len(c.Sessions) >= 2
 	conf := 0.4
 	if f.selfReport {
 		conf = 0.85
 	}
-	if f.errorFix && !f.selfReport {
-		conf += 0.20
-	}
-	if f.userCorrected {
-		conf += 0.15
-	}
-	if len(c.Sessions) >= 2 {
-		conf += 0.10
-	}
-	if f.retry || f.hang && !f.selfReport {
-		conf += 0.10
-	}
-	if f.explicit {
-		conf += 0.20
-	}
-	if f.causal {
-		conf += 0.05
-	}
+	// Summed left to right, as the bonuses were always added.
+	conf = conf + bonus(f.errorFix && !f.selfReport, 0.20) + bonus(f.userCorrected, 0.15) + bonus(recurring, 0.10) +
+		bonus(f.retry || f.hang && !f.selfReport, 0.10) + bonus(f.explicit, 0.20) + bonus(f.causal, 0.05)
 	c.Confidence = math.Round(math.Min(1, math.Max(0, conf))*100) / 100
 
-	pri := 3
-	if len(c.Sessions) >= 2 {
-		pri += 2
-	}
-	if f.hang {
-		pri++
-	}
-	if f.dataLoss {
-		pri++
-	}
-	if f.userCorrected {
-		pri++
-	}
-	if f.fixConfirmed {
-		pri++
-	}
-	if f.selfReport {
-		pri++
-	}
-	if c.Occurrences <= 1 {
-		pri--
-	}
+	pri := 3 + 2*boolInt(recurring) + boolInt(f.hang) + boolInt(f.dataLoss) + boolInt(f.userCorrected) +
+		boolInt(f.fixConfirmed) + boolInt(f.selfReport) - boolInt(c.Occurrences <= 1)
 	c.Priority = min(10, max(1, pri))
 	if c.explicitPri > 0 {
 		c.Priority = c.explicitPri
 	}
+}
+
+// bonus is b when the signal is there, else 0.
+func bonus(signal bool, b float64) float64 {
+	if signal {
+		return b
+	}
+	return 0
 }
 
 // norm lowercases, folds every run of digits to 0 and every run of
@@ -311,17 +303,25 @@ func shape(text string, cmds ...string) string {
 	named := map[string]bool{}
 	for _, c := range cmds {
 		for _, w := range strings.Fields(c) {
-			named[strings.Trim(w, "\"'`,:;()[]{}")] = true
+			named[strings.Trim(w, wordPunct)] = true
 		}
 	}
 	words := strings.Fields(text)
 	for i, w := range words {
-		t := strings.Trim(w, "\"'`,:;()[]{}")
-		if named[t] || strings.ContainsAny(t, "0123456789/\\") || strings.Contains(strings.TrimRight(t, "."), ".") {
+		if t := strings.Trim(w, wordPunct); named[t] || varying(t) {
 			words[i] = "_"
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// wordPunct is the punctuation around a word in a message.
+const wordPunct = "\"'`,:;()[]{}"
+
+// varying says a word differs between runs: it has a digit, a path or a
+// dot inside.
+func varying(t string) bool {
+	return strings.ContainsAny(t, "0123456789/\\") || strings.Contains(strings.TrimRight(t, "."), ".")
 }
 
 // redactAll replaces secrets in every text a candidate carries, and this
@@ -330,23 +330,7 @@ func shape(text string, cmds ...string) string {
 // incident in many sessions, or a field repeated in the title, is checked
 // once.
 func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) error {
-	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
-	for i := range c.Tags {
-		texts = append(texts, &c.Tags[i])
-	}
-	for i := range c.Evidence {
-		texts = append(texts, &c.Evidence[i].Text)
-	}
-	for i := range c.Extra {
-		texts = append(texts, &c.Extra[i].Value)
-	}
-	for i := range c.Paths {
-		texts = append(texts, &c.Paths[i])
-	}
-	for i := range c.Keywords {
-		texts = append(texts, &c.Keywords[i])
-	}
-	for _, p := range texts {
+	for _, p := range c.texts() {
 		r, ok := seen[*p]
 		if !ok {
 			var err error
@@ -359,6 +343,27 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 	}
 	c.Title = shortTitle(c.Title)
 	return nil
+}
+
+// texts are the candidate's texts, to be redacted in place.
+func (c *Candidate) texts() []*string {
+	texts := []*string{&c.Title, &c.Trigger, &c.Mistake, &c.Fix, &c.Form, &c.Tool}
+	texts = appendRefs(texts, c.Tags)
+	for i := range c.Evidence {
+		texts = append(texts, &c.Evidence[i].Text)
+	}
+	for i := range c.Extra {
+		texts = append(texts, &c.Extra[i].Value)
+	}
+	texts = appendRefs(texts, c.Paths)
+	return appendRefs(texts, c.Keywords)
+}
+
+func appendRefs(refs []*string, ss []string) []*string {
+	for i := range ss {
+		refs = append(refs, &ss[i])
+	}
+	return refs
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

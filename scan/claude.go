@@ -29,47 +29,63 @@ const resultExcerpt = 600
 // and summary lines carry no evidence; isMeta (injected) lines and
 // compaction summaries are skipped, so the injected protocol never counts.
 func (s *session) claudeLine(line []byte, n int) {
-	var typ, msg []byte
-	meta := false
-	ok := fieldsLazy(line, "message", func(k, v []byte) bool {
-		switch string(k) {
-		case "type":
-			typ = v
-			if string(v) != `"user"` && string(v) != `"assistant"` {
-				if !claudeTypes[string(v)] {
-					s.stats.Unknown++
-				}
-				return false // nothing else in this line matters
-			}
-		case "message":
-			msg = v
-			// Tool results are never injected text: skip the rest of the
-			// line (toolUseResult repeats the whole output).
-			if string(typ) == `"user"` && bytes.Contains(v[:min(len(v), 120)], []byte(`"tool_`)) {
-				return false
-			}
-		case "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly":
-			meta = meta || isTrue(v)
-		case "sessionId":
-			if s.id == "" {
-				s.id = str(v)
-			}
-		}
-		return true
-	})
+	r := claudeRecord{s: s}
+	ok := fieldsLazy(line, "message", r.field)
 	switch {
 	case !ok:
 		s.stats.BadJSON++
 		return
-	case typ == nil:
+	case r.typ == nil:
 		s.stats.Unknown++
 		return
-	case msg == nil || meta || (string(typ) != `"user"` && string(typ) != `"assistant"`):
+	case r.msg == nil || r.meta || !r.turn():
 		return
 	}
-	user := string(typ) == `"user"`
-	// msg and content run to the end of the line: their parsers stop at
-	// the value's own end.
+	s.claudeMessage(r.msg, string(r.typ) == `"user"`, n)
+}
+
+// claudeRecord is what claudeLine needs of a line's top-level fields.
+type claudeRecord struct {
+	s        *session
+	typ, msg []byte
+	meta     bool
+}
+
+func (r *claudeRecord) turn() bool {
+	return string(r.typ) == `"user"` || string(r.typ) == `"assistant"`
+}
+
+// field takes one top-level field; false stops the walk when nothing else
+// in the line matters.
+func (r *claudeRecord) field(k, v []byte) bool {
+	switch string(k) {
+	case "type":
+		r.typ = v
+		if !r.turn() {
+			if !claudeTypes[string(v)] {
+				r.s.stats.Unknown++
+			}
+			return false
+		}
+	case "message":
+		r.msg = v
+		// Tool results are never injected text: skip the rest of the
+		// line (toolUseResult repeats the whole output).
+		return string(r.typ) != `"user"` || !bytes.Contains(v[:min(len(v), 120)], []byte(`"tool_`))
+	case "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly":
+		r.meta = r.meta || isTrue(v)
+	case "sessionId":
+		if r.s.id == "" {
+			r.s.id = str(v)
+		}
+	}
+	return true
+}
+
+// claudeMessage reads a message's content: a string, or a list of blocks.
+// msg and content run to the end of the line: their parsers stop at the
+// value's own end.
+func (s *session) claudeMessage(msg []byte, user bool, n int) {
 	var content []byte
 	fieldsLazy(msg, "content", func(k, v []byte) bool {
 		if string(k) == "content" {
@@ -121,43 +137,51 @@ func injectedUserText(t string) bool {
 	return false
 }
 
+// claudeBlock reads one content block: text, a tool call or its result.
 func (s *session) claudeBlock(el []byte, user bool, n int) {
-	var typ, text, name, id, input, useID, content []byte
-	isErr := false
-	fields(el, func(k, v []byte) bool {
-		switch string(k) {
-		case "type":
-			typ = v
-		case "text":
-			text = v
-		case "name":
-			name = v
-		case "id":
-			id = v
-		case "input":
-			input = v
-		case "tool_use_id":
-			useID = v
-		case "is_error":
-			isErr = isTrue(v)
-		case "content":
-			content = v
-		}
-		return true
-	})
-	switch string(typ) {
+	var b claudeContent
+	fields(el, b.field)
+	switch string(b.typ) {
 	case `"text"`:
-		s.text(user, str(text), n)
+		s.text(user, str(b.text), n)
 	case `"tool_use"`:
-		tool := NormalizeTool(str(name))
-		s.names[str(id)] = tool
-		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: str(id), Text: callTarget(input)})
+		tool := NormalizeTool(str(b.name))
+		s.names[str(b.id)] = tool
+		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: str(b.id), Text: callTarget(b.input)})
 	case `"tool_result"`:
-		idv := str(useID)
-		ex := resultText(content)
-		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[idv], ID: idv, Error: isErr,
-			Text: ex, Timeout: isErr && timeoutText(ex)})
+		idv := str(b.useID)
+		ex := resultText(b.content)
+		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[idv], ID: idv, Error: b.isErr,
+			Text: ex, Timeout: b.isErr && timeoutText(ex)})
 	}
+}
+
+// claudeContent holds the raw fields of a content block.
+type claudeContent struct {
+	typ, text, name, id, input, useID, content []byte
+	isErr                                      bool
+}
+
+func (b *claudeContent) field(k, v []byte) bool {
+	switch string(k) {
+	case "type":
+		b.typ = v
+	case "text":
+		b.text = v
+	case "name":
+		b.name = v
+	case "id":
+		b.id = v
+	case "input":
+		b.input = v
+	case "tool_use_id":
+		b.useID = v
+	case "is_error":
+		b.isErr = isTrue(v)
+	case "content":
+		b.content = v
+	}
+	return true
 }
 
 // callTarget is the part of a tool input a lesson is about: the command of
@@ -180,20 +204,25 @@ func callTarget(input []byte) string {
 		return true
 	})
 	for _, v := range [][]byte{cmd, path, pattern, other} {
-		if v == nil {
-			continue
+		if v != nil {
+			return targetText(v)
 		}
-		if v[0] == '[' { // Codex: ["bash","-lc","..."]
-			var parts []string
-			elements(v, func(e []byte) bool { parts = append(parts, str(e)); return true })
-			if len(parts) >= 3 && (parts[1] == "-lc" || parts[1] == "-c") {
-				return parts[2]
-			}
-			return strings.Join(parts, " ")
-		}
-		return clip(str(v), 500)
 	}
 	return ""
+}
+
+// targetText decodes a call target: a string, or Codex's argument list
+// ["bash","-lc","..."] whose script is the target.
+func targetText(v []byte) string {
+	if v[0] != '[' {
+		return clip(str(v), 500)
+	}
+	var parts []string
+	elements(v, func(e []byte) bool { parts = append(parts, str(e)); return true })
+	if len(parts) >= 3 && (parts[1] == "-lc" || parts[1] == "-c") {
+		return parts[2]
+	}
+	return strings.Join(parts, " ")
 }
 
 // resultText decodes the start of a tool result (a string or a list of

@@ -21,35 +21,45 @@ func (s *session) codexLine(line []byte, n int) {
 	}
 	switch rec.Type {
 	case "session_meta":
-		var m struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(rec.Payload, &m) == nil && s.id == "" {
-			s.id = m.ID
-		}
-		return
+		s.codexMeta(rec.Payload)
 	case "response_item":
+		s.codexItem(rec.Payload, n)
 	case "event_msg", "turn_context", "compacted", "world_state", "token_usage_record":
-		return // bookkeeping (0.169 added the last two), not evidence
+		// bookkeeping (0.169 added the last two), not evidence
 	default:
 		s.stats.Unknown++
-		return
 	}
-	var p struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		Name      string          `json:"name"`
-		Arguments string          `json:"arguments"`
-		Input     string          `json:"input"`
-		CallID    string          `json:"call_id"`
-		Output    json.RawMessage `json:"output"`
-		Action    json.RawMessage `json:"action"`
+}
+
+// codexMeta takes the session id from a session_meta record.
+func (s *session) codexMeta(payload json.RawMessage) {
+	var m struct {
+		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(rec.Payload, &p); err != nil {
+	if json.Unmarshal(payload, &m) == nil && s.id == "" {
+		s.id = m.ID
+	}
+}
+
+// codexPayload is a response item: a message, a tool call or its output.
+type codexPayload struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Action    json.RawMessage `json:"action"`
+}
+
+func (s *session) codexItem(payload json.RawMessage, n int) {
+	var p codexPayload
+	if err := json.Unmarshal(payload, &p); err != nil {
 		s.stats.BadJSON++
 		return
 	}
@@ -62,29 +72,40 @@ func (s *session) codexLine(line []byte, n int) {
 			s.text(p.Role == "user", c.Text, n)
 		}
 	case "function_call", "custom_tool_call", "local_shell_call":
-		tool := NormalizeTool(p.Name)
-		if p.Type == "local_shell_call" {
-			tool = "Bash"
-		}
-		target := ""
-		switch {
-		case p.Arguments != "":
-			target = callTarget([]byte(p.Arguments))
-		case len(p.Action) > 0:
-			target = callTarget(p.Action)
-		case p.Input != "":
-			target = patchTarget(p.Input)
-		}
-		s.names[p.CallID] = tool
-		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: p.CallID, Text: target})
+		s.codexCall(&p, n)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		out, failed, slow := codexOutput(p.Output)
-		ex := clip(out, resultExcerpt)
-		// Seed 003's hang: a timeout, or no output after more than 30 s.
-		hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
-		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
-			Error: failed || hung, Text: ex, Timeout: hung})
+		s.codexResult(&p, n)
 	}
+}
+
+// codexResult reads a tool call's output. Seed 003's hang: a timeout, or
+// no output after more than 30 s.
+func (s *session) codexResult(p *codexPayload, n int) {
+	out, failed, slow := codexOutput(p.Output)
+	ex := clip(out, resultExcerpt)
+	hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
+	s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
+		Error: failed || hung, Text: ex, Timeout: hung})
+}
+
+// codexCall reads a tool call, its target from the arguments, the shell
+// action or the patch.
+func (s *session) codexCall(p *codexPayload, n int) {
+	tool := NormalizeTool(p.Name)
+	if p.Type == "local_shell_call" {
+		tool = "Bash"
+	}
+	target := ""
+	switch {
+	case p.Arguments != "":
+		target = callTarget([]byte(p.Arguments))
+	case len(p.Action) > 0:
+		target = callTarget(p.Action)
+	case p.Input != "":
+		target = patchTarget(p.Input)
+	}
+	s.names[p.CallID] = tool
+	s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: p.CallID, Text: target})
 }
 
 var exitRe = lazy(`(?m)^(?:Exit code|Process exited with code):? (\d+)`)
@@ -115,14 +136,20 @@ func codexOutput(raw json.RawMessage) (out string, failed, slow bool) {
 	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &inner) == nil && inner.Metadata.ExitCode != nil {
 		return inner.Output, *inner.Metadata.ExitCode != 0, inner.Metadata.Duration > 30
 	}
+	return codexText(text)
+}
+
+// codexText reads the newer plain-text output: its Output: section when
+// timed, the exit code when given (else an "error" start says it failed).
+func codexText(text string) (out string, failed, slow bool) {
+	out = text
 	if m := wallRe.get().FindStringSubmatch(text); m != nil {
 		d, _ := strconv.ParseFloat(m[1], 64)
 		slow = d > 30
+		out = ""
 		if i := strings.Index(text, "Output:\n"); i >= 0 {
 			out = text[i+len("Output:\n"):]
 		}
-	} else {
-		out = text
 	}
 	if m := exitRe.get().FindStringSubmatch(text); m != nil {
 		code, _ := strconv.Atoi(m[1])

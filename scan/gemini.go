@@ -27,37 +27,42 @@ func (s *session) geminiFile(r io.Reader, skip int) (int, error) {
 		switch key {
 		case "sessionId":
 			var id string
-			if err := dec.Decode(&id); err != nil {
-				return count, err
+			if err = dec.Decode(&id); err == nil {
+				s.id = id
 			}
-			s.id = id
 		case "messages":
-			if _, err := dec.Token(); err != nil { // [
-				return count, err
-			}
-			for dec.More() {
-				var m geminiMessage
-				if err := dec.Decode(&m); err != nil {
-					s.stats.BadJSON++
-					return count, err
-				}
-				count++
-				s.stats.Lines++
-				if count > skip {
-					s.geminiMessage(m, count)
-				}
-			}
-			if _, err := dec.Token(); err != nil { // ]
-				return count, err
-			}
+			err = s.geminiMessages(dec, skip, &count)
 		default:
 			var skipV json.RawMessage
-			if err := dec.Decode(&skipV); err != nil {
-				return count, err
-			}
+			err = dec.Decode(&skipV)
+		}
+		if err != nil {
+			return count, err
 		}
 	}
 	return count, nil
+}
+
+// geminiMessages reads the messages array, counting its messages in count
+// and reading those past skip.
+func (s *session) geminiMessages(dec *json.Decoder, skip int, count *int) error {
+	if _, err := dec.Token(); err != nil { // [
+		return err
+	}
+	for dec.More() {
+		var m geminiMessage
+		if err := dec.Decode(&m); err != nil {
+			s.stats.BadJSON++
+			return err
+		}
+		*count++
+		s.stats.Lines++
+		if *count > skip {
+			s.geminiMessage(m, *count)
+		}
+	}
+	_, err := dec.Token() // ]
+	return err
 }
 
 type geminiMessage struct {
@@ -103,19 +108,26 @@ func geminiText(content any) string {
 		t, _ := c["text"].(string)
 		return t
 	case []any:
-		text := ""
-		for _, p := range c {
-			// A part marked thought (history synced by $set.messages keeps
-			// them) is the model's thinking, not its reply.
-			if mp, ok := p.(map[string]any); ok && mp["thought"] != true {
-				if t, ok := mp["text"].(string); ok {
-					text += t
-				}
-			}
-		}
-		return text
+		return partsText(c)
 	}
 	return ""
+}
+
+// partsText joins the text of the parts. A part marked thought (history
+// synced by $set.messages keeps them) is the model's thinking, not its
+// reply.
+func partsText(parts []any) string {
+	text := ""
+	for _, p := range parts {
+		mp, ok := p.(map[string]any)
+		if !ok || mp["thought"] == true {
+			continue
+		}
+		if t, ok := mp["text"].(string); ok {
+			text += t
+		}
+	}
+	return text
 }
 
 // geminiResult is the start of a tool call's result: the display text,
@@ -128,6 +140,15 @@ func geminiResult(display any, result json.RawMessage) string {
 	if len(result) == 0 || string(result) == "null" {
 		return ""
 	}
+	if r, ok := functionResponse(result); ok {
+		return clip(r, resultExcerpt)
+	}
+	return clip(string(result), resultExcerpt)
+}
+
+// functionResponse is the error and output of the first of the result's
+// parts that has either.
+func functionResponse(result json.RawMessage) (string, bool) {
 	var parts []struct {
 		FunctionResponse struct {
 			Response struct {
@@ -136,14 +157,15 @@ func geminiResult(display any, result json.RawMessage) string {
 			} `json:"response"`
 		} `json:"functionResponse"`
 	}
-	if json.Unmarshal(result, &parts) == nil {
-		for _, p := range parts {
-			if r := p.FunctionResponse.Response; r.Output != "" || r.Error != "" {
-				return clip(r.Error+r.Output, resultExcerpt)
-			}
+	if json.Unmarshal(result, &parts) != nil {
+		return "", false
+	}
+	for _, p := range parts {
+		if r := p.FunctionResponse.Response; r.Output != "" || r.Error != "" {
+			return r.Error + r.Output, true
 		}
 	}
-	return clip(string(result), resultExcerpt)
+	return "", false
 }
 
 // geminiRec is what scan keeps of one Gemini CLI message record: its
@@ -183,8 +205,7 @@ type geminiLine struct {
 // prevLines is how many lines the previous scan read: a rewind or a list
 // replaced after them moves the start back to the first changed message.
 func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines int) {
-	var recs []geminiRec
-	index := map[string]int{}
+	rp := geminiReplay{s: s, index: map[string]int{}}
 	lr := newLineReader(f, 0, 0, s.stats)
 	defer lr.release()
 	for {
@@ -192,59 +213,15 @@ func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines 
 		if !ok {
 			break
 		}
-		l = bytes.TrimSpace(l)
-		if len(l) == 0 {
+		g, ok := s.geminiDecode(l)
+		if !ok {
 			continue
 		}
-		var g geminiLine
-		if l[0] != '{' || json.Unmarshal(l, &g) != nil {
-			s.stats.BadJSON++
-			continue
-		}
-		changed := -1 // the first message this line changed, if it replaced any
-		switch {
-		case g.RewindTo != nil:
-			i, found := index[*g.RewindTo]
-			if !found {
-				i = 0 // as Gemini CLI does: an unknown id clears the list
-			}
-			recs, changed = recs[:i], i
-			index = reindex(recs)
-		case g.Set != nil:
-			if g.Set.Messages == nil {
-				continue // lastUpdated, summary, directories
-			}
-			// A message already read keeps its line: this one line holds
-			// the whole list.
-			var next []geminiRec
-			for _, m := range *g.Set.Messages {
-				line := lr.line
-				if i, found := index[m.ID]; found {
-					line = recs[i].line
-				}
-				next = append(next, geminiRecord(m, line))
-			}
-			changed = firstChange(recs, next)
-			recs, index = next, reindex(next)
-		case g.ID != "":
-			r := geminiRecord(g, lr.line)
-			if i, found := index[g.ID]; found {
-				recs[i] = r
-			} else {
-				index[g.ID] = len(recs)
-				recs = append(recs, r)
-			}
-		case g.SessionID != "":
-			if s.id == "" {
-				s.id = g.SessionID
-			}
-		default:
-			s.stats.Unknown++
-		}
-		if changed >= 0 && lr.line > prevLines {
+		if changed := rp.apply(&g, lr.line); changed >= 0 && lr.line > prevLines {
 			skip = min(skip, changed)
 		}
 	}
+	recs := rp.recs
 	skip = min(skip, len(recs))
 	for _, r := range recs[skip:] {
 		s.geminiEvents(r)
@@ -255,26 +232,116 @@ func (s *session) geminiJSONL(f io.Reader, skip, prevLines int) (settled, lines 
 	return settled, lr.line
 }
 
+// geminiDecode decodes one line of a JSONL chat file; a blank line is
+// skipped, anything but a JSON object counted as bad.
+func (s *session) geminiDecode(l []byte) (g geminiLine, ok bool) {
+	l = bytes.TrimSpace(l)
+	if len(l) == 0 {
+		return g, false
+	}
+	if l[0] != '{' || json.Unmarshal(l, &g) != nil {
+		s.stats.BadJSON++
+		return g, false
+	}
+	return g, true
+}
+
+// geminiReplay is the list of messages as a JSONL chat file's lines
+// leave it.
+type geminiReplay struct {
+	s     *session
+	recs  []geminiRec
+	index map[string]int // message id -> position in recs
+}
+
+// apply replays one line read as line; it returns the first message the
+// line changed when it replaced any, else -1.
+func (rp *geminiReplay) apply(g *geminiLine, line int) (changed int) {
+	switch {
+	case g.RewindTo != nil:
+		return rp.rewind(*g.RewindTo)
+	case g.Set != nil:
+		if g.Set.Messages == nil {
+			return -1 // lastUpdated, summary, directories
+		}
+		return rp.replace(*g.Set.Messages, line)
+	case g.ID != "":
+		rp.upsert(geminiRecord(*g, line))
+	case g.SessionID != "":
+		if rp.s.id == "" {
+			rp.s.id = g.SessionID
+		}
+	default:
+		rp.s.stats.Unknown++
+	}
+	return -1
+}
+
+// rewind drops the message id and all after it.
+func (rp *geminiReplay) rewind(id string) int {
+	i, found := rp.index[id]
+	if !found {
+		i = 0 // as Gemini CLI does: an unknown id clears the list
+	}
+	rp.recs = rp.recs[:i]
+	rp.index = reindex(rp.recs)
+	return i
+}
+
+// replace puts msgs, all written on line, in place of the list. A message
+// already read keeps its line: this one line holds the whole list.
+func (rp *geminiReplay) replace(msgs []geminiLine, line int) int {
+	var next []geminiRec
+	for _, m := range msgs {
+		l := line
+		if i, found := rp.index[m.ID]; found {
+			l = rp.recs[i].line
+		}
+		next = append(next, geminiRecord(m, l))
+	}
+	changed := firstChange(rp.recs, next)
+	rp.recs, rp.index = next, reindex(next)
+	return changed
+}
+
+// upsert puts r in place of the message with its id, or appends it.
+func (rp *geminiReplay) upsert(r geminiRec) {
+	if i, found := rp.index[r.id]; found {
+		rp.recs[i] = r
+		return
+	}
+	rp.index[r.id] = len(rp.recs)
+	rp.recs = append(rp.recs, r)
+}
+
 func geminiRecord(g geminiLine, line int) geminiRec {
 	r := geminiRec{id: g.ID, line: line, typ: g.Type, text: geminiText(g.Content)}
 	for _, tc := range g.ToolCalls {
 		tool := NormalizeTool(tc.Name)
 		r.calls = append(r.calls, Event{Line: line, Kind: ToolCall, Tool: tool, ID: tc.ID, Text: callTarget(tc.Args)})
 		out := geminiResult(tc.ResultDisplay, tc.Result)
-		switch tc.Status {
-		case "success", "error", "cancelled":
-		case "": // older chat files: no status, maybe an output
-			if out == "" {
-				continue
-			}
-		default: // validating, scheduled, awaiting_approval, executing
-			r.pending = true
+		if !geminiDone(tc.Status, out) {
+			// Not done with a status: validating, scheduled,
+			// awaiting_approval, executing. The record will be rewritten.
+			r.pending = r.pending || tc.Status != ""
 			continue
 		}
 		r.calls = append(r.calls, Event{Line: line, Kind: ToolResult, Tool: tool, ID: tc.ID,
 			Error: tc.Status == "error" || tc.Status == "cancelled", Text: out, Timeout: timeoutText(out) || tc.Status == "cancelled"})
 	}
 	return r
+}
+
+// geminiDone says a tool call with this status and output has a result:
+// it finished, or (older chat files, no status) it has an output.
+func geminiDone(status, out string) bool {
+	switch status {
+	case "success", "error", "cancelled":
+		return true
+	case "":
+		return out != ""
+	}
+	return false
 }
 
 func reindex(recs []geminiRec) map[string]int {

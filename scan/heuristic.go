@@ -55,179 +55,286 @@ func harnessError(t string) bool {
 // resumed says the events continue a session read before (a user turn is
 // then never the session's first).
 func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
-	var out []Candidate
-	// A block soon after an incident covers it when it names the same tool
-	// and the same program (or file); words without a command are covered
-	// only by a block in the same message.
-	covered := func(i int, c *Candidate) bool {
-		for _, b := range blocks {
-			if b.event < i || b.event > i+nearby || (b.tool != "" && c.Tool != "" && b.tool != c.Tool) {
-				continue
-			}
-			switch {
-			case b.event == i, c.Trigger != "" && b.trigger == "":
-				return true
-			case c.Trigger == "": // a correction or statement: only its own message
-			case c.Tool == "Bash" && prog(b.trigger) == prog(c.Trigger):
-				return true
-			case c.Tool != "Bash" && strings.Contains(b.trigger, filepath.Base(c.Trigger)):
-				return true
-			}
-		}
-		return false
-	}
-	result := func(i int) int { // index of call i's result
-		for j := i + 1; j < len(evs) && j <= i+retryWindow; j++ {
-			if evs[j].Kind == ToolResult && evs[j].ID == evs[i].ID {
-				return j
-			}
-		}
-		return -1
-	}
-	used := make([]bool, len(evs))
-	sawAssistant := resumed
-	lastInc, lastEnd := -1, -1 // the last error incident in out, and its last event
+	f := &finder{evs: evs, blocks: blocks, used: make([]bool, len(evs)), sawAssistant: resumed, lastInc: -1, lastEnd: -1}
 	for i, e := range evs {
-		switch e.Kind {
-		case AssistantText, ToolCall:
-			sawAssistant = true
+		if e.Kind == AssistantText || e.Kind == ToolCall {
+			f.sawAssistant = true
 		}
-		if used[i] {
+		if f.used[i] {
 			continue
 		}
 		var c *Candidate
 		switch e.Kind {
 		case ToolCall:
-			r := result(i)
-			if r < 0 || !evs[r].Error || harnessError(evs[r].Text) || (exploring(e) && !evs[r].Timeout) {
-				continue
-			}
-			c, lastEnd = errorIncident(evs, i, r, result, used)
-			if c != nil && !covered(i, c) {
-				lastInc = len(out)
-			}
+			c = f.toolCall(i)
 		case UserText:
-			head := clip(e.Text, 400)
-			if sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
-				c = correction(evs, i)
-			} else if explicitPhrases.in(head) {
-				c = explicit(evs, i, e)
-			}
+			c = f.userText(i)
 		case AssistantText:
-			if explicitPhrases.in(e.Text) && !HasBlock(e.Text) {
-				c = explicit(evs, i, e)
-			}
-			// A statement right after an error incident is that incident's
-			// lesson: one draft, with the words as its evidence.
-			if c != nil && lastInc >= 0 && i <= lastEnd+diagWindow {
-				inc := &out[lastInc]
-				inc.signals.explicit = true
-				inc.Evidence = append(inc.Evidence, c.Evidence...)
-				c = nil
-			}
+			c = f.assistantText(i)
 		}
-		if c == nil || covered(i, c) {
+		if c != nil && !f.covered(i, c) {
+			f.out = append(f.out, *c)
+		}
+	}
+	return f.out
+}
+
+// finder is tier2's walk through one session's events.
+type finder struct {
+	evs          []Event
+	blocks       []blockRef
+	used         []bool // events already part of an error incident
+	sawAssistant bool
+	lastInc      int // the last error incident in out
+	lastEnd      int // and its last event
+	out          []Candidate
+}
+
+// covered says a Tier 1 block soon after an incident covers it: one that
+// names the same tool and the same program (or file); words without a
+// command are covered only by a block in the same message.
+func (f *finder) covered(i int, c *Candidate) bool {
+	for _, b := range f.blocks {
+		if b.event < i || b.event > i+nearby || (b.tool != "" && c.Tool != "" && b.tool != c.Tool) {
 			continue
 		}
-		out = append(out, *c)
+		if blockCovers(b, i, c) {
+			return true
+		}
 	}
-	return out
+	return false
+}
+
+// blockCovers says block b, near enough and of the same tool, covers the
+// incident c at event i.
+func blockCovers(b blockRef, i int, c *Candidate) bool {
+	switch {
+	case b.event == i, c.Trigger != "" && b.trigger == "":
+		return true
+	case c.Trigger == "": // a correction or statement: only its own message
+		return false
+	case c.Tool == "Bash":
+		return prog(b.trigger) == prog(c.Trigger)
+	default:
+		return strings.Contains(b.trigger, filepath.Base(c.Trigger))
+	}
+}
+
+// result is the index of call i's result, -1 when none follows soon.
+func (f *finder) result(i int) int {
+	for j := i + 1; j < len(f.evs) && j <= i+retryWindow; j++ {
+		if f.evs[j].Kind == ToolResult && f.evs[j].ID == f.evs[i].ID {
+			return j
+		}
+	}
+	return -1
+}
+
+// toolCall is the error incident that starts at the call i, if it failed
+// in a way worth a lesson.
+func (f *finder) toolCall(i int) *Candidate {
+	r := f.result(i)
+	if r < 0 || !f.evs[r].Error || harnessError(f.evs[r].Text) || (exploring(f.evs[i]) && !f.evs[r].Timeout) {
+		return nil
+	}
+	c, end := f.errorIncident(i, r)
+	f.lastEnd = end
+	if c != nil && !f.covered(i, c) {
+		f.lastInc = len(f.out)
+	}
+	return c
+}
+
+// userText is a user's correction or explicit rule.
+func (f *finder) userText(i int) *Candidate {
+	e := f.evs[i]
+	head := clip(e.Text, 400)
+	if f.sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
+		return correction(f.evs, i)
+	}
+	if explicitPhrases.in(head) {
+		return explicit(f.evs, i, e)
+	}
+	return nil
+}
+
+// assistantText is the assistant stating a rule, unless it comes right
+// after an error incident: then it is that incident's lesson, one draft
+// with the words as its evidence.
+func (f *finder) assistantText(i int) *Candidate {
+	e := f.evs[i]
+	if !explicitPhrases.in(e.Text) || HasBlock(e.Text) {
+		return nil
+	}
+	c := explicit(f.evs, i, e)
+	if c != nil && f.lastInc >= 0 && i <= f.lastEnd+diagWindow {
+		inc := &f.out[f.lastInc]
+		inc.signals.explicit = true
+		inc.Evidence = append(inc.Evidence, c.Evidence...)
+		return nil
+	}
+	return c
+}
+
+// incident is what followed a failed call.
+type incident struct {
+	call, res Event
+	attempts  []int  // the call and its retries, as event indexes
+	fixed     int    // the changed call that finally succeeded, or -1
+	diag      string // the assistant's diagnosis
+	errLine   string // the line of the output that says what went wrong
 }
 
 // errorIncident follows a failed call: retries of the same command, the
 // changed call that finally succeeded, or the assistant's diagnosis.
-func errorIncident(evs []Event, i, r int, result func(int) int, used []bool) (*Candidate, int) {
-	call, res := evs[i], evs[r]
-	attempts := []int{i}
-	fixed := -1
-	for j := r + 1; j < len(evs) && j <= r+retryWindow; j++ {
-		if evs[j].Kind != ToolCall || evs[j].Tool != call.Tool || !related(call.Text, evs[j].Text) {
+// end is the last event of the incident.
+func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
+	in := incident{call: f.evs[i], res: f.evs[r]}
+	in.attempts, in.fixed = f.retries(i, r)
+	end = r
+	for _, a := range in.attempts {
+		f.used[a] = true
+		end = max(end, f.result(a))
+	}
+	in.diag = f.diagnosis(r, in.fixed)
+	in.errLine = errorLine(in.res.Text)
+	if in.skip(f.evs, i) {
+		return nil, end
+	}
+	c = &Candidate{Tier: 2, Tool: in.call.Tool, Trigger: command(in.call.Text), Line: in.call.Line}
+	if !in.classify(c, f.evs) {
+		return nil, end
+	}
+	c.Evidence = append(c.Evidence, Evidence{in.call.Line, in.call.Tool + ": " + clip(command(in.call.Text), 300)}, Evidence{in.res.Line, "error: " + clip(firstLines(literalNewlines(in.res.Text), 3), 300)})
+	in.describe(c, f.evs)
+	return c, end
+}
+
+// retries are the call i (whose result is r) and the later calls of the
+// same tool on the same thing, up to the first that succeeded (fixed, or
+// -1).
+func (f *finder) retries(i, r int) (attempts []int, fixed int) {
+	call := f.evs[i]
+	attempts = []int{i}
+	for j := r + 1; j < len(f.evs) && j <= r+retryWindow; j++ {
+		if f.evs[j].Kind != ToolCall || f.evs[j].Tool != call.Tool || !related(call.Text, f.evs[j].Text) {
 			continue
 		}
-		rj := result(j)
+		rj := f.result(j)
 		if rj < 0 {
 			break
 		}
 		attempts = append(attempts, j)
-		if !evs[rj].Error {
-			fixed = j
-			break
+		if !f.evs[rj].Error {
+			return attempts, j
 		}
 	}
-	end := r
-	for _, a := range attempts {
-		used[a] = true
-		end = max(end, result(a))
-	}
-	// The diagnosis is the assistant's words between the error and the
-	// call that worked: words after the fix are about what comes next.
+	return attempts, -1
+}
+
+// diagnosis is the assistant's words between the error r and the call
+// that worked: words after the fix are about what comes next.
+func (f *finder) diagnosis(r, fixed int) string {
 	last := r + diagWindow
 	if fixed >= 0 {
 		last = min(last, fixed)
 	}
-	diag := ""
-	for j := r + 1; j < len(evs) && j <= last; j++ {
-		if evs[j].Kind == AssistantText {
-			if s := sentenceMatching(evs[j].Text, diagnosisPhrases); s != "" {
-				diag = s
-				break
-			}
+	for j := r + 1; j < len(f.evs) && j <= last; j++ {
+		if f.evs[j].Kind != AssistantText {
+			continue
+		}
+		if s := sentenceMatching(f.evs[j].Text, diagnosisPhrases); s != "" {
+			return s
 		}
 	}
-	c := &Candidate{Tier: 2, Tool: call.Tool, Trigger: command(call.Text), Line: call.Line}
-	c.Evidence = append(c.Evidence, Evidence{call.Line, call.Tool + ": " + clip(command(call.Text), 300)}, Evidence{res.Line, "error: " + clip(firstLines(literalNewlines(res.Text), 3), 300)})
-	errLine := errorLine(res.Text)
-	timeout := res.Timeout
-	same := true // every attempt ran the very same command
-	for _, a := range attempts {
-		same = same && evs[a].Text == call.Text
+	return ""
+}
+
+// skip says the incident (starting at event i) teaches nothing.
+func (in *incident) skip(evs []Event, i int) bool {
+	if in.res.Timeout {
+		return false
 	}
 	switch {
-	case fixed < 0 && same && len(attempts) >= 3 && !timeout:
-		return nil, end // the same failure repeated, never fixed: no fix to teach
-	case fixed >= 0 && evs[fixed].Text == call.Text && len(attempts) < 3 && !timeout:
-		return nil, end // the same command passed once the code changed: a bug fixed, not a way of working
-	case fixed >= 0 && !timeout && sameRun(call.Text, evs[fixed].Text) && edited(evs[i:fixed]):
-		return nil, end // the same run (its output cut differently) passed after files were edited: a bug fixed
-	case !timeout && diag == "" && exitOnlyRe.get().MatchString(errLine):
-		return nil, end // no error text, no diagnosis: nothing says what went wrong
-	case timeout:
-		c.Signal = SignalHang
-		c.signals.hang = true
-		c.Title = titleFrom(program(call) + " hangs or times out: " + errLine)
-	case len(attempts) >= 3:
-		c.Signal = SignalRetry
-		c.signals.retry = true
-		c.Title = titleFrom(program(call) + " failed " + itoa(len(attempts)-boolInt(fixed >= 0)) + " times: " + errLine)
-	case fixed >= 0 && evs[fixed].Text != call.Text:
-		c.Signal = SignalErrorFix
-		c.signals.errorFix = true
-		c.Title = titleFrom(program(call) + " fails: " + errLine)
-	case diag != "":
-		c.Signal = SignalSelfDiagnosis
-		c.signals.diagnosis = true
-		c.Title = titleFrom(diag)
+	case in.fixed < 0 && in.same(evs) && len(in.attempts) >= 3:
+		return true // the same failure repeated, never fixed: no fix to teach
+	case in.fixed >= 0 && in.bugFixed(evs, i):
+		return true
 	default:
-		return nil, end
+		return in.diag == "" && exitOnlyRe.get().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
 	}
-	c.Mistake = firstOf(diag, errLine)
-	if diag != "" && errLine != "" && diag != errLine {
-		c.Mistake = diag + "\n" + errLine
+}
+
+// bugFixed says the fix (found) was a change to the code, not a way of
+// working: the same command passed once the code changed, or the same run
+// (its output cut differently) passed after files were edited.
+func (in *incident) bugFixed(evs []Event, i int) bool {
+	fix := evs[in.fixed].Text
+	if fix == in.call.Text && len(in.attempts) < 3 {
+		return true
 	}
-	if fixed >= 0 {
-		c.Fix = command(evs[fixed].Text)
+	return sameRun(in.call.Text, fix) && edited(evs[i:in.fixed])
+}
+
+// same says every attempt ran the very same command.
+func (in *incident) same(evs []Event) bool {
+	for _, a := range in.attempts {
+		if evs[a].Text != in.call.Text {
+			return false
+		}
+	}
+	return true
+}
+
+// classify sets c's signal and title, false when the incident is none of
+// a hang, a retry, a fix or a diagnosis.
+func (in *incident) classify(c *Candidate, evs []Event) bool {
+	p := program(in.call)
+	switch {
+	case in.res.Timeout:
+		c.Signal, c.signals.hang = SignalHang, true
+		c.Title = titleFrom(p + " hangs or times out: " + in.errLine)
+	case len(in.attempts) >= 3:
+		c.Signal, c.signals.retry = SignalRetry, true
+		c.Title = titleFrom(p + " failed " + itoa(len(in.attempts)-boolInt(in.fixed >= 0)) + " times: " + in.errLine)
+	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text:
+		c.Signal, c.signals.errorFix = SignalErrorFix, true
+		c.Title = titleFrom(p + " fails: " + in.errLine)
+	case in.diag != "":
+		c.Signal, c.signals.diagnosis = SignalSelfDiagnosis, true
+		c.Title = titleFrom(in.diag)
+	default:
+		return false
+	}
+	return true
+}
+
+// describe fills in c's mistake, fix, signals and tags.
+func (in *incident) describe(c *Candidate, evs []Event) {
+	c.Mistake = firstOf(in.diag, in.errLine)
+	if in.diag != "" && in.errLine != "" && in.diag != in.errLine {
+		c.Mistake = in.diag + "\n" + in.errLine
+	}
+	if in.fixed >= 0 {
+		c.Fix = command(evs[in.fixed].Text)
 		c.signals.fixConfirmed = true
-		c.Evidence = append(c.Evidence, Evidence{evs[fixed].Line, "fixed by: " + clip(c.Fix, 300)})
+		c.Evidence = append(c.Evidence, Evidence{evs[in.fixed].Line, "fixed by: " + clip(c.Fix, 300)})
 	}
-	c.signals.causal = diag != "" && causalPhrases.in(diag)
-	c.signals.dataLoss = dataLossPhrases.in(res.Text)
-	if p, _, _ := strings.Cut(program(call), " "); p != "" && call.Tool == "Bash" {
-		c.Tags = append(c.Tags, "tool:"+p) // one word, so `lore aggregate` groups git add with git push
+	c.signals.causal = in.diag != "" && causalPhrases.in(in.diag)
+	c.signals.dataLoss = dataLossPhrases.in(in.res.Text)
+	c.Tags = in.tags()
+}
+
+// tags are the program's name and, for a hang, its severity.
+func (in *incident) tags() []string {
+	var tags []string
+	if p, _, _ := strings.Cut(program(in.call), " "); p != "" && in.call.Tool == "Bash" {
+		tags = append(tags, "tool:"+p) // one word, so `lore aggregate` groups git add with git push
 	}
-	if timeout {
-		c.Tags = append(c.Tags, "severity:hang")
+	if in.res.Timeout {
+		tags = append(tags, "severity:hang")
 	}
-	return c, end
+	return tags
 }
 
 func correction(evs []Event, i int) *Candidate {
@@ -236,30 +343,44 @@ func correction(evs []Event, i int) *Candidate {
 	c.signals.userCorrected = true
 	c.signals.causal = causalPhrases.in(e.Text)
 	c.signals.dataLoss = dataLossPhrases.in(e.Text)
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
-		if evs[j].Kind == ToolCall {
-			c.Tool, c.Trigger = evs[j].Tool, evs[j].Text
-			break
-		}
+	if call := lastCall(evs, i); call != nil {
+		c.Tool, c.Trigger = call.Tool, call.Text
 	}
 	c.Evidence = append(c.Evidence, Evidence{e.Line, "user: " + c.Mistake})
-	for j := i + 1; j < len(evs) && j <= i+retryWindow; j++ {
-		switch evs[j].Kind {
+	c.answer(evs[i+1:])
+	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
+	return c
+}
+
+// lastCall is the tool call among the ten events before event i, or nil.
+func lastCall(evs []Event, i int) *Event {
+	for j := i - 1; j >= 0 && j >= i-10; j-- {
+		if evs[j].Kind == ToolCall {
+			return &evs[j]
+		}
+	}
+	return nil
+}
+
+// answer takes a correction's fix from the assistant's first words in the
+// events after it (up to the user's next turn), confirmed by a tool call
+// that then succeeded.
+func (c *Candidate) answer(after []Event) {
+	for _, e := range after[:min(len(after), retryWindow)] {
+		switch e.Kind {
 		case AssistantText:
 			if c.Fix == "" {
-				c.Fix = clip(firstLines(evs[j].Text, 3), 300)
-				c.Evidence = append(c.Evidence, Evidence{evs[j].Line, "assistant: " + c.Fix})
+				c.Fix = clip(firstLines(e.Text, 3), 300)
+				c.Evidence = append(c.Evidence, Evidence{e.Line, "assistant: " + c.Fix})
 			}
 		case ToolResult:
-			if !evs[j].Error && c.Fix != "" {
+			if !e.Error && c.Fix != "" {
 				c.signals.fixConfirmed = true
 			}
 		case UserText:
-			j = len(evs)
+			return
 		}
 	}
-	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
-	return c
 }
 
 func explicit(evs []Event, i int, e Event) *Candidate {
@@ -275,11 +396,8 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	c.signals.explicit = true
 	c.signals.userCorrected = e.Kind == UserText
 	c.signals.causal = causalPhrases.in(s)
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
-		if evs[j].Kind == ToolCall {
-			c.Tool = evs[j].Tool
-			break
-		}
+	if call := lastCall(evs, i); call != nil {
+		c.Tool = call.Tool
 	}
 	c.Evidence = append(c.Evidence, Evidence{e.Line, who + s})
 	return c
@@ -321,6 +439,22 @@ func literalNewlines(s string) string {
 // ("Checking 1 source file ...") and exit codes; a line ending in ':' takes
 // the next line with it.
 func errorLine(out string) string {
+	lines := outputLines(out)
+	for i, l := range lines {
+		if !errorWordRe.get().MatchString(l) && !diagCodeRe.get().MatchString(l) {
+			continue
+		}
+		if strings.HasSuffix(l, ":") && i+1 < len(lines) && strings.Contains(lines[i+1], " ") {
+			l += " " + lines[i+1]
+		}
+		return l
+	}
+	return firstLines(out, 1)
+}
+
+// outputLines are the first 40 lines of a tool's output that are neither
+// empty nor noise, trimmed of blanks and box-drawing borders.
+func outputLines(out string) []string {
 	var lines []string
 	for _, l := range strings.Split(literalNewlines(out), "\n") {
 		l = strings.TrimSpace(strings.TrimLeft(l, "┃│ \t"))
@@ -331,21 +465,7 @@ func errorLine(out string) string {
 			break
 		}
 	}
-	pick := -1
-	for i, l := range lines {
-		if errorWordRe.get().MatchString(l) || diagCodeRe.get().MatchString(l) {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		return firstLines(out, 1)
-	}
-	l := lines[pick]
-	if strings.HasSuffix(l, ":") && pick+1 < len(lines) && strings.Contains(lines[pick+1], " ") {
-		l += " " + lines[pick+1]
-	}
-	return l
+	return lines
 }
 
 // command is the first line of a shell command with any heredoc body
@@ -450,12 +570,12 @@ func program(e Event) string {
 // prog is the program a shell command runs, with its subcommand for the
 // tools where that is what matters (go test, npm run, git push).
 func prog(cmd string) string {
-	for _, seg := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }) {
+	for _, seg := range strings.FieldsFunc(cmd, isCommandSep) {
 		f := strings.Fields(seg)
-		for len(f) > 0 && (strings.Contains(f[0], "=") || f[0] == "sudo" || f[0] == "env" || f[0] == "time" || f[0] == "timeout" || isNumber(f[0])) {
+		for len(f) > 0 && runPrefix(f[0]) {
 			f = f[1:]
 		}
-		if len(f) == 0 || f[0] == "cd" || f[0] == "export" || f[0] == "source" || f[0] == "." {
+		if len(f) == 0 || setupCommands[f[0]] {
 			continue
 		}
 		p := filepath.Base(f[0])
@@ -467,17 +587,25 @@ func prog(cmd string) string {
 	return ""
 }
 
+func isCommandSep(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }
+
+// runPrefix is a word before the program: an env assignment, sudo, env,
+// time, timeout or its duration.
+func runPrefix(w string) bool {
+	return strings.Contains(w, "=") || runWrappers[w] || isNumber(w)
+}
+
+// runWrappers run the program that follows them.
+var runWrappers = map[string]bool{"sudo": true, "env": true, "time": true, "timeout": true}
+
+// setupCommands prepare the shell rather than run the program.
+var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, ".": true}
+
 var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
 	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
 
-func isNumber(s string) bool {
-	for _, r := range s {
-		if (r < '0' || r > '9') && r != 's' && r != 'm' {
-			return false
-		}
-	}
-	return s != ""
-}
+// isNumber: digits, maybe with a unit of seconds or minutes (timeout 30s).
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789sm") == "" }
 
 func boolInt(b bool) int {
 	if b {

@@ -10,51 +10,64 @@ type phrases []string
 
 // lowerASCII lowercases A-Z only, so byte offsets stay those of s.
 func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if b[j] >= 'A' && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
+	i := firstUpper(s)
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		if isUpper(b[j]) {
+			b[j] += 'a' - 'A'
 		}
 	}
-	return s
+	return string(b)
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+// firstUpper is the index of the first of A-Z in s, or -1.
+func firstUpper(s string) int {
+	for i := 0; i < len(s); i++ {
+		if isUpper(s[i]) {
+			return i
+		}
+	}
+	return -1
 }
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isWordByte(c byte) bool { return wordBytes[c] }
 
 // index returns the byte range of the earliest phrase in lower (already
 // lowercased with lowerASCII), or nil.
 func (ps phrases) index(lower string) []int {
 	var best []int
 	for _, p := range ps {
-		prefix := strings.HasSuffix(p, "*")
-		p = strings.TrimSuffix(p, "*")
-		from := 0
-		for {
-			i := strings.Index(lower[from:], p)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(p)
-			okStart := i == 0 || !isWordByte(lower[i-1]) || !isWordByte(p[0])
-			okEnd := prefix || end == len(lower) || !isWordByte(lower[end]) || !isWordByte(p[len(p)-1])
-			if okStart && okEnd {
-				if best == nil || i < best[0] {
-					best = []int{i, end}
-				}
-				break
-			}
-			from = i + 1
+		if i := find(lower, p); i >= 0 && (best == nil || i < best[0]) {
+			best = []int{i, i + len(strings.TrimSuffix(p, "*"))}
 		}
 	}
 	return best
+}
+
+// find is where the phrase p first occurs on word boundaries in lower, or
+// -1.
+func find(lower, p string) int {
+	prefix := strings.HasSuffix(p, "*")
+	p = strings.TrimSuffix(p, "*")
+	for from := 0; ; {
+		i := strings.Index(lower[from:], p)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(p)
+		okStart := i == 0 || !isWordByte(lower[i-1]) || !isWordByte(p[0])
+		okEnd := prefix || end == len(lower) || !isWordByte(lower[end]) || !isWordByte(p[len(p)-1])
+		if okStart && okEnd {
+			return i
+		}
+		from = i + 1
+	}
 }
 
 func (ps phrases) in(text string) bool { return ps.index(lowerASCII(text)) != nil }

@@ -100,31 +100,33 @@ func Files(paths []string) ([]string, error) {
 	}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("scan: %w", err)
-		}
-		if !fi.IsDir() {
+		case err == nil && !fi.IsDir():
 			add(p)
-			continue
+		case err == nil:
+			err = walkTranscripts(p, add)
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable folder is skipped, not fatal
-			}
-			if d.Type().IsRegular() && isTranscript(path) {
-				add(path)
-			}
-			return nil
-		})
 		if err != nil {
 			return nil, fmt.Errorf("scan: %w", err)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// walkTranscripts calls add for each transcript file under dir.
+func walkTranscripts(dir string, add func(string)) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is skipped, not fatal
+		}
+		if d.Type().IsRegular() && isTranscript(path) {
+			add(path)
+		}
+		return nil
+	})
 }
 
 func isTranscript(path string) bool {
@@ -145,44 +147,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	if bm == nil {
 		bm = ParseBookmarks(nil)
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type out struct {
-		cands []Candidate
-		stats Stats
-		mark  Bookmark
-		keep  bool
-	}
-	results := make([]out, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				prev, had := bm.Files[key(files[i])]
-				var o out
-				o.mark, o.keep = prev, had
-				m, cands, st, err := scanFile(files[i], prev, had, opt.Since)
-				if err != nil {
-					st.Errors++
-				} else if m != nil {
-					o.mark, o.keep = *m, true
-				}
-				o.cands, o.stats = cands, st
-				results[i] = o
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-
+	results := scanAll(files, bm, opt)
 	res := &Result{Bookmarks: &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}}
 	for k, v := range bm.Files {
 		res.Bookmarks.Files[k] = v
@@ -201,6 +166,56 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	}
 	res.Candidates = cands
 	return res, nil
+}
+
+// scanAll scans the files on opt.Workers goroutines (one per CPU by
+// default).
+func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]fileScan, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = scanOne(files[i], bm, opt.Since)
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// fileScan is what scanning one file gave.
+type fileScan struct {
+	cands []Candidate
+	stats Stats
+	mark  Bookmark
+	keep  bool // mark is to be kept
+}
+
+// scanOne scans one file from its bookmark in bm; an unreadable file
+// keeps its old bookmark and counts as an error.
+func scanOne(file string, bm *Bookmarks, since time.Time) fileScan {
+	prev, had := bm.Files[key(file)]
+	o := fileScan{mark: prev, keep: had}
+	m, cands, st, err := scanFile(file, prev, had, since)
+	if err != nil {
+		st.Errors++
+	} else if m != nil {
+		o.mark, o.keep = *m, true
+	}
+	o.cands, o.stats = cands, st
+	return o
 }
 
 // key is a file's bookmark key: its absolute path, so the Stop hook, a
@@ -223,14 +238,7 @@ func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 		}
 		c.Hash = c.hash()
 		if j, ok := index[c.Hash]; ok {
-			d := &out[j]
-			d.Occurrences++
-			if c.Session != "" && !contains(d.Sessions, c.Session) {
-				d.Sessions = append(d.Sessions, c.Session)
-			}
-			if len(d.Evidence) < 8 {
-				d.Evidence = append(d.Evidence, c.Evidence...)
-			}
+			out[j].merge(c)
 			continue
 		}
 		c.Occurrences = 1
@@ -247,6 +255,17 @@ func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 		out[i].score()
 	}
 	return out, nil
+}
+
+// merge counts c, a duplicate of d, into d.
+func (d *Candidate) merge(c Candidate) {
+	d.Occurrences++
+	if c.Session != "" && !contains(d.Sessions, c.Session) {
+		d.Sessions = append(d.Sessions, c.Session)
+	}
+	if len(d.Evidence) < 8 {
+		d.Evidence = append(d.Evidence, c.Evidence...)
+	}
 }
 
 // localizer rewrites root/ to nothing, root to . and home to ~ (longest
@@ -276,14 +295,8 @@ func contains(ss []string, s string) bool {
 func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark, []Candidate, Stats, error) {
 	var st Stats
 	fi, err := os.Stat(path)
-	if err != nil {
+	if err != nil || unchanged(fi, prev, had, since) {
 		return nil, nil, st, err
-	}
-	if !since.IsZero() && fi.ModTime().Before(since) {
-		return nil, nil, st, nil
-	}
-	if had && prev.Size == fi.Size() && prev.MtimeNs == fi.ModTime().UnixNano() {
-		return nil, nil, st, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -291,76 +304,16 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 	}
 	defer f.Close()
 	st.Files = 1
-	mark := Bookmark{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
 	// Detected every time (4 KB): a bookmark written when lore read a
 	// Gemini CLI JSONL file as Claude Code's counts bytes, not messages.
 	agent := detect(f, path)
-	had = had && prev.Agent == agent
-	s := &session{names: map[string]string{}, stats: &st}
-	if had {
-		s.id = prev.Session
+	if !had || prev.Agent != agent {
+		prev = Bookmark{} // read from the start
 	}
-	mark.Agent = agent
-
-	if agent == AgentGemini && !strings.HasSuffix(path, ".json") {
-		skip, prevLines := 0, 0
-		if had && prev.Offset > 0 && fi.Size() >= prev.Size {
-			skip, prevLines = int(prev.Offset), prev.Line
-		}
-		s.resumed = skip > 0
-		settled, lines := s.geminiJSONL(f, skip, prevLines)
-		mark.Offset, mark.Line = int64(settled), lines
-		st.Bytes += fi.Size()
-	} else if agent == AgentGemini {
-		skip := 0
-		if had && prev.Offset > 0 {
-			skip = int(prev.Offset)
-		}
-		s.resumed = skip > 0
-		count, err := s.geminiFile(f, skip)
-		if err != nil && count == 0 {
-			st.BadJSON++
-		}
-		if count < skip { // rewritten shorter: read it all again
-			s.events = nil
-			if _, err := f.Seek(0, io.SeekStart); err == nil {
-				count, _ = s.geminiFile(f, 0)
-			}
-		}
-		mark.Offset, mark.Line = int64(count), count
-		st.Bytes += fi.Size()
-	} else {
-		off, line := int64(0), 0
-		if had && prev.Offset > 0 && prev.Offset <= fi.Size() && tailHash(f, prev.Offset) == prev.Tail {
-			off, line = prev.Offset, prev.Line
-			s.resumed = true
-		}
-		if _, err := f.Seek(off, io.SeekStart); err != nil {
-			return nil, nil, st, err
-		}
-		lr := newLineReader(f, off, line, &st)
-		for {
-			l, ok := lr.next()
-			if !ok {
-				break
-			}
-			l = bytes.TrimLeft(l, " \t\xef\xbb\xbf") // indentation, a UTF-8 BOM
-			if len(l) == 0 || l[0] != '{' {
-				if len(bytes.TrimSpace(l)) > 0 {
-					st.BadJSON++
-				}
-				continue
-			}
-			if agent == AgentCodex {
-				s.codexLine(l, lr.line)
-			} else {
-				s.claudeLine(l, lr.line)
-			}
-		}
-		lr.release()
-		st.Bytes += lr.offset - off
-		mark.Offset, mark.Line = lr.offset, lr.line
-		mark.Tail = tailHash(f, lr.offset)
+	mark := Bookmark{Agent: agent, Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
+	s := &session{id: prev.Session, names: map[string]string{}, stats: &st}
+	if err := s.read(f, path, prev, &mark); err != nil {
+		return nil, nil, st, err
 	}
 	if s.id == "" {
 		s.id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -369,10 +322,116 @@ func scanFile(path string, prev Bookmark, had bool, since time.Time) (*Bookmark,
 	return &mark, s.candidates(path), st, nil
 }
 
+// read reads the file from prev with the reader of its format.
+func (s *session) read(f *os.File, path string, prev Bookmark, mark *Bookmark) error {
+	switch {
+	case mark.Agent == AgentGemini && !strings.HasSuffix(path, ".json"):
+		s.readGeminiJSONL(f, prev, mark)
+	case mark.Agent == AgentGemini:
+		s.readGeminiFile(f, prev, mark)
+	default:
+		return s.readJSONL(f, prev, mark)
+	}
+	return nil
+}
+
+// unchanged says the file need not be read: older than since, or the same
+// size and time as when it was bookmarked.
+func unchanged(fi fs.FileInfo, prev Bookmark, had bool, since time.Time) bool {
+	if !since.IsZero() && fi.ModTime().Before(since) {
+		return true
+	}
+	return had && prev.Size == fi.Size() && prev.MtimeNs == fi.ModTime().UnixNano()
+}
+
+// readGeminiJSONL reads a Gemini CLI JSONL file past the messages prev
+// already read (all of it when the file shrank).
+func (s *session) readGeminiJSONL(f *os.File, prev Bookmark, mark *Bookmark) {
+	skip, prevLines := 0, 0
+	if prev.Offset > 0 && mark.Size >= prev.Size {
+		skip, prevLines = int(prev.Offset), prev.Line
+	}
+	s.resumed = skip > 0
+	settled, lines := s.geminiJSONL(f, skip, prevLines)
+	mark.Offset, mark.Line = int64(settled), lines
+	s.stats.Bytes += mark.Size
+}
+
+// readGeminiFile reads an older Gemini CLI chat file (one JSON document)
+// past the messages prev already read.
+func (s *session) readGeminiFile(f *os.File, prev Bookmark, mark *Bookmark) {
+	skip := max(int(prev.Offset), 0)
+	s.resumed = skip > 0
+	count, err := s.geminiFile(f, skip)
+	if err != nil && count == 0 {
+		s.stats.BadJSON++
+	}
+	if count < skip { // rewritten shorter: read it all again
+		s.events = nil
+		if _, err := f.Seek(0, io.SeekStart); err == nil {
+			count, _ = s.geminiFile(f, 0)
+		}
+	}
+	mark.Offset, mark.Line = int64(count), count
+	s.stats.Bytes += mark.Size
+}
+
+// readJSONL reads a Claude Code or Codex file line by line from prev's
+// offset, unless the file was rewritten since.
+func (s *session) readJSONL(f *os.File, prev Bookmark, mark *Bookmark) error {
+	off, line := int64(0), 0
+	if resumable(f, prev, mark.Size) {
+		off, line = prev.Offset, prev.Line
+		s.resumed = true
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	read := s.claudeLine
+	if mark.Agent == AgentCodex {
+		read = s.codexLine
+	}
+	lr := newLineReader(f, off, line, s.stats)
+	for {
+		l, ok := lr.next()
+		if !ok {
+			break
+		}
+		l = bytes.TrimLeft(l, " \t\xef\xbb\xbf") // indentation, a UTF-8 BOM
+		if len(l) == 0 || l[0] != '{' {
+			if len(bytes.TrimSpace(l)) > 0 {
+				s.stats.BadJSON++
+			}
+			continue
+		}
+		read(l, lr.line)
+	}
+	lr.release()
+	s.stats.Bytes += lr.offset - off
+	mark.Offset, mark.Line = lr.offset, lr.line
+	mark.Tail = tailHash(f, lr.offset)
+	return nil
+}
+
+// resumable says a file of size bytes can be read on from prev: the bytes
+// before its offset are those read then.
+func resumable(f *os.File, prev Bookmark, size int64) bool {
+	return prev.Offset > 0 && prev.Offset <= size && tailHash(f, prev.Offset) == prev.Tail
+}
+
 // candidates runs both tiers over the session's events.
 func (s *session) candidates(path string) []Candidate {
-	var out []Candidate
-	var blockIdx []blockRef
+	out, blockIdx := s.blocks()
+	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	for i := range out {
+		out[i].File, out[i].Session = path, s.id
+	}
+	return out
+}
+
+// blocks are the Tier 1 candidates of the session, and where each was.
+func (s *session) blocks() (out []Candidate, refs []blockRef) {
 	for i, e := range s.events {
 		if e.Kind != AssistantText || !HasBlock(e.Text) {
 			continue
@@ -382,15 +441,10 @@ func (s *session) candidates(path string) []Candidate {
 			c.Line = e.Line
 			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
 			out = append(out, c)
-			blockIdx = append(blockIdx, blockRef{i, c.Tool, c.Trigger})
+			refs = append(refs, blockRef{i, c.Tool, c.Trigger})
 		}
 	}
-	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	for i := range out {
-		out[i].File, out[i].Session = path, s.id
-	}
-	return out
+	return out, refs
 }
 
 func blockText(text string, off int) string {
@@ -442,27 +496,38 @@ func tailHash(f *os.File, off int64) string {
 // . as ->), Codex rollout files whose session ran under root, and Gemini
 // CLI's chat folders for root. home is the user's home folder.
 func DefaultPaths(root, home string) []string {
-	var out []string
-	claude := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		claude = filepath.Join(home, ".claude")
-	}
-	dashed := strings.NewReplacer("/", "-", ".", "-").Replace(root)
-	out = append(out, filepath.Join(claude, "projects", dashed))
-	if alnum := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return '-'
-	}, root); alnum != dashed {
-		out = append(out, filepath.Join(claude, "projects", alnum))
-	}
-	codex := os.Getenv("CODEX_HOME")
-	if codex == "" {
-		codex = filepath.Join(home, ".codex")
-	}
+	out := claudeProjects(envOr("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude")), root)
+	codex := envOr("CODEX_HOME", filepath.Join(home, ".codex"))
 	out = append(out, codexFiles(filepath.Join(codex, "sessions"), root)...)
 	return append(out, geminiChats(root, home)...)
+}
+
+// envOr is the environment variable name, or def when it is unset or
+// empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// claudeProjects are Claude Code's project folders for root: root with /
+// and . as -, and (when it differs) with every other character but
+// letters, digits and - as - too.
+func claudeProjects(claude, root string) []string {
+	dashed := strings.NewReplacer("/", "-", ".", "-").Replace(root)
+	out := []string{filepath.Join(claude, "projects", dashed)}
+	if alnum := strings.Map(alnumOrDash, root); alnum != dashed {
+		out = append(out, filepath.Join(claude, "projects", alnum))
+	}
+	return out
+}
+
+func alnumOrDash(r rune) rune {
+	if r < 256 && nameBytes[r] {
+		return r
+	}
+	return '-'
 }
 
 // geminiChats are Gemini CLI's chat folders for root: the one named by
@@ -471,26 +536,10 @@ func DefaultPaths(root, home string) []string {
 // and the older folder named by the SHA-256 of root. GEMINI_CLI_HOME
 // stands for the home folder, as in Gemini CLI.
 func geminiChats(root, home string) []string {
-	if h := os.Getenv("GEMINI_CLI_HOME"); h != "" {
-		home = h
-	}
+	home = envOr("GEMINI_CLI_HOME", home)
 	tmp := filepath.Join(home, ".gemini", "tmp")
-	var slugs []string
-	var reg struct {
-		Projects map[string]string `json:"projects"`
-	}
-	if data, err := os.ReadFile(filepath.Join(home, ".gemini", "projects.json")); err == nil && json.Unmarshal(data, &reg) == nil {
-		if slug := reg.Projects[root]; slug != "" && filepath.Base(slug) == slug {
-			slugs = append(slugs, slug)
-		}
-	}
-	entries, _ := os.ReadDir(tmp)
-	for _, e := range entries {
-		owner, err := os.ReadFile(filepath.Join(tmp, e.Name(), ".project_root"))
-		if err == nil && strings.TrimSpace(string(owner)) == root && !contains(slugs, e.Name()) {
-			slugs = append(slugs, e.Name())
-		}
-	}
+	slugs := geminiRegistered(filepath.Join(home, ".gemini", "projects.json"), root)
+	slugs = geminiOwned(tmp, root, slugs)
 	sum := sha256.Sum256([]byte(root))
 	if hash := hex.EncodeToString(sum[:]); !contains(slugs, hash) {
 		slugs = append(slugs, hash)
@@ -500,6 +549,35 @@ func geminiChats(root, home string) []string {
 		out[i] = filepath.Join(tmp, slug, "chats")
 	}
 	return out
+}
+
+// geminiOwned adds to slugs the folders under tmp whose .project_root
+// file names root.
+func geminiOwned(tmp, root string, slugs []string) []string {
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		owner, err := os.ReadFile(filepath.Join(tmp, e.Name(), ".project_root"))
+		if err == nil && strings.TrimSpace(string(owner)) == root && !contains(slugs, e.Name()) {
+			slugs = append(slugs, e.Name())
+		}
+	}
+	return slugs
+}
+
+// geminiRegistered is root's slug in Gemini CLI's projects.json, if it
+// has a usable one.
+func geminiRegistered(registry, root string) []string {
+	var reg struct {
+		Projects map[string]string `json:"projects"`
+	}
+	data, err := os.ReadFile(registry)
+	if err != nil || json.Unmarshal(data, &reg) != nil {
+		return nil
+	}
+	if slug := reg.Projects[root]; slug != "" && filepath.Base(slug) == slug {
+		return []string{slug}
+	}
+	return nil
 }
 
 // codexFiles lists rollout files whose session_meta cwd is root or below.

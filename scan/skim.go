@@ -24,82 +24,85 @@ func fields(b []byte, fn func(key, val []byte) bool) bool { return fieldsLazy(b,
 // skipped: a caller that stops there never pays for walking a value of
 // megabytes twice. Parsers of that value stop at its end by themselves.
 func fieldsLazy(b []byte, lazy string, fn func(key, val []byte) bool) bool {
-	i := skipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
+	i, done, ok := openValue(b, '{', '}')
+	if done || !ok {
+		return ok
 	}
-	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return true
-	}
+	var key []byte
 	for i < len(b) {
-		if b[i] != '"' {
+		if key, i, ok = objectKey(b, i); !ok {
 			return false
 		}
-		end, ok := skipString(b, i)
-		if !ok {
-			return false
-		}
-		key := b[i+1 : end-1]
-		i = skipWS(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipWS(b, i+1)
-		if lazy != "" && string(key) == lazy {
+		handOver := lazy != "" && string(key) == lazy
+		if handOver {
 			if !fn(key, b[i:]) {
 				return true
 			}
 			lazy = "" // the value was handed over; skip it below
-			vend, ok := skipValue(b, i)
-			if !ok {
-				return false
-			}
-			i = skipWS(b, vend)
-			if i >= len(b) {
-				return false
-			}
-			if b[i] == '}' {
-				return true
-			}
-			if b[i] != ',' {
-				return false
-			}
-			i = skipWS(b, i+1)
-			continue
 		}
 		vend, ok := skipValue(b, i)
 		if !ok {
 			return false
 		}
-		if !fn(key, b[i:vend]) {
+		if !handOver && !fn(key, b[i:vend]) {
 			return true
 		}
-		i = skipWS(b, vend)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipWS(b, i+1)
-		case '}':
-			return true
-		default:
-			return false
+		if i, done, ok = nextValue(b, vend, '}'); done || !ok {
+			return ok
 		}
 	}
 	return false
 }
 
-// elements calls fn for each element of the array at the start of b.
-func elements(b []byte, fn func(val []byte) bool) bool {
-	i := skipWS(b, 0)
-	if i >= len(b) || b[i] != '[' {
-		return false
+// openValue finds the open byte that starts b (after white space): i is
+// the first byte inside it, done says the object or array is empty.
+func openValue(b []byte, open, close byte) (i int, done, ok bool) {
+	i = skipWS(b, 0)
+	if i >= len(b) || b[i] != open {
+		return i, false, false
 	}
 	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return true
+	return i, i < len(b) && b[i] == close, true
+}
+
+// objectKey reads the key that starts at b[i] and its colon; i is then the
+// start of the value.
+func objectKey(b []byte, i int) (key []byte, next int, ok bool) {
+	if b[i] != '"' {
+		return nil, i, false
+	}
+	end, ok := skipString(b, i)
+	if !ok {
+		return nil, i, false
+	}
+	key = b[i+1 : end-1]
+	i = skipWS(b, end)
+	if i >= len(b) || b[i] != ':' {
+		return nil, i, false
+	}
+	return key, skipWS(b, i+1), true
+}
+
+// nextValue reads what follows the value ending at vend: a comma (i is
+// then the next key or element) or close (done).
+func nextValue(b []byte, vend int, close byte) (i int, done, ok bool) {
+	i = skipWS(b, vend)
+	switch {
+	case i >= len(b):
+		return i, false, false
+	case b[i] == ',':
+		return skipWS(b, i+1), false, true
+	case b[i] == close:
+		return i, true, true
+	}
+	return i, false, false
+}
+
+// elements calls fn for each element of the array at the start of b.
+func elements(b []byte, fn func(val []byte) bool) bool {
+	i, done, ok := openValue(b, '[', ']')
+	if done || !ok {
+		return ok
 	}
 	for i < len(b) {
 		end, ok := skipValue(b, i)
@@ -109,24 +112,15 @@ func elements(b []byte, fn func(val []byte) bool) bool {
 		if !fn(b[i:end]) {
 			return true
 		}
-		i = skipWS(b, end)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipWS(b, i+1)
-		case ']':
-			return true
-		default:
-			return false
+		if i, done, ok = nextValue(b, end, ']'); done || !ok {
+			return ok
 		}
 	}
 	return false
 }
 
 func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+	for i < len(b) && spaceBytes[b[i]] {
 		i++
 	}
 	return i
@@ -162,32 +156,41 @@ func skipValue(b []byte, i int) (int, bool) {
 	case '"':
 		return skipString(b, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end, ok := skipString(b, j)
-				if !ok {
-					return len(b), false
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
-		}
-		return len(b), false
+		return skipNested(b, i)
 	default: // number, true, false, null
 		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' {
+		for j < len(b) && !literalEnds[b[j]] {
 			j++
 		}
 		return j, j > i
 	}
+}
+
+// literalEnds end a number, true, false or null.
+var literalEnds = setOf(",}] \n")
+
+// skipNested returns the index just after the object or array that opens
+// at b[i].
+func skipNested(b []byte, i int) (int, bool) {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			end, ok := skipString(b, j)
+			if !ok {
+				return len(b), false
+			}
+			j = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1, true
+			}
+		}
+	}
+	return len(b), false
 }
 
 // str decodes a raw JSON string value; anything else gives "". Invalid
@@ -217,62 +220,59 @@ func strPrefix(raw []byte, n int) string {
 func unescape(in []byte) string {
 	i := bytes.IndexByte(in, '\\')
 	if i < 0 {
-		if utf8.Valid(in) {
-			return string(in)
-		}
-		return strings.ToValidUTF8(string(in), "\uFFFD")
+		return validUTF8(in)
 	}
 	out := make([]byte, 0, len(in))
-	for {
+	for i >= 0 {
 		out = append(out, in[:i]...)
-		in = in[i:]
-		if len(in) < 2 {
-			break
-		}
-		switch c := in[1]; c {
-		case 'n':
-			out = append(out, '\n')
-		case 't':
-			out = append(out, '\t')
-		case 'r':
-			out = append(out, '\r')
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'u':
-			if len(in) < 6 { // an escape cut by an excerpt
-				in = nil
-				goto next
-			}
-			r := hex4(in[2:6])
-			in = in[6:]
-			if utf16.IsSurrogate(r) && len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
-				if r2 := utf16.DecodeRune(r, hex4(in[2:6])); r2 != utf8.RuneError {
-					r = r2
-					in = in[6:]
-				}
-			}
-			out = utf8.AppendRune(out, r)
-			goto next
-		default: // \" \\ \/ and anything unknown: the character itself
-			out = append(out, c)
-		}
-		in = in[2:]
-	next:
-		if len(in) == 0 {
-			break
-		}
+		out, in = appendEscape(out, in[i:])
 		i = bytes.IndexByte(in, '\\')
-		if i < 0 {
-			out = append(out, in...)
-			break
+	}
+	return validUTF8(append(out, in...))
+}
+
+func validUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+// escapes are the one-letter escapes that stand for another byte; any
+// other (\" \\ \/ and anything unknown) is the character itself.
+var escapes = [256]byte{'n': '\n', 't': '\t', 'r': '\r', 'b': '\b', 'f': '\f'}
+
+// appendEscape decodes the escape at the start of in onto out and returns
+// the rest of in. An escape cut short (by an excerpt) ends the string.
+func appendEscape(out, in []byte) ([]byte, []byte) {
+	if len(in) < 2 {
+		return out, nil
+	}
+	c := in[1]
+	if c != 'u' {
+		if e := escapes[c]; e != 0 {
+			c = e
+		}
+		return append(out, c), in[2:]
+	}
+	return appendUnicode(out, in)
+}
+
+// appendUnicode decodes the \uXXXX escape (and the low half of a
+// surrogate pair after it) at the start of in.
+func appendUnicode(out, in []byte) ([]byte, []byte) {
+	if len(in) < 6 {
+		return out, nil
+	}
+	r := hex4(in[2:6])
+	in = in[6:]
+	if utf16.IsSurrogate(r) && len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
+		if r2 := utf16.DecodeRune(r, hex4(in[2:6])); r2 != utf8.RuneError {
+			r = r2
+			in = in[6:]
 		}
 	}
-	if !utf8.Valid(out) {
-		return strings.ToValidUTF8(string(out), "\uFFFD")
-	}
-	return string(out)
+	return utf8.AppendRune(out, r), in
 }
 
 func hex4(b []byte) rune {
