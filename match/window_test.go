@@ -9,7 +9,7 @@ import (
 
 func TestLineWindows(t *testing.T) {
 	for pat, windowed := range map[string]bool{
-		`\bdatetime\.utcnow\(`: true,
+		`\bdatetime\.utcnow\(`:                               true,
 		`(?m)^[ \t]*(\w+[ \t]*=[ \t]*)?[\w.]+\.fetch_json\(`: true,
 		`(?i)\bMock\.patch\(["']app\.`:                       true,
 		`\bsubprocess\.\w+\(.*shell\s*=\s*True`:              false, // \s crosses lines
