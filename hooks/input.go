@@ -118,6 +118,12 @@ type call struct {
 // whole can be megabytes, and its opening is where imports and fixtures sit.
 const maxAdded = 64 << 10
 
+// addedPaths are the tool_input keys whose string is added text, in
+// order, then the edits array of MultiEdit.
+var addedPaths = [][]string{{"new_string"}, {"content"}, {"new_source"}, {"edits"}}
+
+const editsPath = 3
+
 // added returns the text an Edit, MultiEdit, Write or NotebookEdit call
 // adds (Claude Code; Gemini's replace and write_file use the same keys):
 // new_string, content, new_source and each edit's new_string, at most
@@ -130,19 +136,37 @@ func (c call) added() string {
 		}
 		b.WriteString(s[:min(len(s), max(0, maxAdded-b.Len()))])
 	}
-	for _, key := range []string{"new_string", "content", "new_source"} {
-		if s := stringAt(c.input, key); s != "" {
+	if len(c.input) == 0 {
+		return ""
+	}
+	// One pass over the input: a Write's content is tens of KiB, and each
+	// key looked up on its own skips over it again.
+	var texts [editsPath]string
+	var edits []byte
+	var found [editsPath + 1]bool
+	jsonparser.EachKey(c.input, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+		if found[i] {
+			return // the first of a repeated key, as a lookup would give
+		}
+		found[i] = true
+		switch {
+		case i == editsPath:
+			edits = v
+		case t == jsonparser.String:
+			texts[i], _ = jsonparser.ParseString(v)
+		}
+	}, addedPaths...)
+	for _, s := range texts {
+		if s != "" {
 			add(s)
 		}
 	}
-	if len(c.input) > 0 {
-		// No edits array (most calls) or a malformed one: nothing more added.
-		_, _ = jsonparser.ArrayEach(c.input, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
-			if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
-				add(s)
-			}
-		}, "edits")
-	}
+	// No edits array (most calls) or a malformed one: nothing more added.
+	_, _ = jsonparser.ArrayEach(edits, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
+		if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
+			add(s)
+		}
+	})
 	return b.String()
 }
 
