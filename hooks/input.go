@@ -120,7 +120,7 @@ const maxAdded = 64 << 10
 
 // addedPaths are the tool_input keys whose string is added text, in
 // order, then the edits array of MultiEdit.
-var addedPaths = [][]string{{"new_string"}, {"content"}, {"new_source"}, {"edits"}}
+var addedPaths = [...][]string{{"new_string"}, {"content"}, {"new_source"}, {"edits"}}
 
 const editsPath = 3
 
@@ -129,45 +129,53 @@ const editsPath = 3
 // new_string, content, new_source and each edit's new_string, at most
 // maxAdded bytes.
 func (c call) added() string {
-	var b strings.Builder
-	add := func(s string) {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s[:min(len(s), max(0, maxAdded-b.Len()))])
-	}
 	if len(c.input) == 0 {
 		return ""
 	}
+	var b strings.Builder
+	add := func(v []byte, t jsonparser.ValueType) {
+		if t != jsonparser.String {
+			return
+		}
+		s, err := jsonparser.Unescape(v, nil) // v itself when nothing is escaped
+		if err != nil || len(s) == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(s[:min(len(s), max(0, maxAdded-b.Len()))])
+	}
 	// One pass over the input: a Write's content is tens of KiB, and each
 	// key looked up on its own skips over it again.
-	var texts [editsPath]string
-	var edits []byte
-	var found [editsPath + 1]bool
-	jsonparser.EachKey(c.input, func(i int, v []byte, t jsonparser.ValueType, _ error) {
-		if found[i] {
-			return // the first of a repeated key, as a lookup would give
-		}
-		found[i] = true
-		switch {
-		case i == editsPath:
-			edits = v
-		case t == jsonparser.String:
-			texts[i], _ = jsonparser.ParseString(v)
-		}
-	}, addedPaths...)
-	for _, s := range texts {
-		if s != "" {
-			add(s)
-		}
+	type value struct {
+		v []byte
+		t jsonparser.ValueType
 	}
-	// No edits array (most calls) or a malformed one: nothing more added.
-	_, _ = jsonparser.ArrayEach(edits, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
-		if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
-			add(s)
+	var vals [len(addedPaths)]value
+	var found [len(addedPaths)]bool
+	jsonparser.EachKey(c.input, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+		if !found[i] { // the first of a repeated key, as a lookup would give
+			found[i], vals[i] = true, value{v, t}
 		}
-	})
+	}, addedPaths[:]...)
+	for _, x := range vals[:editsPath] {
+		add(x.v, x.t)
+	}
+	if vals[editsPath].t == jsonparser.Array {
+		_, _ = jsonparser.ArrayEach(vals[editsPath].v, func(e []byte, t jsonparser.ValueType, _ int, _ error) {
+			if t == jsonparser.Object && b.Len() < maxAdded {
+				add(stringValue(e, "new_string"))
+			}
+		})
+	}
 	return b.String()
+}
+
+// stringValue is the raw value at key and its type, for added's add.
+func stringValue(obj []byte, key string) ([]byte, jsonparser.ValueType) {
+	v, t, _, _ := jsonparser.Get(obj, key)
+	return v, t
 }
 
 // toolCall normalizes the agent's tool name and input (DESIGN section 8:
@@ -182,9 +190,14 @@ func (a *Agent) toolCall(in *input) call {
 	if in.ToolName != "apply_patch" && !match.HasTarget(c.Tool) {
 		return c
 	}
-	command := commandOf(ti)
-	if command == "" {
-		command = stringAt(ti, "cmd")
+	var command string
+	if c.Tool == "Bash" || a.Name == "codex" || in.ToolName == "apply_patch" {
+		// Only these can carry a command or a patch: a file tool's input
+		// (a Write of tens of KiB) is not scanned for keys it lacks.
+		command = commandOf(ti)
+		if command == "" {
+			command = stringAt(ti, "cmd")
+		}
 	}
 	if in.ToolName == "apply_patch" || (a.Name == "codex" && strings.HasPrefix(command, "*** Begin Patch")) {
 		c.Tool = "Edit"

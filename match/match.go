@@ -111,7 +111,7 @@ type eval struct {
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
-	addedLow   string // added, ASCII-lowercased, for long texts
+	addedLow   []byte // added, ASCII-lowercased, for long texts
 	prompt     string // normalized
 	texts      []string
 	promptMode bool

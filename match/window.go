@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -16,14 +17,14 @@ const windowMin = 4 << 10
 // regexp has no literal prefix to skip to when a pattern starts with `\b`
 // or `(?m)^`, so over a 64 KiB Write it steps its automaton on every byte;
 // on the lines around the literals it gives the same answer.
-func lineWindows(pat string) []string {
+func lineWindows(pat string) [][]byte {
 	re, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil || !lineBound(re) {
 		return nil
 	}
-	lits := RegexLiterals(pat)
-	for i, l := range lits {
-		lits[i] = asciiLower(l)
+	var lits [][]byte
+	for _, l := range RegexLiterals(pat) {
+		lits = append(lits, asciiLower(l))
 	}
 	return lits
 }
@@ -38,7 +39,7 @@ func (e *eval) addedMatches(re *regexp.Regexp, pat string) bool {
 	if lits == nil {
 		return re.MatchString(e.added)
 	}
-	if e.addedLow == "" {
+	if e.addedLow == nil {
 		e.addedLow = asciiLower(e.added)
 	}
 	return matchLines(re, lits, e.added, e.addedLow)
@@ -71,7 +72,7 @@ func lineBound(re *syntax.Regexp) bool {
 // matchLines runs re on each line of text that holds one of lits (ASCII
 // case-insensitively: low is text and lits are ASCII-lowercased): a match of a
 // line-bound pattern lies on one line and contains one of its literals.
-func matchLines(re *regexp.Regexp, lits []string, text, low string) bool {
+func matchLines(re *regexp.Regexp, lits [][]byte, text string, low []byte) bool {
 	next := make([]int, len(lits)) // where each literal occurs next, -1 never again
 	for i := range next {
 		next[i] = -2 // not searched yet
@@ -81,7 +82,7 @@ func matchLines(re *regexp.Regexp, lits []string, text, low string) bool {
 		for i, l := range lits {
 			if next[i] == -2 || next[i] >= 0 && next[i] < done {
 				next[i] = -1
-				if j := strings.Index(low[done:], l); j >= 0 {
+				if j := bytes.Index(low[done:], l); j >= 0 {
 					next[i] = done + j
 				}
 			}
@@ -105,12 +106,12 @@ func matchLines(re *regexp.Regexp, lits []string, text, low string) bool {
 }
 
 // asciiLower lowercases ASCII letters only, so offsets stay those of s.
-func asciiLower(s string) string {
+func asciiLower(s string) []byte {
 	b := []byte(s)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	return string(b)
+	return b
 }
