@@ -178,6 +178,19 @@ func stringValue(obj []byte, key string) ([]byte, jsonparser.ValueType) {
 	return v, t
 }
 
+// command reads a shell call's command, or the patch Codex may send as
+// one. Only those can carry it: a file tool's input (a Write of tens of
+// KiB) is not scanned for keys it lacks.
+func (a *Agent) command(tool string, in *input) string {
+	if tool != "Bash" && a.Name != "codex" && in.ToolName != "apply_patch" {
+		return ""
+	}
+	if command := commandOf(in.ToolInput); command != "" {
+		return command
+	}
+	return stringAt(in.ToolInput, "cmd")
+}
+
 // toolCall normalizes the agent's tool name and input (DESIGN section 8:
 // shell tools give a command; file tools a path; Glob and Grep their
 // `path` or `dir_path`; apply_patch the paths of its file headers;
@@ -190,15 +203,7 @@ func (a *Agent) toolCall(in *input) call {
 	if in.ToolName != "apply_patch" && !match.HasTarget(c.Tool) {
 		return c
 	}
-	var command string
-	if c.Tool == "Bash" || a.Name == "codex" || in.ToolName == "apply_patch" {
-		// Only these can carry a command or a patch: a file tool's input
-		// (a Write of tens of KiB) is not scanned for keys it lacks.
-		command = commandOf(ti)
-		if command == "" {
-			command = stringAt(ti, "cmd")
-		}
-	}
+	command := a.command(c.Tool, in)
 	if in.ToolName == "apply_patch" || (a.Name == "codex" && strings.HasPrefix(command, "*** Begin Patch")) {
 		c.Tool = "Edit"
 		patch := command
