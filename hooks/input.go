@@ -118,32 +118,77 @@ type call struct {
 // whole can be megabytes, and its opening is where imports and fixtures sit.
 const maxAdded = 64 << 10
 
+// addedPaths are the tool_input keys whose string is added text, in
+// order, then the edits array of MultiEdit.
+var addedPaths = [...][]string{{"new_string"}, {"content"}, {"new_source"}, {"edits"}}
+
+const editsPath = 3
+
 // added returns the text an Edit, MultiEdit, Write or NotebookEdit call
 // adds (Claude Code; Gemini's replace and write_file use the same keys):
 // new_string, content, new_source and each edit's new_string, at most
 // maxAdded bytes.
 func (c call) added() string {
+	if len(c.input) == 0 {
+		return ""
+	}
 	var b strings.Builder
-	add := func(s string) {
+	add := func(v []byte, t jsonparser.ValueType) {
+		if t != jsonparser.String {
+			return
+		}
+		s, err := jsonparser.Unescape(v, nil) // v itself when nothing is escaped
+		if err != nil || len(s) == 0 {
+			return
+		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(s[:min(len(s), max(0, maxAdded-b.Len()))])
+		b.Write(s[:min(len(s), max(0, maxAdded-b.Len()))])
 	}
-	for _, key := range []string{"new_string", "content", "new_source"} {
-		if s := stringAt(c.input, key); s != "" {
-			add(s)
+	// One pass over the input: a Write's content is tens of KiB, and each
+	// key looked up on its own skips over it again.
+	type value struct {
+		v []byte
+		t jsonparser.ValueType
+	}
+	var vals [len(addedPaths)]value
+	var found [len(addedPaths)]bool
+	jsonparser.EachKey(c.input, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+		if !found[i] { // the first of a repeated key, as a lookup would give
+			found[i], vals[i] = true, value{v, t}
 		}
+	}, addedPaths[:]...)
+	for _, x := range vals[:editsPath] {
+		add(x.v, x.t)
 	}
-	if len(c.input) > 0 {
-		// No edits array (most calls) or a malformed one: nothing more added.
-		_, _ = jsonparser.ArrayEach(c.input, func(v []byte, t jsonparser.ValueType, _ int, _ error) {
-			if s := stringAt(v, "new_string"); t == jsonparser.Object && s != "" && b.Len() < maxAdded {
-				add(s)
+	if vals[editsPath].t == jsonparser.Array {
+		_, _ = jsonparser.ArrayEach(vals[editsPath].v, func(e []byte, t jsonparser.ValueType, _ int, _ error) {
+			if t == jsonparser.Object && b.Len() < maxAdded {
+				add(stringValue(e, "new_string"))
 			}
-		}, "edits")
+		})
 	}
 	return b.String()
+}
+
+// stringValue is the raw value at key and its type, for added's add.
+func stringValue(obj []byte, key string) ([]byte, jsonparser.ValueType) {
+	v, t, _, _ := jsonparser.Get(obj, key)
+	return v, t
+}
+
+// command reads a shell call's command, or the patch Codex may send as
+// one. Only those can carry it: a file tool's input (a Write of tens of
+// KiB) is not scanned for keys it lacks.
+func (a *Agent) command(tool string, in *input) string {
+	if tool != "Bash" && a.Name != "codex" && in.ToolName != "apply_patch" {
+		return ""
+	}
+	if command := commandOf(in.ToolInput); command != "" {
+		return command
+	}
+	return stringAt(in.ToolInput, "cmd")
 }
 
 // toolCall normalizes the agent's tool name and input (DESIGN section 8:
@@ -158,10 +203,7 @@ func (a *Agent) toolCall(in *input) call {
 	if in.ToolName != "apply_patch" && !match.HasTarget(c.Tool) {
 		return c
 	}
-	command := commandOf(ti)
-	if command == "" {
-		command = stringAt(ti, "cmd")
-	}
+	command := a.command(c.Tool, in)
 	if in.ToolName == "apply_patch" || (a.Name == "codex" && strings.HasPrefix(command, "*** Begin Patch")) {
 		c.Tool = "Edit"
 		patch := command

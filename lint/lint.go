@@ -234,6 +234,9 @@ func breadth(it *markdown.Item, threshold float64) []Finding {
 	if why := Unreachable(it, threshold); why != "" {
 		out = append(out, warn("priority", "%s", why))
 	}
+	if why := match.ContentUnreachable(t.Tools, t.Content); why != "" {
+		out = append(out, warn("triggers.content", "%s", why))
+	}
 	if len(t.Tools) > 0 && !targets && (band == "critical" || band == "high") {
 		out = append(out, warn("triggers.tools", "a %s item with tools but no commands or paths is injected on every %s call; add commands or paths, or lower its priority", band, strings.Join(t.Tools, "/")))
 	}

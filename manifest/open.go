@@ -250,8 +250,19 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 		checked = make([]uint64, (b.tableLen+63)/64)
 	}
 	var done []uint32
+	// A gram probed already gives nothing new: a long text's repeats are
+	// skipped through a small direct-mapped cache of the last keys seen
+	// (bit 31, which no kind reaches, marks an entry used).
+	var seen [1024]uint32
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
+		if checked != nil {
+			h := &seen[(key*0x9E3779B1)>>22]
+			if *h == key|1<<31 {
+				continue
+			}
+			*h = key | 1<<31
+		}
 		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
 			slot, err := m.slot(b, j, checked)
 			if err != nil {

@@ -111,6 +111,7 @@ type eval struct {
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
+	addedLow   []byte // added, ASCII-lowercased, for long texts
 	prompt     string // normalized
 	texts      []string
 	promptMode bool
@@ -161,10 +162,14 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		}
 		r, out := e.score(it)
 		switch {
+		case out != "" && explain:
+			if never := ContentUnreachable(it.Triggers.Tools, it.Triggers.Content); never != "" {
+				out += "; it " + never
+			}
 		case out != "":
 		case r.Score < thr-Tolerance && explain:
 			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
-			if never := ShapeOf(it.Triggers).Unreachable(it.Priority, thr); never != "" {
+			if never := Never(it.Triggers, it.Priority, thr); never != "" {
 				out += "; it " + never
 			}
 		case r.Score < thr-Tolerance:
@@ -455,7 +460,7 @@ func (e *eval) matchContent(pats []string) (pat, at string) {
 		ok, done := e.addedHits[p]
 		if !done {
 			re := e.regexp(p)
-			ok = re != nil && re.MatchString(e.added)
+			ok = re != nil && e.addedMatches(re, p)
 			if e.addedHits == nil {
 				e.addedHits = map[string]bool{}
 			}

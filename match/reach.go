@@ -44,6 +44,30 @@ func (s Shape) Unreachable(priority int, threshold float64) string {
 	return fmt.Sprintf("can never fire: its best score %.2f (relevance %.2f x %.1f) is below the threshold %.2f; raise its priority or add triggers", best*mult, best, mult, threshold)
 }
 
+// ContentUnreachable says why content triggers can never match: they are
+// tried only on calls that add text, and tools names no such tool ("" when
+// tools is empty or names one).
+func ContentUnreachable(tools, content []string) string {
+	if len(content) == 0 || len(tools) == 0 {
+		return ""
+	}
+	for _, t := range tools {
+		if Edits(t) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("can never fire: content is tried only on calls that add text (Edit, MultiEdit, Write, NotebookEdit) and tools %v names none; add Edit or Write to tools, or match on paths", tools)
+}
+
+// Never says why an item can never fire ("" when it can): content on tools
+// that add no text, or a best score under the threshold.
+func Never(t manifest.Triggers, priority int, threshold float64) string {
+	if why := ContentUnreachable(t.Tools, t.Content); why != "" {
+		return why
+	}
+	return ShapeOf(t).Unreachable(priority, threshold)
+}
+
 // phraseRelevance is the relevance of a phrase-only item: the fraction of
 // its phrases present, keywords weighing 0.8 and topics 0.2 when it has both.
 func phraseRelevance(kwHits, kws, topHits, tops int) float64 {

@@ -100,3 +100,25 @@ func TestUnreachable(t *testing.T) {
 		}
 	}
 }
+
+func TestContentUnreachable(t *testing.T) {
+	for _, tc := range []struct {
+		tools, content []string
+		never          bool
+	}{
+		{[]string{"Read"}, []string{`\butcnow\(`}, true},
+		{[]string{"Bash", "Grep"}, []string{`x`}, true},
+		{nil, []string{`x`}, false}, // every call that adds text
+		{[]string{"Read", "multiedit"}, []string{`x`}, false},
+		{[]string{"NotebookEdit"}, []string{`x`}, false},
+		{[]string{"Read"}, nil, false},
+	} {
+		why := ContentUnreachable(tc.tools, tc.content)
+		if (why != "") != tc.never {
+			t.Errorf("tools %v content %v: %q, want never=%v", tc.tools, tc.content, why, tc.never)
+		}
+		if never := Never(manifest.Triggers{Tools: tc.tools, Content: tc.content}, 9, 0.7); never != why {
+			t.Errorf("Never = %q, want %q", never, why)
+		}
+	}
+}
