@@ -25,7 +25,11 @@ var sourceFiles = map[string][]string{
 	"agents":       {"AGENTS.md"},
 	"gemini":       {"GEMINI.md"},
 	"adr":          {"doc/adr", "docs/adr", "docs/decisions"},
-	"devflow":      {".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md"},
+	// Devflow moved its files twice: .memory/ (1.x), .devflow/decisions/,
+	// .devflow/learning/ (today's).
+	"devflow": {".devflow/learning/decisions.md", ".devflow/learning/pitfalls.md", ".devflow/learning/decisions-ledger.jsonl", ".devflow/learning/decisions-log.jsonl",
+		".devflow/decisions/decisions.md", ".devflow/decisions/pitfalls.md", ".devflow/decisions/decisions-ledger.jsonl",
+		".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md", ".memory/learning-log.jsonl"},
 }
 
 // ReadSource plans an import from arg, a source kind (read from its usual
@@ -103,7 +107,8 @@ func kindOf(rel string) string {
 	switch {
 	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"):
 		return "claude-memory"
-	case strings.Contains("/"+rel, "/.memory/knowledge"):
+	case strings.Contains("/"+rel, "/.memory/knowledge"), strings.Contains("/"+rel, "/.devflow/decisions"),
+		strings.Contains("/"+rel, "/.devflow/learning"), devflowLogs[base]:
 		return "devflow"
 	case strings.HasSuffix(base, ".json"):
 		return "lessons-learned"
@@ -188,6 +193,8 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		read = p.ReadADR
 	case kind == "devflow" && (base == "decisions.md" || base == "pitfalls.md"):
 		read = p.ReadDevflow
+	case kind == "devflow" && devflowLogs[base]:
+		read = p.ReadDevflowLog
 	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
 		read = p.ReadClaudeMemory
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
