@@ -69,7 +69,7 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 		return "", nil
 	}
 	if n := markdown.RefNumber(want); n > 0 {
-		taken, err := s.refsInUse(kind)
+		taken, err := s.RefsInUse(kind)
 		if err != nil {
 			return "", err
 		}
@@ -80,8 +80,9 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 	return s.NextRef(kind)
 }
 
-// refsInUse is the set of PF-/ADR- numbers of kind, by file name or ref key.
-func (s *Store) refsInUse(kind string) (map[int]bool, error) {
+// RefsInUse is the set of PF-/ADR- numbers of kind, by file name or ref
+// key (an import's dry run names from it the numbers it would take).
+func (s *Store) RefsInUse(kind string) (map[int]bool, error) {
 	files, err := s.ItemFiles()
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -74,6 +75,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		return Result{}, err
 	}
 	var res Result
+	refs := dryRefs{s: s, taken: map[string]map[int]bool{}}
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
 		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
@@ -89,8 +91,12 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		}
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
 		if dryRun {
+			ref, err := refs.take(spec.Kind, d.Ref)
+			if err != nil {
+				return res, fmt.Errorf("import %s: %w", d.From, err)
+			}
 			ids[key] = id
-			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title))), Key: key, Title: spec.Title})
+			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(ref, spec.Title))), Key: key, Title: spec.Title})
 			continue
 		}
 		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
@@ -124,7 +130,7 @@ func importedIDs(s *gitstore.Store) (map[string]string, error) {
 // Import reads a source (a kind, or a path relative to dir) and applies
 // its plan to the store.
 func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Plan, Result, error) {
-	if _, kind := sourceFiles[arg]; !kind && arg != "lessons-learned" && !filepath.IsAbs(arg) {
+	if !slices.Contains(Sources, arg) && !filepath.IsAbs(arg) {
 		if abs, err := filepath.Abs(filepath.Join(dir, arg)); err == nil {
 			arg = abs
 		}
