@@ -109,6 +109,16 @@ func (p *Plan) devflowObservation(rel, from string, o devflowObs) {
 	}
 }
 
+// devflowDetailRe finds one "key: value" of an observation's details, as
+// Devflow's formatter does.
+var devflowDetailRe = map[string]*regexp.Regexp{}
+
+func init() {
+	for _, k := range []string{"context", "decision", "rationale", "area", "issue", "impact", "resolution"} {
+		devflowDetailRe[k] = regexp.MustCompile(`(?i)` + k + `:\s*([^;]+)`)
+	}
+}
+
 // devflowDetails reads an observation's "key: value; key: value" details
 // as Devflow's formatter does (decisions-format.cjs): a decision's
 // context (else all the details), decision (else the pattern) and
@@ -116,7 +126,7 @@ func (p *Plan) devflowObservation(rel, from string, o devflowObs) {
 // and resolution.
 func devflowDetails(o devflowObs) map[string]string {
 	get := func(key, fallback string) string {
-		m := regexp.MustCompile(`(?i)` + key + `:\s*([^;]+)`).FindStringSubmatch(o.Details)
+		m := devflowDetailRe[key].FindStringSubmatch(o.Details)
 		if m == nil {
 			return fallback
 		}
