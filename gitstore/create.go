@@ -101,11 +101,15 @@ func (s *Store) RefsInUse(kind string) (map[int]bool, error) {
 }
 
 // freeName appends -2, -3, ... to the stem until the name is free.
-func (s *Store) freeName(folder, name string) string {
+func (s *Store) freeName(folder, name string) string { return s.FreeName(folder, name, nil) }
+
+// FreeName is freeName past the names in planned too (those a dry run
+// already handed out), so that a dry run names the files an import writes.
+func (s *Store) FreeName(folder, name string, planned map[string]bool) string {
 	stem := strings.TrimSuffix(name, ".md")
 	rel := path.Join(folder, name)
 	for i := 2; ; i++ {
-		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) {
+		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) && !planned[rel] {
 			return rel
 		}
 		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", stem, i))

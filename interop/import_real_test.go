@@ -250,3 +250,33 @@ func TestImportClaudeMemoryReal(t *testing.T) {
 		t.Errorf("%v\n%s", err, data)
 	}
 }
+
+// Every source lore imports, on its real files: a dry run writes nothing
+// and names what the import then creates; importing again adds nothing
+// and changes no byte.
+func TestImportEverySourceTwice(t *testing.T) {
+	for _, tc := range []struct{ dir, arg string }{
+		{"testdata/ftl", "cursor"},
+		{"testdata/ddev", "claude-rules"},
+		{"testdata/ddev", "claude"},
+		{"testdata/awesome-copilot", "copilot"},
+		{"testdata/gemini-cli", "gemini"},
+		{"testdata/lessons-learned-repo", "agents"},
+		{"testdata/adr-tools", "adr"},
+		{"testdata/madr", "adr"},
+		{"testdata/devflow", "devflow"},
+		{"testdata/devflow-repo", "devflow"},
+		{"testdata/lessons-learned", "lesson-manifest.json"},
+		{"testdata/lessons-learned", "lessons-store.json"},
+	} {
+		t.Run(filepath.Base(tc.dir)+"/"+tc.arg, func(t *testing.T) {
+			s := newStore(t)
+			copyTree(t, tc.dir, s.Root)
+			p := plan(t, s.Root, tc.arg)
+			if len(p.Drafts) == 0 {
+				t.Fatal("nothing to import")
+			}
+			importTwice(t, s, tc.arg, len(p.Drafts))
+		})
+	}
+}

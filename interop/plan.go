@@ -75,7 +75,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		return Result{}, err
 	}
 	var res Result
-	refs := dryRefs{s: s, taken: map[string]map[int]bool{}}
+	dry := newDryRun(s)
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
 		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
@@ -91,12 +91,12 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		}
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
 		if dryRun {
-			ref, err := refs.take(spec.Kind, d.Ref)
+			rel, err := dry.path(spec.Kind, d.Ref, spec.Title)
 			if err != nil {
 				return res, fmt.Errorf("import %s: %w", d.From, err)
 			}
 			ids[key] = id
-			res.Created = append(res.Created, Created{Path: filepath.ToSlash(filepath.Join(gitstore.DirName, markdown.Folder(spec.Kind), markdown.FileName(ref, spec.Title))), Key: key, Title: spec.Title})
+			res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
 			continue
 		}
 		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
