@@ -221,6 +221,8 @@ func TestImportClaudeMemoryReal(t *testing.T) {
 		"memory/MEMORY.md#references": "References",
 		"memory/feedback_zod_mini.md": "Always import zod as `import * as z from \"zod/mini\"` and use its functional API",
 		"memory/project_status.md":    "Current focus and what's next — not a feature ledger",
+		// unquoted, so YAML reads " #44 review)" as a comment
+		"memory/project_metadata_route_followups.md": "Two remaining cleanups on src/server/routes/metadata.ts (PR #44 review)",
 	} {
 		if titles[key] != title {
 			t.Errorf("%s: title %q, want %q", key, titles[key], title)

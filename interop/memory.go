@@ -150,7 +150,7 @@ func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
 		return
 	}
 	f := readRuleFile(data)
-	fallback := metaString(f.meta, "description")
+	fallback := memoryDescription(data, metaString(f.meta, "description"))
 	if fallback == "" {
 		fallback = metaString(f.meta, "name")
 	}
@@ -179,4 +179,25 @@ func (p *Plan) readMemoryIndex(rel string, data []byte) {
 	if len(links) > 0 {
 		p.note(rel, "", "%d index line(s) point at topic files: each topic file is imported on its own", len(links))
 	}
+}
+
+// plainDescRe is an unquoted description line of a frontmatter block.
+var plainDescRe = regexp.MustCompile(`(?m)^description:[ \t]+([^"'\n][^\n]*)$`)
+
+// memoryDescription is a topic file's description as Claude Code wrote
+// it: YAML ends an unquoted value at " #" (a comment), which would cut
+// "Two cleanups (PR #44 review)" after "(PR".
+func memoryDescription(data []byte, desc string) string {
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	block, _, ok := strings.Cut(strings.TrimPrefix(text, "---\n"), "\n---")
+	if !ok || !strings.HasPrefix(text, "---\n") || desc == "" {
+		return desc
+	}
+	if m := plainDescRe.FindStringSubmatch(block); m != nil {
+		raw := strings.TrimSpace(m[1])
+		if raw != desc && strings.HasPrefix(raw, desc) && strings.Contains(raw[len(desc):], "#") {
+			return raw
+		}
+	}
+	return desc
 }
