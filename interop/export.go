@@ -29,7 +29,7 @@ const (
 )
 
 // Targets lists every export target.
-var Targets = []string{TargetAgents, TargetClaudeMD, TargetGemini, TargetCopilot, TargetClaudeRules, TargetCursor, TargetInstructions}
+var Targets = []string{TargetAgents, TargetClaudeMD, TargetGemini, TargetCopilot, TargetClaudeRules, TargetCursor, TargetInstructions, TargetWindsurf, TargetCline}
 
 // blockFiles are the instruction files a managed block goes into.
 var blockFiles = map[string]string{
@@ -42,6 +42,8 @@ var ruleDirs = map[string][2]string{
 	TargetClaudeRules:  {".claude/rules", ".md"},
 	TargetCursor:       {".cursor/rules", ".mdc"},
 	TargetInstructions: {".github/instructions", ".instructions.md"},
+	TargetWindsurf:     {".windsurf/rules", ".md"},
+	TargetCline:        {".clinerules", ".md"},
 }
 
 // The files an export writes outside .lore, so the store finds (lint) and
@@ -103,6 +105,7 @@ func PlanExport(root, target string, items []*markdown.Item) (Export, error) {
 	if err != nil {
 		return e, err
 	}
+	e.limitNotes(target, want)
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -272,11 +275,14 @@ func ours(root, rel string) bool {
 // ruleFrontmatter is the target's frontmatter, as each tool documents it:
 // Claude Code's paths (a YAML list; none: always loaded), Cursor's
 // description, globs (a comma-separated string) and alwaysApply, Copilot's
-// applyTo (a comma-separated string; "**" for every file).
+// applyTo (a comma-separated string; "**" for every file); Cline reads
+// Claude Code's paths, Windsurf its trigger (rulefolders.go).
 func ruleFrontmatter(target string, it *markdown.Item) string {
 	paths := it.Triggers.Paths
 	switch target {
-	case TargetClaudeRules:
+	case TargetWindsurf:
+		return windsurfFrontmatter(it)
+	case TargetClaudeRules, TargetCline:
 		if len(paths) == 0 {
 			return ""
 		}

@@ -20,6 +20,7 @@ func FuzzReaders(f *testing.F) {
 		"awesome-copilot/.github/instructions/go.instructions.md", "adr-tools/doc/adr/0009-help-scripts.md",
 		"madr/docs/decisions/0003-provide-own-madr-tools.md", "devflow/.memory/knowledge/pitfalls.md",
 		"lessons-learned/lessons-store.json", "devflow-repo/.devflow/decisions/decisions.md", "claude-memory/memory/MEMORY.md",
+		"otter/.windsurf/rules/code-style-typescript.md", "cap-js-ord/.clinerules/testing.md",
 	} {
 		data, err := os.ReadFile(filepath.Join("testdata", seed))
 		if err != nil {
@@ -34,6 +35,8 @@ func FuzzReaders(f *testing.F) {
 		var p Plan
 		p.ReadCursorRule(".cursor/rules/x.mdc", data)
 		p.ReadClaudeRule(".claude/rules/x.md", data)
+		p.ReadWindsurfRule(".windsurf/rules/x.md", data)
+		p.ReadClineRule(".clinerules/x.txt", data)
 		p.ReadCopilotInstructions(".github/instructions/x.instructions.md", data)
 		p.ReadSections("AGENTS.md", data)
 		p.ReadADR("doc/adr/0001-x.md", data)

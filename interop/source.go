@@ -14,7 +14,7 @@ import (
 )
 
 // Sources are the kinds `lore import` reads from their usual places.
-var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory"}
+var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory", "windsurf", "cline"}
 
 // sourceFiles are each kind's usual places, repo-relative.
 var sourceFiles = map[string][]string{
@@ -24,6 +24,8 @@ var sourceFiles = map[string][]string{
 	"claude":       {"CLAUDE.md", ".claude/CLAUDE.md"},
 	"agents":       {"AGENTS.md"},
 	"gemini":       {"GEMINI.md"},
+	"windsurf":     {".windsurf/rules", ".devin/rules", ".windsurfrules"},
+	"cline":        {".clinerules", ".cline/rules"},
 	"adr":          {"doc/adr", "docs/adr", "docs/decisions"},
 	// Devflow moved its files twice: .memory/ (1.x), .devflow/decisions/,
 	// .devflow/learning/ (today's).
@@ -105,7 +107,8 @@ func ReadSource(root, arg string) (Plan, error) {
 func kindOf(rel string) string {
 	base := path.Base(rel)
 	switch {
-	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"):
+	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"),
+		strings.Contains("/"+rel+"/", "/.claude/memory/"): // autoMemoryDirectory in the repository
 		return "claude-memory"
 	case strings.Contains("/"+rel, "/.memory/knowledge"), strings.Contains("/"+rel, "/.devflow/decisions"),
 		strings.Contains("/"+rel, "/.devflow/learning"), devflowLogs[base]:
@@ -114,6 +117,10 @@ func kindOf(rel string) string {
 		return "lessons-learned"
 	case strings.HasSuffix(base, ".mdc"), base == ".cursorrules", strings.HasSuffix(rel, ".cursor/rules"):
 		return "cursor"
+	case strings.Contains("/"+rel, "/.windsurf/rules"), strings.Contains("/"+rel, "/.devin/rules"), base == ".windsurfrules":
+		return "windsurf"
+	case strings.Contains("/"+rel, "/.clinerules"), strings.Contains("/"+rel, "/.cline/rules"):
+		return "cline"
 	case strings.Contains("/"+rel, "/.claude/rules"):
 		return "claude-rules"
 	case strings.HasSuffix(base, ".instructions.md"), base == "copilot-instructions.md", strings.HasSuffix(rel, ".github/instructions"):
@@ -197,7 +204,12 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		read = p.ReadDevflowLog
 	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
 		read = p.ReadClaudeMemory
+	case kind == "windsurf" && strings.HasSuffix(base, ".md"):
+		read = p.ReadWindsurfRule
+	case kind == "cline" && clineText(base):
+		read = p.ReadClineRule
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
+		kind == "windsurf" && base == ".windsurfrules", kind == "cline" && base == ".clinerules",
 		kind == "claude" || kind == "agents" || kind == "gemini":
 		read = p.ReadSections
 	default:
