@@ -237,6 +237,9 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 // removal the lore files of items no longer active. A file of that name
 // lore did not write is never overwritten.
 func ruleExport(root, target, dir, ext string, items []*markdown.Item) (map[string][]byte, error) {
+	if err := folderNotFile(root, dir); err != nil {
+		return nil, err
+	}
 	want := map[string][]byte{}
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -3,7 +3,9 @@ package interop
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -79,6 +81,17 @@ func (e *Export) limitNotes(target string, want map[string][]byte) {
 			e.Notes = append(e.Notes, Note{From: rel, Msg: fmt.Sprintf("%d characters: Windsurf reads the first %d of a rule file; shorten the item", n, windsurfLimit)})
 		}
 	}
+}
+
+// folderNotFile refuses a rule folder that is a file: Cline's legacy
+// single .clinerules file stands where its folder goes, and Cline reads
+// one or the other.
+func folderNotFile(root, dir string) error {
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir)))
+	if err == nil && !fi.IsDir() {
+		return fmt.Errorf("export: %s is a file (a legacy single rule file), not the folder lore writes one rule per file into: move its text into %s/<name>.md", dir, dir)
+	}
+	return nil
 }
 
 // windsurfModes are the triggers that attach a rule without a file

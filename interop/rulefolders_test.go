@@ -355,3 +355,15 @@ func TestGlobListKeepsBraces(t *testing.T) {
 		t.Errorf("list: %q", got)
 	}
 }
+
+// A legacy .clinerules file where the folder goes is an error that says
+// what to do, and nothing is written.
+func TestExportClineLegacyFile(t *testing.T) {
+	s, items := exportStore(t)
+	if err := os.WriteFile(filepath.Join(s.Root, ".clinerules"), []byte("# Ours\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanExport(s.Root, TargetCline, items); err == nil || !strings.Contains(err.Error(), "export: .clinerules is a file (a legacy single rule file)") {
+		t.Errorf("legacy file: %v", err)
+	}
+}
