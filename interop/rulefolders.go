@@ -156,6 +156,21 @@ func (p *Plan) ReadClineRule(rel string, data []byte) {
 	p.ReadClaudeRule(rel, data)
 }
 
+// folderReader is how a file of Windsurf's or Cline's places is read:
+// the legacy single files by sections, a rule of the folders as one
+// rule; nil for anything else there.
+func (p *Plan) folderReader(kind, base string) func(string, []byte) {
+	switch {
+	case kind == "windsurf" && base == ".windsurfrules", kind == "cline" && base == ".clinerules":
+		return p.ReadSections
+	case kind == "windsurf" && strings.HasSuffix(base, ".md"):
+		return p.ReadWindsurfRule
+	case kind == "cline" && clineText(base):
+		return p.ReadClineRule
+	}
+	return nil
+}
+
 // clineText reports whether a file in Cline's rule folder is a rule.
 func clineText(base string) bool {
 	return strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".txt")

@@ -204,15 +204,15 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		read = p.ReadDevflowLog
 	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
 		read = p.ReadClaudeMemory
-	case kind == "windsurf" && strings.HasSuffix(base, ".md"):
-		read = p.ReadWindsurfRule
-	case kind == "cline" && clineText(base):
-		read = p.ReadClineRule
+	case kind == "windsurf", kind == "cline":
+		read = p.folderReader(kind, base)
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
-		kind == "windsurf" && base == ".windsurfrules", kind == "cline" && base == ".clinerules",
 		kind == "claude" || kind == "agents" || kind == "gemini":
 		read = p.ReadSections
 	default:
+		return nil
+	}
+	if read == nil {
 		return nil
 	}
 	data, err := os.ReadFile(abs)
