@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -147,11 +148,17 @@ func windsurfTrigger(trigger string, globs []string, description string) string 
 }
 
 // ReadClineRule plans a .clinerules/ file: Claude Code's rule format
-// (paths frontmatter), and a rule Cline never applies (`paths: []`) says
-// so.
+// (paths frontmatter); where Cline reads paths otherwise (`paths: []`
+// never applies, a paths string is ignored: its rule-conditionals.ts) a
+// note says so.
 func (p *Plan) ReadClineRule(rel string, data []byte) {
-	if v, ok := readRuleFile(data).meta["paths"].([]any); ok && len(v) == 0 {
-		p.note(rel, "", "paths: [] (Cline never applies it): imported without triggers")
+	switch v := readRuleFile(data).meta["paths"].(type) {
+	case []any:
+		if len(v) == 0 {
+			p.note(rel, "", "paths: [] (Cline never applies it): imported without triggers")
+		}
+	case string:
+		p.note(rel, "", "paths is not a YAML list: Cline ignores it and applies the rule everywhere; imported with those paths")
 	}
 	p.ReadClaudeRule(rel, data)
 }
@@ -159,17 +166,23 @@ func (p *Plan) ReadClineRule(rel string, data []byte) {
 // folderReader is how a file of Windsurf's or Cline's places is read:
 // the legacy single files by sections, a rule of the folders as one
 // rule; nil for anything else there.
-func (p *Plan) folderReader(kind, base string) func(string, []byte) {
+func (p *Plan) folderReader(kind, rel string) func(string, []byte) {
+	base := path.Base(rel)
 	switch {
 	case kind == "windsurf" && base == ".windsurfrules", kind == "cline" && base == ".clinerules":
 		return p.ReadSections
 	case kind == "windsurf" && strings.HasSuffix(base, ".md"):
 		return p.ReadWindsurfRule
-	case kind == "cline" && clineText(base):
+	case kind == "cline" && clineText(base) && !clineNotRules.MatchString("/"+rel):
 		return p.ReadClineRule
 	}
 	return nil
 }
+
+// clineNotRules are the folders of .clinerules/ that hold no rules:
+// Cline's workflows, hooks and skills (its rule loader leaves them out,
+// apps/vscode/src/core/context/instructions/user-instructions/cline-rules.ts).
+var clineNotRules = regexp.MustCompile(`/\.clinerules/(workflows|hooks|skills)/`)
 
 // clineText reports whether a file in Cline's rule folder is a rule.
 func clineText(base string) bool {

@@ -253,6 +253,24 @@ func TestImportClineReal(t *testing.T) {
 	}
 }
 
+// Cline's own rules (cline/cline, Apache-2.0): the four rules arrive; its
+// workflows and hooks folders, which Cline does not read as rules, add
+// nothing.
+func TestImportClineOwnRules(t *testing.T) {
+	s := newStore(t)
+	copyTree(t, "testdata/cline", s.Root)
+	p, _ := importTwice(t, s, "cline", 4)
+	want := []string{"Bun (tooling) and Node (runtime)", "Networking & Proxy Support", "SDK Adapter", "Storage Architecture"}
+	if got := titles(p); !reflect.DeepEqual(got, want) {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+	for _, d := range p.Drafts {
+		if strings.Contains(d.Key, "/workflows/") || strings.Contains(d.Key, "/hooks/") || !d.Spec.Triggers.Empty() {
+			t.Errorf("%s: %+v", d.Key, d.Spec)
+		}
+	}
+}
+
 // What Windsurf and Cline can say and lore cannot is reported: rules the
 // agent picks by description or by @-mention, an unknown trigger, a Cline
 // rule that never applies; a trigger left out is inferred as Windsurf
@@ -268,6 +286,8 @@ func TestImportRuleFolderModes(t *testing.T) {
 		".clinerules/off.md":            "---\npaths: []\n---\n# Off\nNot now.\n",
 		".clinerules/web.txt":           "---\npaths:\n  - \"packages/{web,api}/**\"\n---\nKeep handlers thin.\n",
 		".clinerules/bad.md":            "---\npaths: [\n---\n# Bad\nFails open.\n",
+		".clinerules/str.md":            "---\npaths: \"src/**\"\n---\n# Str\nA string.\n",
+		".clinerules/skills/s/SKILL.md": "# Skill\nNot a rule.\n",
 	}
 	for rel, text := range files {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
@@ -308,11 +328,15 @@ func TestImportRuleFolderModes(t *testing.T) {
 	for _, d := range c.Drafts {
 		got[d.Key] = d.Spec.Title + " " + strings.Join(d.Spec.Triggers.Paths, ",")
 	}
-	want = map[string]string{".clinerules/bad.md": "Bad ", ".clinerules/off.md": "Off ", ".clinerules/web.txt": "web packages/{web,api}/**"}
+	want = map[string]string{".clinerules/bad.md": "Bad ", ".clinerules/off.md": "Off ", ".clinerules/str.md": "Str src/**", ".clinerules/web.txt": "web packages/{web,api}/**"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cline drafts %q, want %q", got, want)
 	}
 	if n := notesWith(c, "paths: [] (Cline never applies it)"); len(n) != 1 || n[0].From != ".clinerules/off.md" {
+		t.Errorf("notes %+v", c.Notes)
+	}
+	// bad.md's frontmatter is not YAML at all: Cline fails open there too.
+	if n := notesWith(c, "paths is not a YAML list: Cline ignores it"); len(n) != 2 || n[0].From != ".clinerules/bad.md" || n[1].From != ".clinerules/str.md" {
 		t.Errorf("notes %+v", c.Notes)
 	}
 }

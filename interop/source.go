@@ -205,7 +205,7 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
 		read = p.ReadClaudeMemory
 	case kind == "windsurf", kind == "cline":
-		read = p.folderReader(kind, base)
+		read = p.folderReader(kind, rel)
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
 		kind == "claude" || kind == "agents" || kind == "gemini":
 		read = p.ReadSections
