@@ -39,8 +39,13 @@ import (
 // YAML frontmatter `paths:` (a list of globs: * ** ? [abc] {a,b}) applies
 // only while a matching file is in the task's context, one without it
 // always; `paths: []` never applies; frontmatter that does not parse is
-// read as part of the rule (it fails open). That is Claude Code's rule
-// format, so Cline's rules are written and read as .claude/rules are.
+// read as part of the rule (it fails open). Cline's source agrees
+// (github.com/cline/cline, apps/vscode/src/core/context/instructions/
+// user-instructions/: frontmatter.ts reads YAML with js-yaml and fails
+// open, rule-conditionals.ts matches with picomatch and ignores a paths
+// that is not a list, cline-rules.ts leaves .clinerules/workflows, hooks
+// and skills out). That is Claude Code's rule format, so Cline's rules
+// are written and read as .claude/rules are.
 
 // The rule-folder targets of Windsurf and Cline.
 const (
