@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,9 @@ func TestExportWindsurfRuleBytes(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// clineFrontmatterRe is the frontmatter pattern of Cline's frontmatter.ts.
+var clineFrontmatterRe = regexp.MustCompile(`^---\r?\n((?s:.*?))\r?\n---\r?\n?((?s:.*))$`)
 
 func byTitle(items []*markdown.Item, title string) *markdown.Item {
 	for _, it := range items {
@@ -102,6 +106,9 @@ func TestExportedRuleFoldersParse(t *testing.T) {
 			scoped := map[string][]string{}
 			for _, c := range e.Changes {
 				fm := frontmatter(t, c.Path, c.Data)
+				if m := clineFrontmatterRe.FindSubmatch(c.Data); (m != nil) != (fm != nil) || m != nil && !bytes.HasPrefix(m[2], []byte("# ")) {
+					t.Errorf("%s: Cline's frontmatter pattern reads %q", c.Path, m)
+				}
 				for k := range fm {
 					if !slices.Contains(keys, k) {
 						t.Errorf("%s: key %q is not one %s documents", c.Path, k, target)
@@ -282,6 +289,7 @@ func TestImportRuleFolderModes(t *testing.T) {
 		".windsurf/rules/b-manual.md":   "---\ntrigger: manual\n---\n# Release steps\nTag, then push.\n",
 		".windsurf/rules/c-odd.md":      "---\ntrigger: sometimes\n---\n# Odd\nx\n",
 		".windsurf/rules/d-inferred.md": "---\nglobs: [\"web/**/*.tsx\", \"web/**/*.ts\"]\n---\n# Web\nUse hooks.\n",
+		".devin/rules/e-devin.md":       "---\ntrigger: always_on\n---\n# Devin\nSame format.\n",
 		".windsurfrules":                "# Intro\n\n## Style\nTabs.\n",
 		".clinerules/off.md":            "---\npaths: []\n---\n# Off\nNot now.\n",
 		".clinerules/web.txt":           "---\npaths:\n  - \"packages/{web,api}/**\"\n---\nKeep handlers thin.\n",
@@ -305,7 +313,7 @@ func TestImportRuleFolderModes(t *testing.T) {
 	}
 	want := map[string]string{
 		".windsurf/rules/a-model.md": "When writing SQL ", ".windsurf/rules/b-manual.md": "Release steps ",
-		".windsurf/rules/c-odd.md": "Odd ", ".windsurf/rules/d-inferred.md": "Web web/**/*.tsx,web/**/*.ts", ".windsurfrules#style": "Style ",
+		".windsurf/rules/c-odd.md": "Odd ", ".windsurf/rules/d-inferred.md": "Web web/**/*.tsx,web/**/*.ts", ".windsurfrules#style": "Style ", ".devin/rules/e-devin.md": "Devin ",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("windsurf drafts %q, want %q", got, want)
