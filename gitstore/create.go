@@ -70,7 +70,7 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 		return "", nil
 	}
 	if n := markdown.RefNumber(want); n > 0 {
-		taken, err := s.refsInUse(kind)
+		taken, err := s.RefsInUse(kind)
 		if err != nil {
 			return "", err
 		}
@@ -81,8 +81,9 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 	return s.NextRef(kind)
 }
 
-// refsInUse is the set of PF-/ADR- numbers of kind, by file name or ref key.
-func (s *Store) refsInUse(kind string) (map[int]bool, error) {
+// RefsInUse is the set of PF-/ADR- numbers of kind, by file name or ref
+// key (an import's dry run names from it the numbers it would take).
+func (s *Store) RefsInUse(kind string) (map[int]bool, error) {
 	files, err := s.ItemFiles()
 	if err != nil {
 		return nil, err
@@ -101,11 +102,15 @@ func (s *Store) refsInUse(kind string) (map[int]bool, error) {
 }
 
 // freeName appends -2, -3, ... to the stem until the name is free.
-func (s *Store) freeName(folder, name string) string {
+func (s *Store) freeName(folder, name string) string { return s.FreeName(folder, name, nil) }
+
+// FreeName is freeName past the names in planned too (those a dry run
+// already handed out), so that a dry run names the files an import writes.
+func (s *Store) FreeName(folder, name string, planned map[string]bool) string {
 	stem := strings.TrimSuffix(name, ".md")
 	rel := path.Join(folder, name)
 	for i := 2; ; i++ {
-		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) {
+		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) && !planned[rel] {
 			return rel
 		}
 		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", stem, i))

@@ -29,7 +29,7 @@ const (
 )
 
 // Targets lists every export target.
-var Targets = []string{TargetAgents, TargetClaudeMD, TargetGemini, TargetCopilot, TargetClaudeRules, TargetCursor, TargetInstructions}
+var Targets = []string{TargetAgents, TargetClaudeMD, TargetGemini, TargetCopilot, TargetClaudeRules, TargetCursor, TargetInstructions, TargetWindsurf, TargetCline}
 
 // blockFiles are the instruction files a managed block goes into.
 var blockFiles = map[string]string{
@@ -42,6 +42,8 @@ var ruleDirs = map[string][2]string{
 	TargetClaudeRules:  {".claude/rules", ".md"},
 	TargetCursor:       {".cursor/rules", ".mdc"},
 	TargetInstructions: {".github/instructions", ".instructions.md"},
+	TargetWindsurf:     {".windsurf/rules", ".md"},
+	TargetCline:        {".clinerules", ".md"},
 }
 
 // The files an export writes outside .lore, so the store finds (lint) and
@@ -103,6 +105,7 @@ func PlanExport(root, target string, items []*markdown.Item) (Export, error) {
 	if err != nil {
 		return e, err
 	}
+	e.limitNotes(target, want)
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -234,6 +237,9 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 // removal the lore files of items no longer active. A file of that name
 // lore did not write is never overwritten.
 func ruleExport(root, target, dir, ext string, items []*markdown.Item) (map[string][]byte, error) {
+	if err := folderNotFile(root, dir); err != nil {
+		return nil, err
+	}
 	want := map[string][]byte{}
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -272,11 +278,14 @@ func ours(root, rel string) bool {
 // ruleFrontmatter is the target's frontmatter, as each tool documents it:
 // Claude Code's paths (a YAML list; none: always loaded), Cursor's
 // description, globs (a comma-separated string) and alwaysApply, Copilot's
-// applyTo (a comma-separated string; "**" for every file).
+// applyTo (a comma-separated string; "**" for every file); Cline reads
+// Claude Code's paths, Windsurf its trigger (rulefolders.go).
 func ruleFrontmatter(target string, it *markdown.Item) string {
 	paths := it.Triggers.Paths
 	switch target {
-	case TargetClaudeRules:
+	case TargetWindsurf:
+		return windsurfFrontmatter(it)
+	case TargetClaudeRules, TargetCline:
 		if len(paths) == 0 {
 			return ""
 		}

@@ -52,6 +52,7 @@ func exportStore(t *testing.T) (*gitstore.Store, []*markdown.Item) {
 var importKind = map[string]string{
 	TargetAgents: "agents", TargetClaudeMD: "claude", TargetGemini: "gemini", TargetCopilot: "copilot",
 	TargetClaudeRules: "claude-rules", TargetCursor: "cursor", TargetInstructions: "copilot",
+	TargetWindsurf: "windsurf", TargetCline: "cline",
 }
 
 // Every target: export writes the active items; importing the files into

@@ -19,7 +19,8 @@ func FuzzReaders(f *testing.F) {
 		"ftl/.cursor/rules/go.mdc", "ddev/.claude/rules/go.md", "ddev/CLAUDE.md",
 		"awesome-copilot/.github/instructions/go.instructions.md", "adr-tools/doc/adr/0009-help-scripts.md",
 		"madr/docs/decisions/0003-provide-own-madr-tools.md", "devflow/.memory/knowledge/pitfalls.md",
-		"lessons-learned/lessons-store.json",
+		"lessons-learned/lessons-store.json", "devflow-repo/.devflow/decisions/decisions.md", "claude-memory/memory/MEMORY.md",
+		"otter/.windsurf/rules/code-style-typescript.md", "cap-js-ord/.clinerules/testing.md",
 	} {
 		data, err := os.ReadFile(filepath.Join("testdata", seed))
 		if err != nil {
@@ -29,15 +30,20 @@ func FuzzReaders(f *testing.F) {
 	}
 	f.Add([]byte("---\nglobs: [\n---\n## \n##\t\n## ADR-0: \n```\n## in a fence\n"))
 	f.Add([]byte("---\r\npaths: **/*.go, \"\"\r\n---\r\n# \r\n"))
+	f.Add([]byte(`{"id":"o","type":"pitfall","pattern":"\u0000","details":"area: ; issue:"}` + "\n{\"id\":\"p\",\"type\":\"workflow\",\"pattern\":\" \"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var p Plan
 		p.ReadCursorRule(".cursor/rules/x.mdc", data)
 		p.ReadClaudeRule(".claude/rules/x.md", data)
+		p.ReadWindsurfRule(".windsurf/rules/x.md", data)
+		p.ReadClineRule(".clinerules/x.txt", data)
 		p.ReadCopilotInstructions(".github/instructions/x.instructions.md", data)
 		p.ReadSections("AGENTS.md", data)
 		p.ReadADR("doc/adr/0001-x.md", data)
 		p.ReadDevflow(".memory/knowledge/decisions.md", data)
+		p.ReadDevflowLog(".memory/learning-log.jsonl", data)
 		p.ReadClaudeMemory("memory/x.md", data)
+		p.ReadClaudeMemory("memory/MEMORY.md", data)
 		if ll, err := ReadLessonsLearned("x.json", data); err == nil {
 			p.Drafts = append(p.Drafts, ll.Drafts...)
 		}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/lore-agents/lore/markdown"
-	"github.com/lore-agents/lore/match"
 )
 
 // llLesson is one lesson of lessons-learned, in either of its files: the
@@ -26,6 +26,7 @@ type llLesson struct {
 	CommandRegex       []llRe   `json:"commandRegexSources"`
 	PathRegex          []llRe   `json:"pathRegexSources"`
 	ModelRegex         []llRe   `json:"modelRegexSources"`
+	ContentRegex       []llRe   `json:"-"` // a store export's triggers.contentPatterns
 	CommandMatchTarget string   `json:"commandMatchTarget"`
 	Tags               []string `json:"tags"`
 	Scope              *string  `json:"scope"`
@@ -99,7 +100,7 @@ func (l *llLesson) fromStore() {
 		l.PathRegex = append(l.PathRegex, llRe{Source: c})
 	}
 	for _, c := range l.Triggers.ContentPatterns {
-		l.ModelRegex = append(l.ModelRegex, llRe{Source: c}) // an AND gate too: not carried
+		l.ContentRegex = append(l.ContentRegex, llRe{Source: c})
 	}
 	if l.Message == "" {
 		l.Message = l.Injection
@@ -139,6 +140,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		Body: llBody(l),
 	}
 	trig, edits, why := llTriggers(l)
+	p.noteContent(from, title, l, edits, why)
 	switch {
 	case why != "":
 		p.note(from, title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
@@ -173,7 +175,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	if !edits.Empty() {
 		// A lore item with content matches no shell command: the
 		// lesson's Edit and Write side is an item of its own.
-		p.note(from, title, "imported as two items: commands on Bash, and triggers.content on %s (key %s/edits)", strings.Join(edits.Tools, ", "), l.ID)
+		p.note(from, title, "imported as two items: one on %s, and triggers.content on %s (key %s/edits)", strings.Join(spec.Triggers.Tools, ", "), strings.Join(edits.Tools, ", "), l.ID)
 		spec.Triggers = edits
 		p.Drafts = append(p.Drafts, Draft{Key: l.ID + "/edits", From: from, Spec: spec})
 	}
@@ -193,7 +195,8 @@ func criticalNote(prio int) string {
 // tools without a file_path. On Edit and Write the hook tests the command
 // patterns on the text the call adds (and the path patterns on its path):
 // those become edits, the triggers of a second item with triggers.content,
-// since a lore item with content matches no shell command.
+// since a lore item with content matches no shell command. A store
+// export's contentPatterns join them there (see llContent).
 func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	if len(l.ToolNames) == 0 {
 		return t, edits, ""
@@ -202,28 +205,14 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	if len(l.ModelRegex) > 0 && !modelImplied(l) {
 		return t, edits, "modelRegexSources must match too (an AND of two patterns lore cannot express)"
 	}
+	content, why := llContent(l.ContentRegex)
+	if why != "" {
+		return t, edits, why
+	}
 	if !hasCmd && !hasPath {
-		t.Tools = append(t.Tools, l.ToolNames...)
-		return t, edits, ""
+		return contentOnly(l.ToolNames, content)
 	}
-	for _, name := range l.ToolNames {
-		switch tool := match.Tool(name); tool {
-		case "Bash":
-			if hasCmd {
-				t.Tools = append(t.Tools, name)
-			}
-		case "Edit", "Write":
-			if hasCmd {
-				edits.Tools = appendNew(edits.Tools, name)
-			} else {
-				t.Tools = append(t.Tools, name)
-			}
-		case "Read", "NotebookEdit":
-			if !hasCmd { // the hook passes no added text for these
-				t.Tools = append(t.Tools, name)
-			}
-		}
-	}
+	t.Tools, edits.Tools = llTools(l.ToolNames, hasCmd, len(content) > 0)
 	if len(t.Tools)+len(edits.Tools) == 0 {
 		return t, edits, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
 	}
@@ -258,12 +247,12 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	}
 	t.Unless = appendNew(cmdUnless, pathUnless...)
 	if len(edits.Tools) > 0 {
-		edits.Content, edits.Paths, edits.Unless = t.Commands, t.Paths, pathUnless
+		edits.Content, edits.Paths, edits.Unless = append(slices.Clip(t.Commands), content...), t.Paths, pathUnless
 	}
 	switch {
 	case len(t.Tools) == 0:
 		t = markdown.Triggers{}
-	case len(edits.Tools) > 0:
+	case len(edits.Tools) > 0 && hasCmd:
 		// Bash only: its paths were for the edits, which have them.
 		t.Paths, t.Unless = nil, cmdUnless
 	}

@@ -11,14 +11,14 @@ import (
 
 var (
 	devflowHeadRe  = regexp.MustCompile(`^(ADR|PF)-(\d+):\s*(.+)$`)
-	devflowFieldRe = regexp.MustCompile(`^- \*\*([A-Za-z ]+)\*\*:\s*(.*)$`)
+	devflowFieldRe = regexp.MustCompile(`^- \*\*([^*]+)\*\*:\s*(.*)$`)
 )
 
-// ReadDevflow plans Devflow's .memory/knowledge/decisions.md or
-// pitfalls.md: each "## ADR-NNN: Title" or "## PF-NNN: Title" entry and
-// its "- **Field**: value" lines become one decision or pitfall, its
-// number kept when free. A pitfall's Area becomes paths when it names
-// files or folders.
+// ReadDevflow plans Devflow's decisions.md or pitfalls.md: each
+// "## ADR-NNN: Title" or "## PF-NNN: Title" entry and its
+// "- **Field**: value" lines become one decision or pitfall, its number
+// kept when free. A pitfall's Area becomes paths when it names files or
+// folders.
 func (p *Plan) ReadDevflow(rel string, data []byte) {
 	if !p.isText(rel, data) {
 		return
@@ -31,38 +31,56 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 			p.note(from, s.title, "not a Devflow entry (## ADR-NNN: or ## PF-NNN:): skipped")
 			continue
 		}
-		fields := devflowFields(s.content(text))
-		title := cutTitle(oneLine(m[3]))
-		if title == "" {
-			title = m[1] + "-" + m[2]
-		}
-		kind, ref := markdown.KindDecision, "ADR-"+fourDigits(m[2])
-		var secs [][2]string
-		var trig markdown.Triggers
-		status := ""
-		if m[1] == "PF" {
-			kind, ref = markdown.KindPitfall, "PF-"+fourDigits(m[2])
-			secs = [][2]string{{"Issue", fields["issue"]}, {"Impact", fields["impact"]}, {"Avoid", fields["resolution"]}}
-			paths, rest := areaPaths(fields["area"])
-			if paths = p.validGlobs(from, title, paths); len(paths) > 0 {
-				trig = markdown.Triggers{Tools: fileTools, Paths: paths}
-				if rest != "" {
-					p.note(from, title, "area %q is not a path: not a trigger", rest)
-				}
-			} else if fields["area"] != "" {
-				secs = append([][2]string{{"Area", fields["area"]}}, secs...)
-			}
-			status = p.pitfallStatus(from, title, fields["status"])
-		} else {
-			secs = [][2]string{{"Context", fields["context"]}, {"Decision", fields["decision"]}, {"Consequences", fields["consequences"]}}
-			status = p.adrStatus(from, title, fields["status"])
-		}
-		p.Drafts = append(p.Drafts, Draft{Key: rel + "#" + m[1] + "-" + m[2], From: from, Ref: ref,
-			Spec: markdown.Spec{Kind: kind, Title: title, Status: status, Triggers: trig, Body: markdown.SectionsBody(secs, false)}})
+		d := p.devflowDraft(from, m[1], m[3], devflowFields(s.content(text)))
+		d.Key, d.Ref = rel+"#"+m[1]+"-"+m[2], m[1]+"-"+fourDigits(m[2])
+		p.Drafts = append(p.Drafts, d)
 	}
 }
 
+// devflowDraft makes the decision (kind "ADR") or pitfall ("PF") of one
+// Devflow entry from its fields, keyed by lowercased field name.
+func (p *Plan) devflowDraft(from, kind, title string, fields map[string]string) Draft {
+	title = cutTitle(oneLine(title))
+	if title == "" {
+		title = kind + " entry"
+	}
+	spec := markdown.Spec{Kind: markdown.KindDecision, Title: title}
+	if kind == "PF" {
+		spec.Kind = markdown.KindPitfall
+		secs := [][2]string{{"Issue", fields["issue"]}, {"Impact", fields["impact"]}, {"Avoid", fields["resolution"]}}
+		paths, rest := areaPaths(fields["area"])
+		if paths = p.validGlobs(from, title, paths); len(paths) > 0 {
+			spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
+		}
+		if rest != "" || len(paths) == 0 && fields["area"] != "" {
+			// What is not a path stays readable: the whole Area, as written.
+			secs = append([][2]string{{"Area", fields["area"]}}, secs...)
+		}
+		spec.Status = p.pitfallStatus(from, title, devflowStatus(fields["status"]))
+		spec.Body = markdown.SectionsBody(secs, false)
+	} else {
+		secs := [][2]string{{"Context", fields["context"]}, {"Decision", fields["decision"]}, {"Consequences", fields["consequences"]},
+			{"Amendments", fields[devflowAmendments]}}
+		spec.Status = p.adrStatus(from, title, devflowStatus(fields["status"]))
+		spec.Body = markdown.SectionsBody(secs, false)
+	}
+	return Draft{From: from, Spec: spec}
+}
+
+// devflowStatus reads Devflow's "Retired" (an entry its retire-anchor
+// step took out of use) as the deprecation it is in lore.
+func devflowStatus(s string) string {
+	if strings.EqualFold(strings.TrimSpace(s), "retired") {
+		return "deprecated"
+	}
+	return s
+}
+
 func fourDigits(n string) string { return fmt.Sprintf("%04s", strings.TrimLeft(n, "0")) }
+
+// devflowAmendments is the field that collects an ADR's
+// "- **Amendment (date, PR)**: text" lines, each kept as written.
+const devflowAmendments = "amendments"
 
 // devflowFields reads "- **Key**: value" lines (a value may go on over
 // the lines that follow) by lowercased key.
@@ -71,7 +89,12 @@ func devflowFields(body string) map[string]string {
 	key := ""
 	for _, l := range strings.Split(body, "\n") {
 		if m := devflowFieldRe.FindStringSubmatch(l); m != nil {
-			key = strings.ToLower(m[1])
+			key = strings.ToLower(strings.TrimSpace(m[1]))
+			if strings.HasPrefix(key, "amendment") {
+				key = devflowAmendments
+				out[key] = strings.TrimSpace(out[key] + "\n\n" + strings.TrimPrefix(l, "- "))
+				continue
+			}
 			out[key] = strings.TrimSpace(m[2])
 		} else if key != "" && strings.TrimSpace(l) != "" {
 			out[key] += "\n" + strings.TrimSpace(l)
@@ -116,16 +139,18 @@ func (p *Plan) pitfallStatus(from, title, status string) string {
 // the index, one item per H2 section (its link lines point at topic
 // files, imported on their own); a topic file is one item, titled by its
 // frontmatter description (a sentence) or name, its H1 or its file name.
+// The frontmatter type (user, feedback, project, reference) has no lore
+// equivalent: every file arrives as a lesson draft.
 func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
 	if !p.isText(rel, data) {
 		return
 	}
 	if path.Base(rel) == "MEMORY.md" {
-		p.ReadSections(rel, data)
+		p.readMemoryIndex(rel, data)
 		return
 	}
 	f := readRuleFile(data)
-	fallback := metaString(f.meta, "description")
+	fallback := memoryDescription(data, metaString(f.meta, "description"))
 	if fallback == "" {
 		fallback = metaString(f.meta, "name")
 	}
@@ -138,4 +163,41 @@ func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
 		return
 	}
 	p.add(d, id)
+}
+
+// memoryLinkRe is an index line of MEMORY.md that points at a topic file
+// of the same folder ("- [Title](file.md) — hook").
+var memoryLinkRe = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\((?:\./)?[^/()\s:]+\.md\).*$`)
+
+// readMemoryIndex plans MEMORY.md as H2 sections without its lines that
+// point at topic files: those are imported from the files themselves, so
+// a section of links only adds nothing. Blanking the lines keeps the
+// line numbers the report names.
+func (p *Plan) readMemoryIndex(rel string, data []byte) {
+	links := memoryLinkRe.FindAll(data, -1)
+	p.ReadSections(rel, memoryLinkRe.ReplaceAll(data, nil))
+	if len(links) > 0 {
+		p.note(rel, "", "%d index line(s) point at topic files: each topic file is imported on its own", len(links))
+	}
+}
+
+// plainDescRe is an unquoted description line of a frontmatter block.
+var plainDescRe = regexp.MustCompile(`(?m)^description:[ \t]+([^"'\n][^\n]*)$`)
+
+// memoryDescription is a topic file's description as Claude Code wrote
+// it: YAML ends an unquoted value at " #" (a comment), which would cut
+// "Two cleanups (PR #44 review)" after "(PR".
+func memoryDescription(data []byte, desc string) string {
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	block, _, ok := strings.Cut(strings.TrimPrefix(text, "---\n"), "\n---")
+	if !ok || !strings.HasPrefix(text, "---\n") || desc == "" {
+		return desc
+	}
+	if m := plainDescRe.FindStringSubmatch(block); m != nil {
+		raw := strings.TrimSpace(m[1])
+		if raw != desc && strings.HasPrefix(raw, desc) && strings.Contains(raw[len(desc):], "#") {
+			return raw
+		}
+	}
+	return desc
 }

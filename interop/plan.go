@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/oklog/ulid/v2"
 
 	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -75,6 +75,7 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		return Result{}, err
 	}
 	var res Result
+	dry := newDryRun(s)
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
 		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
@@ -90,8 +91,12 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		}
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
 		if dryRun {
+			rel, err := dry.path(spec.Kind, d.Ref, spec.Title)
+			if err != nil {
+				return res, fmt.Errorf("import %s: %w", d.From, err)
+			}
 			ids[key] = id
-			res.Created = append(res.Created, Created{Path: lorepath.Item(markdown.Folder(spec.Kind), markdown.FileName(d.Ref, spec.Title)), Key: key, Title: spec.Title})
+			res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
 			continue
 		}
 		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
@@ -125,7 +130,7 @@ func importedIDs(s *gitstore.Store) (map[string]string, error) {
 // Import reads a source (a kind, or a path relative to dir) and applies
 // its plan to the store.
 func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Plan, Result, error) {
-	if _, kind := sourceFiles[arg]; !kind && arg != "lessons-learned" && !filepath.IsAbs(arg) {
+	if !slices.Contains(Sources, arg) && !filepath.IsAbs(arg) {
 		if abs, err := filepath.Abs(filepath.Join(dir, arg)); err == nil {
 			arg = abs
 		}

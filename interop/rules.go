@@ -73,11 +73,11 @@ func globList(v any) []string {
 	var raw []string
 	switch x := v.(type) {
 	case string:
-		raw = strings.Split(x, ",")
+		raw = splitGlobs(x)
 	case []any:
 		for _, e := range x {
 			if s, ok := e.(string); ok {
-				raw = append(raw, strings.Split(s, ",")...)
+				raw = append(raw, splitGlobs(s)...)
 			}
 		}
 	}
@@ -239,7 +239,7 @@ func (p *Plan) ReadClaudeRule(rel string, data []byte) {
 		return
 	}
 	f := readRuleFile(data)
-	d, id := p.ruleDraft(rel, rel, strings.TrimSuffix(path.Base(rel), ".md"), f.body, globList(f.meta["paths"]))
+	d, id := p.ruleDraft(rel, rel, strings.TrimSuffix(path.Base(rel), path.Ext(rel)), f.body, globList(f.meta["paths"]))
 	p.add(d, id)
 }
 

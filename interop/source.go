@@ -14,7 +14,7 @@ import (
 )
 
 // Sources are the kinds `lore import` reads from their usual places.
-var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory"}
+var Sources = []string{"lessons-learned", "cursor", "claude-rules", "copilot", "claude", "agents", "gemini", "adr", "devflow", "claude-memory", "windsurf", "cline"}
 
 // sourceFiles are each kind's usual places, repo-relative.
 var sourceFiles = map[string][]string{
@@ -24,8 +24,14 @@ var sourceFiles = map[string][]string{
 	"claude":       {"CLAUDE.md", ".claude/CLAUDE.md"},
 	"agents":       {"AGENTS.md"},
 	"gemini":       {"GEMINI.md"},
+	"windsurf":     {".windsurf/rules", ".devin/rules", ".windsurfrules"},
+	"cline":        {".clinerules", ".cline/rules"},
 	"adr":          {"doc/adr", "docs/adr", "docs/decisions"},
-	"devflow":      {".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md"},
+	// Devflow moved its files twice: .memory/ (1.x), .devflow/decisions/,
+	// .devflow/learning/ (today's).
+	"devflow": {".devflow/learning/decisions.md", ".devflow/learning/pitfalls.md", ".devflow/learning/decisions-ledger.jsonl", ".devflow/learning/decisions-log.jsonl",
+		".devflow/decisions/decisions.md", ".devflow/decisions/pitfalls.md", ".devflow/decisions/decisions-ledger.jsonl",
+		".memory/knowledge/decisions.md", ".memory/knowledge/pitfalls.md", ".memory/learning-log.jsonl"},
 }
 
 // ReadSource plans an import from arg, a source kind (read from its usual
@@ -101,14 +107,20 @@ func ReadSource(root, arg string) (Plan, error) {
 func kindOf(rel string) string {
 	base := path.Base(rel)
 	switch {
-	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"):
+	case strings.Contains("/"+rel, "/.claude/projects/") && strings.Contains(rel, "/memory"),
+		strings.Contains("/"+rel+"/", "/.claude/memory/"): // autoMemoryDirectory in the repository
 		return "claude-memory"
-	case strings.Contains("/"+rel, "/.memory/knowledge"):
+	case strings.Contains("/"+rel, "/.memory/knowledge"), strings.Contains("/"+rel, "/.devflow/decisions"),
+		strings.Contains("/"+rel, "/.devflow/learning"), devflowLogs[base]:
 		return "devflow"
 	case strings.HasSuffix(base, ".json"):
 		return "lessons-learned"
 	case strings.HasSuffix(base, ".mdc"), base == ".cursorrules", strings.HasSuffix(rel, ".cursor/rules"):
 		return "cursor"
+	case strings.Contains("/"+rel, "/.windsurf/rules"), strings.Contains("/"+rel, "/.devin/rules"), base == ".windsurfrules":
+		return "windsurf"
+	case strings.Contains("/"+rel, "/.clinerules"), strings.Contains("/"+rel, "/.cline/rules"):
+		return "cline"
 	case strings.Contains("/"+rel, "/.claude/rules"):
 		return "claude-rules"
 	case strings.HasSuffix(base, ".instructions.md"), base == "copilot-instructions.md", strings.HasSuffix(rel, ".github/instructions"):
@@ -188,12 +200,19 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		read = p.ReadADR
 	case kind == "devflow" && (base == "decisions.md" || base == "pitfalls.md"):
 		read = p.ReadDevflow
+	case kind == "devflow" && devflowLogs[base]:
+		read = p.ReadDevflowLog
 	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
 		read = p.ReadClaudeMemory
+	case kind == "windsurf", kind == "cline":
+		read = p.folderReader(kind, rel)
 	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
 		kind == "claude" || kind == "agents" || kind == "gemini":
 		read = p.ReadSections
 	default:
+		return nil
+	}
+	if read == nil {
 		return nil
 	}
 	data, err := os.ReadFile(abs)

@@ -10,7 +10,7 @@ import (
 
 // ExportCmd writes active knowledge into the files agents read.
 type ExportCmd struct {
-	Target string `arg:"" help:"agents (AGENTS.md), claude (CLAUDE.md), gemini (GEMINI.md), copilot (.github/copilot-instructions.md), claude-rules, cursor, copilot-instructions."`
+	Target string `arg:"" help:"agents (AGENTS.md), claude (CLAUDE.md), gemini (GEMINI.md), copilot (.github/copilot-instructions.md), claude-rules, cursor, copilot-instructions, windsurf (.windsurf/rules), cline (.clinerules)."`
 	Check  bool   `help:"Write nothing; exit 1 when the target is out of date."`
 }
 

@@ -8,7 +8,7 @@ import (
 
 // ImportCmd brings knowledge in from other tools' files as drafts.
 type ImportCmd struct {
-	Source string `arg:"" help:"A source kind (lessons-learned, cursor, claude-rules, copilot, claude, agents, gemini, adr, devflow, claude-memory) or a file or folder of one."`
+	Source string `arg:"" help:"A source kind (lessons-learned, cursor, claude-rules, copilot, claude, agents, gemini, adr, devflow, claude-memory, windsurf, cline) or a file or folder of one."`
 	DryRun bool   `help:"Print what would be created; write nothing."`
 }
 

@@ -54,11 +54,12 @@ func exitCode(err error, cmd string, stderr io.Writer) int {
 
 // errLine is "lore: <cmd>: <message>" on one line. A message that already
 // starts with the command's first word (the domain packages name
-// themselves: "consolidate: ...") is not named twice.
+// themselves: "consolidate: ...", "import claude-memory: ...") is not
+// named twice.
 func errLine(err error, cmd string) string {
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
 	first, _, _ := strings.Cut(cmd, " ")
-	if cmd == "" || strings.HasPrefix(msg, first+":") {
+	if cmd == "" || strings.HasPrefix(msg, first+":") || strings.HasPrefix(msg, first+" ") {
 		return "lore: " + msg
 	}
 	return "lore: " + cmd + ": " + msg
