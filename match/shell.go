@@ -887,7 +887,8 @@ func (s *shellScanner) caseBody() bool {
 			s.operator()
 			continue
 		}
-		if !s.command(0) {
+		// A command that reads nothing (a stray ')') would loop forever.
+		if at := s.pos; !s.command(0) || s.pos == at {
 			return false
 		}
 	}
