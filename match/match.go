@@ -172,7 +172,7 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 		}
 		// Dedup first: in a long session most candidates were shown already,
 		// and scoring compiles their regexes. Denies are never deduplicated.
-		if !e.explain && !it.Deny && seen != nil && seen(it.ID) {
+		if !e.explain && !it.Deny && shown(seen, it.ID) {
 			continue
 		}
 		r, out := e.score(it)
@@ -182,11 +182,16 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 		if out == "" {
 			kept = append(kept, r)
 		} else if e.explain {
-			r.Reasons = append(r.Reasons, "not injected: "+out)
-			d.Rejected = append(d.Rejected, r)
+			d.reject(r, out)
 		}
 	}
 	return kept, nil
+}
+
+// reject lists r as not injected, with why (Explain).
+func (d *Decision) reject(r Result, out string) {
+	r.Reasons = append(r.Reasons, "not injected: "+out)
+	d.Rejected = append(d.Rejected, r)
 }
 
 // cut says why a scored item is not kept ("" when it is): below the
@@ -202,11 +207,14 @@ func (e *eval) cut(r *Result, thr float64, seen func(string) bool) string {
 		return out
 	case below:
 		return "below the threshold"
-	case !r.Deny && seen != nil && seen(r.ID):
+	case !r.Deny && shown(seen, r.ID):
 		return "already injected in this session"
 	}
 	return ""
 }
+
+// shown reports whether seen (nil in a fresh session) has the id.
+func shown(seen func(string) bool, id string) bool { return seen != nil && seen(id) }
 
 // fit injects the kept items in order while they fit inject.maxItems and
 // inject.budgetBytes (a deny always goes in, as its title at worst); the
@@ -496,9 +504,12 @@ func (e *eval) toolName() string {
 	return e.tool
 }
 
-func (e *eval) namesTool(tools []string) bool {
+func (e *eval) namesTool(tools []string) bool { return namesTool(tools, e.tool) }
+
+// namesTool reports whether one of tools is the normalized tool.
+func namesTool(tools []string, tool string) bool {
 	for _, t := range tools {
-		if Tool(t) == e.tool {
+		if Tool(t) == tool {
 			return true
 		}
 	}
@@ -578,17 +589,23 @@ func (e *eval) matchContent(pats []string) (pat, at string) {
 			}
 			e.addedHits[p] = ok
 		}
-		if !ok {
-			continue
+		if ok {
+			return p, e.snippet(p)
 		}
-		if e.explain {
-			if loc := e.regexp(p).FindStringIndex(e.added); loc != nil {
-				at = e.added[loc[0]:min(loc[1], loc[0]+80)]
-			}
-		}
-		return p, at
 	}
 	return "", ""
+}
+
+// snippet returns, for Explain, the start of the added text p matched.
+func (e *eval) snippet(p string) string {
+	if !e.explain {
+		return ""
+	}
+	loc := e.regexp(p).FindStringIndex(e.added)
+	if loc == nil {
+		return ""
+	}
+	return e.added[loc[0]:min(loc[1], loc[0]+80)]
 }
 
 // unlessMatches reports whether the veto pattern u matches the target.
@@ -620,17 +637,21 @@ func (e *eval) matchesCode(pats []string) bool {
 		e.cmds, e.parsed = SimpleCommands(e.target), true
 	}
 	for _, p := range pats {
-		re := e.regexp(p)
-		if re == nil {
-			continue
-		}
-		if startsInCode(re, e.target, 0, spans) {
+		if re := e.regexp(p); re != nil && e.matchesCodeWith(re, spans) {
 			return true
 		}
-		for _, c := range e.cmds {
-			if startsInCode(re, c, offsetIn(e.target, c), spans) {
-				return true
-			}
+	}
+	return false
+}
+
+// matchesCodeWith is matchesCode for one compiled pattern.
+func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
+	if startsInCode(re, e.target, 0, spans) {
+		return true
+	}
+	for _, c := range e.cmds {
+		if startsInCode(re, c, offsetIn(e.target, c), spans) {
+			return true
 		}
 	}
 	return false
@@ -640,11 +661,17 @@ func (e *eval) matchesCode(pats []string) bool {
 // in the line, starts outside every inert span.
 func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
 	for _, m := range re.FindAllStringIndex(text, -1) {
-		at, inert := off+m[0], false
-		for _, sp := range spans {
-			inert = inert || sp.start <= at && at < sp.end
+		if !inSpan(off+m[0], spans) {
+			return true
 		}
-		if !inert {
+	}
+	return false
+}
+
+// inSpan reports whether offset at is inside one of the spans.
+func inSpan(at int, spans []span) bool {
+	for _, sp := range spans {
+		if sp.start <= at && at < sp.end {
 			return true
 		}
 	}

@@ -231,10 +231,7 @@ func (s *shellScanner) simple() bool {
 	defer func() { s.subs = outer }()
 	for n := 0; ; n++ {
 		s.blanks(false)
-		if n == 1 && words && strings.HasPrefix(s.src[s.pos:], "()") {
-			// name() { body }: a function definition, not a command.
-			s.pos += 2
-			s.subs = nil
+		if n == 1 && words && s.functionDefinition() {
 			return true
 		}
 		if s.simpleEnds() {
@@ -250,6 +247,17 @@ func (s *shellScanner) simple() bool {
 		s.record(start, end)
 	}
 	s.cmds = append(s.cmds, s.subs...)
+	return true
+}
+
+// functionDefinition skips the () of name() { body }, a function
+// definition, not a command, and reports whether it was there.
+func (s *shellScanner) functionDefinition() bool {
+	if !strings.HasPrefix(s.src[s.pos:], "()") {
+		return false
+	}
+	s.pos += 2
+	s.subs = nil
 	return true
 }
 
@@ -463,15 +471,21 @@ func (s *shellScanner) redirection() bool {
 // after its fd number or the & of &>; -1 when there is none (a process
 // substitution is not one).
 func (s *shellScanner) redirectionAt() int {
-	i := s.pos
-	for i < len(s.src) && s.src[i] >= '0' && s.src[i] <= '9' {
-		i++
-	}
+	i := s.digitsEnd()
 	if i == s.pos && strings.HasPrefix(s.src[i:], "&>") {
 		i++
 	}
 	if i >= len(s.src) || s.src[i] != '<' && s.src[i] != '>' || i+1 < len(s.src) && s.src[i+1] == '(' {
 		return -1
+	}
+	return i
+}
+
+// digitsEnd returns where the digits at pos end.
+func (s *shellScanner) digitsEnd() int {
+	i := s.pos
+	for i < len(s.src) && s.src[i] >= '0' && s.src[i] <= '9' {
+		i++
 	}
 	return i
 }
