@@ -54,43 +54,13 @@ func jsFlags(flags string) (string, error) {
 // ".*/name", ".*/[^/]*\.ext", ".*/dir/.*", alternations of literals, "$",
 // and "^(?!...).*"; anything else is an error that names what it met.
 func jsPathGlob(source, flags string) (globs, unless []string, err error) {
-	fold := false
-	for _, c := range flags {
-		switch c {
-		case 'i':
-			fold = true
-		case 'g', 'y', 'u', 'd':
-		default:
-			return nil, nil, fmt.Errorf("regex flag %q has no glob equivalent", c)
-		}
+	fold, err := pathFlags(flags)
+	if err != nil {
+		return nil, nil, err
 	}
-	s := source
-	if strings.HasPrefix(s, "^") {
-		s = s[1:]
-		if strings.HasPrefix(s, "(?!") {
-			end := groupEnd(s)
-			if end < 0 {
-				return nil, nil, fmt.Errorf("unbalanced group in %q", source)
-			}
-			inner := s[3:end]
-			s = s[end+1:]
-			// The lookahead sees the absolute path; ".*/" before a name is "at
-			// the root or after a slash" of the repo-relative one.
-			inner = strings.TrimPrefix(inner, ".*")
-			if strings.HasPrefix(inner, "/") {
-				inner = "(?:^|/)" + inner[1:]
-			}
-			if err := markdown.CheckRegex(inner); err != nil {
-				return nil, nil, err
-			}
-			if fold {
-				inner = "(?i)" + inner
-			}
-			unless = append(unless, inner)
-		}
-		if !strings.HasPrefix(s, ".*") {
-			return nil, nil, fmt.Errorf("anchored at the absolute path's start: machine-specific")
-		}
+	s, unless, err := pathAnchor(source, fold)
+	if err != nil {
+		return nil, nil, err
 	}
 	s = strings.TrimPrefix(s, ".*")
 	anchoredEnd := strings.HasSuffix(s, "$") && !strings.HasSuffix(s, `\$`)
@@ -103,22 +73,83 @@ func jsPathGlob(source, flags string) (globs, unless []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Where a match can start: after a slash is a path component's start
-	// (or the root); anywhere else, inside a component.
+	return pathGlobs(body, openEnd || !anchoredEnd), unless, nil
+}
+
+// pathFlags reads a path pattern's flags: fold for i.
+func pathFlags(flags string) (fold bool, err error) {
+	for _, c := range flags {
+		switch c {
+		case 'i':
+			fold = true
+		case 'g', 'y', 'u', 'd':
+		default:
+			return false, fmt.Errorf("regex flag %q has no glob equivalent", c)
+		}
+	}
+	return fold, nil
+}
+
+// pathAnchor strips a leading ^, which must be followed (after an
+// optional negative lookahead, returned as an unless pattern) by ".*".
+func pathAnchor(source string, fold bool) (s string, unless []string, err error) {
+	s, ok := strings.CutPrefix(source, "^")
+	if !ok {
+		return s, nil, nil
+	}
+	if strings.HasPrefix(s, "(?!") {
+		end := groupEnd(s)
+		if end < 0 {
+			return "", nil, fmt.Errorf("unbalanced group in %q", source)
+		}
+		inner, err := lookaheadUnless(s[3:end], fold)
+		if err != nil {
+			return "", nil, err
+		}
+		unless, s = append(unless, inner), s[end+1:]
+	}
+	if !strings.HasPrefix(s, ".*") {
+		return "", nil, fmt.Errorf("anchored at the absolute path's start: machine-specific")
+	}
+	return s, unless, nil
+}
+
+// lookaheadUnless turns the body of a leading (?!...) into an unless
+// pattern over the repo-relative path.
+func lookaheadUnless(inner string, fold bool) (string, error) {
+	// The lookahead sees the absolute path; ".*/" before a name is "at
+	// the root or after a slash" of the repo-relative one.
+	inner = strings.TrimPrefix(inner, ".*")
+	if strings.HasPrefix(inner, "/") {
+		inner = "(?:^|/)" + inner[1:]
+	}
+	if err := markdown.CheckRegex(inner); err != nil {
+		return "", err
+	}
+	if fold {
+		inner = "(?i)" + inner
+	}
+	return inner, nil
+}
+
+// pathGlobs anchors a glob body: where a match can start, after a slash
+// is a path component's start (or the root), anywhere else inside a
+// component; open: anything may follow it.
+func pathGlobs(body string, open bool) []string {
 	if strings.HasPrefix(body, "/") {
 		body = "**" + body
 	} else {
 		body = "**/*" + body
 	}
 	switch {
-	case strings.HasSuffix(body, "/") && (openEnd || !anchoredEnd):
-		return []string{body + "**"}, unless, nil
-	case openEnd || !anchoredEnd:
-		// Anything may follow: more of the name, and deeper folders (two
-		// globs: doublestar's "x*/**" does not match "x" itself).
-		return []string{body + "*", body + "*/**"}, unless, nil
+	case strings.HasSuffix(body, "/") && open:
+		return []string{body + "**"}
+	case open:
+		// More of the name, and deeper folders (two globs: doublestar's
+		// "x*/**" does not match "x" itself).
+		return []string{body + "*", body + "*/**"}
 	}
-	return []string{body}, unless, nil
+	return []string{body}
 }
 
 // globBody translates the regex between its open ends into glob syntax.
@@ -137,19 +168,10 @@ func globBody(s string, fold bool) (string, error) {
 			i++
 			writeLit(&b, s[i], fold)
 		case c == '(':
-			end := groupEnd(s[i:])
-			if end < 0 {
-				return "", fmt.Errorf("unbalanced group")
+			end, err := globGroup(&b, s[i:], fold)
+			if err != nil {
+				return "", err
 			}
-			var alts []string
-			for _, a := range strings.Split(strings.TrimPrefix(s[i+1:i+end], "?:"), "|") {
-				g, err := globBody(a, fold)
-				if err != nil || strings.ContainsAny(g, "*/{") {
-					return "", fmt.Errorf("group %q is not a list of names", s[i:i+end+1])
-				}
-				alts = append(alts, g)
-			}
-			b.WriteString("{" + strings.Join(alts, ",") + "}")
 			i += end
 		case isNameByte(c) || c == '/':
 			writeLit(&b, c, fold)
@@ -158,6 +180,25 @@ func globBody(s string, fold bool) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// globGroup writes the group s starts with, an alternation of names, as a
+// glob {a,b} and returns the offset of its ")".
+func globGroup(b *strings.Builder, s string, fold bool) (int, error) {
+	end := groupEnd(s)
+	if end < 0 {
+		return 0, fmt.Errorf("unbalanced group")
+	}
+	var alts []string
+	for _, a := range strings.Split(strings.TrimPrefix(s[1:end], "?:"), "|") {
+		g, err := globBody(a, fold)
+		if err != nil || strings.ContainsAny(g, "*/{") {
+			return 0, fmt.Errorf("group %q is not a list of names", s[:end+1])
+		}
+		alts = append(alts, g)
+	}
+	b.WriteString("{" + strings.Join(alts, ",") + "}")
+	return end, nil
 }
 
 func isNameByte(c byte) bool {

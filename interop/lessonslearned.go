@@ -112,20 +112,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	if title == "" {
 		title = l.Slug
 	}
-	if strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0) {
-		p.note(from, "", "skipped: its text has a NUL character")
-		return
-	}
-	if title == "" {
-		p.note(from, "", "skipped: no summary or slug to title it")
-		return
-	}
-	if l.Scope != nil && *l.Scope != "" {
-		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
-		return
-	}
-	if l.Status == "archived" || l.Status == "disabled" {
-		p.note(from, title, "skipped: status %s", l.Status)
+	if p.skipLesson(from, title, l) {
 		return
 	}
 	if len(title) > markdown.MaxTitle {
@@ -138,16 +125,59 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		Priority: strconv.Itoa(clamp(l.Priority, 1, 10)), Tags: llTags(l.Tags),
 		Body: llBody(l),
 	}
+	edits, why := p.lessonTriggers(from, l, &spec)
+	p.applyType(from, l, &spec, why)
+	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
+		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
+	}
+	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
+	if !edits.Empty() {
+		// A lore item with content matches no shell command: the
+		// lesson's Edit and Write side is an item of its own.
+		p.note(from, title, "imported as two items: commands on Bash, and triggers.content on %s (key %s/edits)", strings.Join(edits.Tools, ", "), l.ID)
+		spec.Triggers = edits
+		p.Drafts = append(p.Drafts, Draft{Key: l.ID + "/edits", From: from, Spec: spec})
+	}
+}
+
+// skipLesson notes why a lesson is not imported, and reports whether it is.
+func (p *Plan) skipLesson(from, title string, l llLesson) bool {
+	switch {
+	case strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0):
+		p.note(from, "", "skipped: its text has a NUL character")
+	case title == "":
+		p.note(from, "", "skipped: no summary or slug to title it")
+	case l.Scope != nil && *l.Scope != "":
+		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
+	case l.Status == "archived" || l.Status == "disabled":
+		p.note(from, title, "skipped: status %s", l.Status)
+	default:
+		return false
+	}
+	return true
+}
+
+// lessonTriggers sets the spec's triggers from the lesson's and returns
+// the triggers of its edits item, if any; why says why they were not
+// carried (then the body lists them).
+func (p *Plan) lessonTriggers(from string, l llLesson, spec *markdown.Spec) (edits markdown.Triggers, why string) {
 	trig, edits, why := llTriggers(l)
 	switch {
 	case why != "":
-		p.note(from, title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
+		p.note(from, spec.Title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
 		spec.Body += importedTriggers(l)
 	case trig.Empty():
 		spec.Triggers, edits = edits, markdown.Triggers{}
 	default:
 		spec.Triggers = trig
 	}
+	return edits, why
+}
+
+// applyType makes a guard a critical deny, and notes what the lesson's
+// type becomes in lore.
+func (p *Plan) applyType(from string, l llLesson, spec *markdown.Spec, why string) {
+	title := spec.Title
 	switch l.Type {
 	case "guard":
 		spec.Priority, spec.Enforce = "critical", "deny"
@@ -165,17 +195,6 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		if spec.Triggers.Empty() && why == "" {
 			p.note(from, title, "no tool names: lessons-learned's hook never injects it; imported without triggers")
 		}
-	}
-	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
-		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
-	}
-	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
-	if !edits.Empty() {
-		// A lore item with content matches no shell command: the
-		// lesson's Edit and Write side is an item of its own.
-		p.note(from, title, "imported as two items: commands on Bash, and triggers.content on %s (key %s/edits)", strings.Join(edits.Tools, ", "), l.ID)
-		spec.Triggers = edits
-		p.Drafts = append(p.Drafts, Draft{Key: l.ID + "/edits", From: from, Spec: spec})
 	}
 }
 
@@ -206,55 +225,17 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 		t.Tools = append(t.Tools, l.ToolNames...)
 		return t, edits, ""
 	}
-	for _, name := range l.ToolNames {
-		switch tool := match.Tool(name); tool {
-		case "Bash":
-			if hasCmd {
-				t.Tools = append(t.Tools, name)
-			}
-		case "Edit", "Write":
-			if hasCmd {
-				edits.Tools = appendNew(edits.Tools, name)
-			} else {
-				t.Tools = append(t.Tools, name)
-			}
-		case "Read", "NotebookEdit":
-			if !hasCmd { // the hook passes no added text for these
-				t.Tools = append(t.Tools, name)
-			}
-		}
-	}
+	t.Tools, edits.Tools = llTools(l.ToolNames, hasCmd)
 	if len(t.Tools)+len(edits.Tools) == 0 {
 		return t, edits, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
 	}
-	fail := func(format string, args ...any) (markdown.Triggers, markdown.Triggers, string) {
-		return markdown.Triggers{}, markdown.Triggers{}, fmt.Sprintf(format, args...)
+	cmdUnless, why := llCommands(l.CommandRegex, &t, edits.Tools)
+	if why != "" {
+		return markdown.Triggers{}, markdown.Triggers{}, why
 	}
-	var cmdUnless, pathUnless []string
-	for _, r := range l.CommandRegex {
-		pat, unless, err := jsCommand(r.Source, r.Flags)
-		if err != nil {
-			return fail("command pattern %q: %v", r.Source, err)
-		}
-		t.Commands = append(t.Commands, pat)
-		cmdUnless = appendNew(cmdUnless, unless...)
-	}
-	if len(cmdUnless) > 0 && !sameUnless(l.CommandRegex) {
-		return fail("its command patterns have different negative lookaheads (lore's unless vetoes the whole item)")
-	}
-	if len(cmdUnless) > 0 && len(edits.Tools) > 0 {
-		return fail("on %s its command patterns test the added text with a negative lookahead (lore's unless tests the path, not the text)", edits.Tools[0])
-	}
-	for _, r := range l.PathRegex {
-		globs, unless, err := jsPathGlob(r.Source, r.Flags)
-		if err != nil {
-			return fail("path pattern %q: %v", r.Source, err)
-		}
-		if len(unless) > 0 && len(l.PathRegex) > 1 {
-			return fail("path pattern %q: its lookahead would veto the other path patterns", r.Source)
-		}
-		t.Paths = appendNew(t.Paths, globs...)
-		pathUnless = appendNew(pathUnless, unless...)
+	pathUnless, why := llPaths(l.PathRegex, &t)
+	if why != "" {
+		return markdown.Triggers{}, markdown.Triggers{}, why
 	}
 	t.Unless = appendNew(cmdUnless, pathUnless...)
 	if len(edits.Tools) > 0 {
@@ -268,6 +249,68 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 		t.Paths, t.Unless = nil, cmdUnless
 	}
 	return t, edits, ""
+}
+
+// llTools splits the lesson's tool names into those its patterns serve as
+// they are (tools) and the Edit and Write whose command patterns the hook
+// tests on the added text (edits).
+func llTools(names []string, hasCmd bool) (tools, edits []string) {
+	for _, name := range names {
+		switch match.Tool(name) {
+		case "Bash":
+			if hasCmd {
+				tools = append(tools, name)
+			}
+		case "Edit", "Write":
+			if hasCmd {
+				edits = appendNew(edits, name)
+			} else {
+				tools = append(tools, name)
+			}
+		case "Read", "NotebookEdit":
+			if !hasCmd { // the hook passes no added text for these
+				tools = append(tools, name)
+			}
+		}
+	}
+	return tools, edits
+}
+
+// llCommands adds the command patterns to t and returns their unless
+// patterns; why says why they cannot be carried.
+func llCommands(res []llRe, t *markdown.Triggers, editTools []string) (unless []string, why string) {
+	for _, r := range res {
+		pat, u, err := jsCommand(r.Source, r.Flags)
+		if err != nil {
+			return nil, fmt.Sprintf("command pattern %q: %v", r.Source, err)
+		}
+		t.Commands = append(t.Commands, pat)
+		unless = appendNew(unless, u...)
+	}
+	if len(unless) > 0 && !sameUnless(res) {
+		return nil, "its command patterns have different negative lookaheads (lore's unless vetoes the whole item)"
+	}
+	if len(unless) > 0 && len(editTools) > 0 {
+		return nil, fmt.Sprintf("on %s its command patterns test the added text with a negative lookahead (lore's unless tests the path, not the text)", editTools[0])
+	}
+	return unless, ""
+}
+
+// llPaths adds the path patterns to t as globs and returns their unless
+// patterns; why says why they cannot be carried.
+func llPaths(res []llRe, t *markdown.Triggers) (unless []string, why string) {
+	for _, r := range res {
+		globs, u, err := jsPathGlob(r.Source, r.Flags)
+		if err != nil {
+			return nil, fmt.Sprintf("path pattern %q: %v", r.Source, err)
+		}
+		if len(u) > 0 && len(res) > 1 {
+			return nil, fmt.Sprintf("path pattern %q: its lookahead would veto the other path patterns", r.Source)
+		}
+		t.Paths = appendNew(t.Paths, globs...)
+		unless = appendNew(unless, u...)
+	}
+	return unless, ""
 }
 
 // modelImplied reports whether the lesson's modelRegexSources gate is
