@@ -62,18 +62,23 @@ func jsPathGlob(source, flags string) (globs, unless []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s = strings.TrimPrefix(s, ".*")
-	anchoredEnd := strings.HasSuffix(s, "$") && !strings.HasSuffix(s, `\$`)
-	s = strings.TrimSuffix(s, "$")
-	openEnd := false
-	if strings.HasSuffix(s, ".*") && !strings.HasSuffix(s, `\.*`) {
-		s, openEnd = strings.TrimSuffix(s, ".*"), true
-	}
+	s, open := openEnds(strings.TrimPrefix(s, ".*"))
 	body, err := globBody(s, fold)
 	if err != nil {
 		return nil, nil, err
 	}
-	return pathGlobs(body, openEnd || !anchoredEnd), unless, nil
+	return pathGlobs(body, open), unless, nil
+}
+
+// openEnds strips a trailing "$" or ".*"; open when anything may follow
+// what is left (no "$", or a ".*").
+func openEnds(s string) (string, bool) {
+	anchoredEnd := strings.HasSuffix(s, "$") && !strings.HasSuffix(s, `\$`)
+	s = strings.TrimSuffix(s, "$")
+	if strings.HasSuffix(s, ".*") && !strings.HasSuffix(s, `\.*`) {
+		return strings.TrimSuffix(s, ".*"), true
+	}
+	return s, !anchoredEnd
 }
 
 // pathFlags reads a path pattern's flags: fold for i.
@@ -164,7 +169,7 @@ func globBody(s string, fold bool) (string, error) {
 		case strings.HasPrefix(s[i:], "[^/]*"):
 			b.WriteString("*")
 			i += len("[^/]*") - 1
-		case c == '\\' && i+1 < len(s) && strings.IndexByte(`.-_/$^+()[]{}*?|`, s[i+1]) >= 0:
+		case c == '\\' && i+1 < len(s) && escapable(s[i+1]):
 			i++
 			writeLit(&b, s[i], fold)
 		case c == '(':
@@ -201,8 +206,15 @@ func globGroup(b *strings.Builder, s string, fold bool) (int, error) {
 	return end, nil
 }
 
+// escapable reports the bytes a backslash makes literal in a path pattern.
+func escapable(c byte) bool { return strings.IndexByte(`.-_/$^+()[]{}*?|`, c) >= 0 }
+
 func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+	return isAlnum(c) || c == '-' || c == '_'
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // writeLit writes one literal byte, as a two-case class under the i flag

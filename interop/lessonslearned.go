@@ -58,32 +58,50 @@ func ReadLessonsLearned(name string, data []byte) (Plan, error) {
 		return Plan{}, fmt.Errorf("%s: not a lessons-learned file: %w", name, err)
 	}
 	var lessons []llLesson
+	var err error
 	switch {
 	case len(doc.Lessons) > 0 && doc.Lessons[0] == '{': // the manifest
-		byID := map[string]llLesson{}
-		if err := json.Unmarshal(doc.Lessons, &byID); err != nil {
-			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
-		}
-		for id, l := range byID {
-			l.ID = id
-			lessons = append(lessons, l)
-		}
-		sort.Slice(lessons, func(a, b int) bool { return lessons[a].ID < lessons[b].ID })
+		lessons, err = llManifest(doc.Lessons)
 	case len(doc.Lessons) > 0 && doc.Lessons[0] == '[': // a store export
-		if err := json.Unmarshal(doc.Lessons, &lessons); err != nil {
-			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
-		}
-		for i := range lessons {
-			lessons[i].fromStore()
-		}
+		lessons, err = llStore(doc.Lessons)
 	default:
 		return Plan{}, fmt.Errorf("%s: lessons: missing: not a lessons-learned manifest or store", name)
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
 	}
 	p := Plan{Source: "lessons-learned"}
 	for _, l := range lessons {
 		p.addLesson(name, l)
 	}
 	return p, nil
+}
+
+// llManifest reads a manifest's lessons, by id.
+func llManifest(raw json.RawMessage) ([]llLesson, error) {
+	byID := map[string]llLesson{}
+	if err := json.Unmarshal(raw, &byID); err != nil {
+		return nil, err
+	}
+	var lessons []llLesson
+	for id, l := range byID {
+		l.ID = id
+		lessons = append(lessons, l)
+	}
+	sort.Slice(lessons, func(a, b int) bool { return lessons[a].ID < lessons[b].ID })
+	return lessons, nil
+}
+
+// llStore reads a store export's lessons.
+func llStore(raw json.RawMessage) ([]llLesson, error) {
+	var lessons []llLesson
+	if err := json.Unmarshal(raw, &lessons); err != nil {
+		return nil, err
+	}
+	for i := range lessons {
+		lessons[i].fromStore()
+	}
+	return lessons, nil
 }
 
 // fromStore moves a store record's triggers to the manifest's fields.
@@ -180,13 +198,7 @@ func (p *Plan) applyType(from string, l llLesson, spec *markdown.Spec, why strin
 	title := spec.Title
 	switch l.Type {
 	case "guard":
-		spec.Priority, spec.Enforce = "critical", "deny"
-		if l.Priority < 9 {
-			p.note(from, title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
-		}
-		if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths)+len(spec.Triggers.Content) == 0 {
-			p.note(from, title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
-		}
+		p.guard(from, l, spec, why)
 	case "directive", "protocol":
 		if spec.Triggers.Empty() {
 			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected once per session at the first tool calls%s", l.Type, criticalNote(l.Priority))
@@ -195,6 +207,17 @@ func (p *Plan) applyType(from string, l llLesson, spec *markdown.Spec, why strin
 		if spec.Triggers.Empty() && why == "" {
 			p.note(from, title, "no tool names: lessons-learned's hook never injects it; imported without triggers")
 		}
+	}
+}
+
+// guard makes the spec a critical deny, noting what that changes.
+func (p *Plan) guard(from string, l llLesson, spec *markdown.Spec, why string) {
+	spec.Priority, spec.Enforce = "critical", "deny"
+	if l.Priority < 9 {
+		p.note(from, spec.Title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
+	}
+	if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths)+len(spec.Triggers.Content) == 0 {
+		p.note(from, spec.Title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
 	}
 }
 
@@ -237,6 +260,14 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	if why != "" {
 		return markdown.Triggers{}, markdown.Triggers{}, why
 	}
+	t, edits = llSplit(t, edits, cmdUnless, pathUnless)
+	return t, edits, ""
+}
+
+// llSplit shares the patterns between the item on Bash and the others (t)
+// and the edits item: the edits test the command patterns as content,
+// with the paths; t keeps what its tools can match.
+func llSplit(t, edits markdown.Triggers, cmdUnless, pathUnless []string) (markdown.Triggers, markdown.Triggers) {
 	t.Unless = appendNew(cmdUnless, pathUnless...)
 	if len(edits.Tools) > 0 {
 		edits.Content, edits.Paths, edits.Unless = t.Commands, t.Paths, pathUnless
@@ -248,7 +279,7 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 		// Bash only: its paths were for the edits, which have them.
 		t.Paths, t.Unless = nil, cmdUnless
 	}
-	return t, edits, ""
+	return t, edits
 }
 
 // llTools splits the lesson's tool names into those its patterns serve as
@@ -324,14 +355,23 @@ func modelImplied(l llLesson) bool {
 		return false
 	}
 	for _, c := range l.CommandRegex {
-		if c.Flags != "" || strings.ContainsAny(c.Source, "()") {
+		if !impliesModel(c, l.ModelRegex) {
 			return false
 		}
-		for _, alt := range strings.Split(c.Source, "|") {
-			lit := strings.ReplaceAll(alt, `\b`, "")
-			if lit == "" || regexp.QuoteMeta(lit) != lit || !containsModel(lit, l.ModelRegex) {
-				return false
-			}
+	}
+	return true
+}
+
+// impliesModel reports whether every alternative of the command pattern c
+// is a literal that contains a model pattern.
+func impliesModel(c llRe, models []llRe) bool {
+	if c.Flags != "" || strings.ContainsAny(c.Source, "()") {
+		return false
+	}
+	for _, alt := range strings.Split(c.Source, "|") {
+		lit := strings.ReplaceAll(alt, `\b`, "")
+		if lit == "" || regexp.QuoteMeta(lit) != lit || !containsModel(lit, models) {
+			return false
 		}
 	}
 	return true
@@ -339,14 +379,20 @@ func modelImplied(l llLesson) bool {
 
 func containsModel(lit string, models []llRe) bool {
 	for _, m := range models {
-		if regexp.QuoteMeta(m.Source) != m.Source || strings.Trim(m.Flags, "i") != "" {
-			continue
-		}
-		if strings.Contains(lit, m.Source) || m.Flags == "i" && strings.Contains(strings.ToLower(lit), strings.ToLower(m.Source)) {
+		if literalIn(lit, m) {
 			return true
 		}
 	}
 	return false
+}
+
+// literalIn reports whether m is a literal pattern (with at most the i
+// flag) found in lit.
+func literalIn(lit string, m llRe) bool {
+	if regexp.QuoteMeta(m.Source) != m.Source || strings.Trim(m.Flags, "i") != "" {
+		return false
+	}
+	return strings.Contains(lit, m.Source) || m.Flags == "i" && strings.Contains(strings.ToLower(lit), strings.ToLower(m.Source))
 }
 
 // sameUnless reports whether every command pattern ends in the same

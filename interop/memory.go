@@ -25,41 +25,52 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	for _, s := range h2Sections(text) {
-		m := devflowHeadRe.FindStringSubmatch(s.title)
-		from := fmt.Sprintf("%s:%d", rel, s.line)
-		if m == nil {
-			p.note(from, s.title, "not a Devflow entry (## ADR-NNN: or ## PF-NNN:): skipped")
-			continue
-		}
-		fields := devflowFields(s.content(text))
-		title := cutTitle(oneLine(m[3]))
-		if title == "" {
-			title = m[1] + "-" + m[2]
-		}
-		kind, ref := markdown.KindDecision, "ADR-"+fourDigits(m[2])
-		var secs [][2]string
-		var trig markdown.Triggers
-		status := ""
-		if m[1] == "PF" {
-			kind, ref = markdown.KindPitfall, "PF-"+fourDigits(m[2])
-			secs = [][2]string{{"Issue", fields["issue"]}, {"Impact", fields["impact"]}, {"Avoid", fields["resolution"]}}
-			paths, rest := areaPaths(fields["area"])
-			if paths = p.validGlobs(from, title, paths); len(paths) > 0 {
-				trig = markdown.Triggers{Tools: fileTools, Paths: paths}
-				if rest != "" {
-					p.note(from, title, "area %q is not a path: not a trigger", rest)
-				}
-			} else if fields["area"] != "" {
-				secs = append([][2]string{{"Area", fields["area"]}}, secs...)
-			}
-			status = p.pitfallStatus(from, title, fields["status"])
-		} else {
-			secs = [][2]string{{"Context", fields["context"]}, {"Decision", fields["decision"]}, {"Consequences", fields["consequences"]}}
-			status = p.adrStatus(from, title, fields["status"])
-		}
-		p.Drafts = append(p.Drafts, Draft{Key: rel + "#" + m[1] + "-" + m[2], From: from, Ref: ref,
-			Spec: markdown.Spec{Kind: kind, Title: title, Status: status, Triggers: trig, Body: markdown.SectionsBody(secs, false)}})
+		p.devflowEntry(rel, s, s.content(text))
 	}
+}
+
+// devflowEntry plans one "## ADR-NNN: Title" or "## PF-NNN: Title" entry.
+func (p *Plan) devflowEntry(rel string, s h2, body string) {
+	m := devflowHeadRe.FindStringSubmatch(s.title)
+	from := fmt.Sprintf("%s:%d", rel, s.line)
+	if m == nil {
+		p.note(from, s.title, "not a Devflow entry (## ADR-NNN: or ## PF-NNN:): skipped")
+		return
+	}
+	fields := devflowFields(body)
+	title := cutTitle(oneLine(m[3]))
+	if title == "" {
+		title = m[1] + "-" + m[2]
+	}
+	spec := markdown.Spec{Kind: markdown.KindDecision, Title: title}
+	ref := "ADR-" + fourDigits(m[2])
+	var secs [][2]string
+	if m[1] == "PF" {
+		spec.Kind, ref = markdown.KindPitfall, "PF-"+fourDigits(m[2])
+		secs = p.pitfall(from, fields, &spec)
+	} else {
+		secs = [][2]string{{"Context", fields["context"]}, {"Decision", fields["decision"]}, {"Consequences", fields["consequences"]}}
+		spec.Status = p.adrStatus(from, title, fields["status"])
+	}
+	spec.Body = markdown.SectionsBody(secs, false)
+	p.Drafts = append(p.Drafts, Draft{Key: rel + "#" + m[1] + "-" + m[2], From: from, Ref: ref, Spec: spec})
+}
+
+// pitfall returns a pitfall entry's sections and sets its status and,
+// when its Area names files or folders, its paths.
+func (p *Plan) pitfall(from string, fields map[string]string, spec *markdown.Spec) [][2]string {
+	secs := [][2]string{{"Issue", fields["issue"]}, {"Impact", fields["impact"]}, {"Avoid", fields["resolution"]}}
+	paths, rest := areaPaths(fields["area"])
+	if paths = p.validGlobs(from, spec.Title, paths); len(paths) > 0 {
+		spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
+		if rest != "" {
+			p.note(from, spec.Title, "area %q is not a path: not a trigger", rest)
+		}
+	} else if fields["area"] != "" {
+		secs = append([][2]string{{"Area", fields["area"]}}, secs...)
+	}
+	spec.Status = p.pitfallStatus(from, spec.Title, fields["status"])
+	return secs
 }
 
 func fourDigits(n string) string { return fmt.Sprintf("%04s", strings.TrimLeft(n, "0")) }
@@ -86,19 +97,29 @@ func areaPaths(area string) (globs []string, rest string) {
 	var other []string
 	for _, a := range strings.Split(area, ",") {
 		a = strings.Trim(strings.TrimSpace(a), "`")
-		switch {
-		case a == "":
-		case strings.ContainsAny(a, " \t"):
-			other = append(other, a)
-		case strings.HasSuffix(a, "/"):
-			globs = append(globs, a+"**")
-		case strings.Contains(a, "/") || strings.Contains(a, "."):
-			globs = append(globs, a)
-		default:
+		if a == "" {
+			continue
+		}
+		if g, ok := areaGlob(a); ok {
+			globs = append(globs, g)
+		} else {
 			other = append(other, a)
 		}
 	}
 	return globs, strings.Join(other, ", ")
+}
+
+// areaGlob turns an Area entry into a glob when it is a path.
+func areaGlob(a string) (string, bool) {
+	switch {
+	case strings.ContainsAny(a, " \t"):
+		return "", false
+	case strings.HasSuffix(a, "/"):
+		return a + "**", true
+	case strings.Contains(a, "/") || strings.Contains(a, "."):
+		return a, true
+	}
+	return "", false
 }
 
 func (p *Plan) pitfallStatus(from, title, status string) string {

@@ -47,11 +47,7 @@ func ReadSource(root, arg string) (Plan, error) {
 		return Plan{}, err
 	}
 	if kind == "lessons-learned" {
-		data, err := os.ReadFile(abs)
-		if err != nil {
-			return Plan{}, fmt.Errorf("import: %w", err)
-		}
-		return ReadLessonsLearned(rel, data)
+		return readLessonsFile(abs, rel)
 	}
 	p := Plan{Source: kind}
 	if ok, err := p.readPath(filepath.Dir(abs), path.Base(rel), kind); err != nil || !ok {
@@ -63,6 +59,14 @@ func ReadSource(root, arg string) (Plan, error) {
 	// Keys and notes name the path as the user gave it (repo-relative).
 	p.under(path.Dir(rel))
 	return p, nil
+}
+
+func readLessonsFile(abs, rel string) (Plan, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return Plan{}, fmt.Errorf("import: %w", err)
+	}
+	return ReadLessonsLearned(rel, data)
 }
 
 // readPlaces reads a source kind from its usual places under root.
@@ -174,8 +178,23 @@ func (p *Plan) readPath(base, rel, kind string) (bool, error) {
 	if !fi.IsDir() {
 		return true, p.readFile(abs, rel, kind)
 	}
+	files, err := regularFiles(base, abs)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if err := p.readFile(filepath.Join(base, filepath.FromSlash(f)), f, kind); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// regularFiles returns the regular files under dir, as sorted slash paths
+// relative to base.
+func regularFiles(base, dir string) ([]string, error) {
 	var files []string
-	err = filepath.WalkDir(abs, func(f string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -186,15 +205,10 @@ func (p *Plan) readPath(base, rel, kind string) (bool, error) {
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("import: %w", err)
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	sort.Strings(files)
-	for _, f := range files {
-		if err := p.readFile(filepath.Join(base, filepath.FromSlash(f)), f, kind); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	return files, nil
 }
 
 // fileReaders are the files of each source kind and how each is read,
