@@ -358,9 +358,18 @@ func partOf(ok bool) part {
 	return partBad
 }
 
+// special marks the bytes that end a word or start a part of it other
+// than a plain byte. An array literal: static data, no init-time cost.
+var special = [256]bool{' ': true, '\t': true, '\n': true, ';': true, '|': true, ')': true, '`': true, '(': true,
+	'&': true, '<': true, '>': true, '\\': true, '\'': true, '"': true, '$': true}
+
 // wordText scans the text of a word, after any redirection operator.
 func (s *shellScanner) wordText() bool {
 	for s.pos < len(s.src) {
+		if !special[s.src[s.pos]] {
+			s.pos++ // most bytes: no call
+			continue
+		}
 		switch s.wordPart() {
 		case partEnd:
 			return true
