@@ -120,29 +120,11 @@ func (a *Agent) Install(root string, o Options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	closed := reg.Closed
-	switch o.Guards {
-	case GuardsOpen:
-		closed = false
-	case GuardsClosed:
-		if !a.CanFailClosed {
-			fmt.Fprintf(w, "note: %s has no way to block a call when a hook cannot run: its guards fail open\n", a.Title)
-		}
-		closed = a.CanFailClosed
-	}
+	closed := a.failClosed(reg, o.Guards, w)
 	if reg.State != Current || reg.Closed != closed {
-		data, err := a.Merge(old, closed)
-		if err != nil {
+		if err := a.register(path, old, closed, w); err != nil {
 			return err
 		}
-		if err := writeFile(path, data); err != nil {
-			return err
-		}
-		verb := "updated"
-		if old == nil {
-			verb = "created"
-		}
-		fmt.Fprintf(w, "%s %s (lore hooks: %s)\n", verb, a.Settings, strings.Join(a.Events(), ", "))
 	}
 	if closed {
 		fmt.Fprintf(w, "guards fail closed: %s blocks every tool call while lore-hook cannot run (needs Claude Code 2.1.295 or later)\n", a.Title)
@@ -156,6 +138,39 @@ func (a *Agent) Install(root string, o Options, w io.Writer) error {
 	if a.Trust != "" {
 		fmt.Fprintf(w, "trust: %s\n", a.Trust)
 	}
+	return nil
+}
+
+// failClosed says whether the guards are to fail closed: as asked, else
+// as registered.
+func (a *Agent) failClosed(reg Registration, g Guards, w io.Writer) bool {
+	switch g {
+	case GuardsOpen:
+		return false
+	case GuardsClosed:
+		if !a.CanFailClosed {
+			fmt.Fprintf(w, "note: %s has no way to block a call when a hook cannot run: its guards fail open\n", a.Title)
+		}
+		return a.CanFailClosed
+	}
+	return reg.Closed
+}
+
+// register writes lore's hooks into the hooks file at path (old: its
+// bytes, nil when absent).
+func (a *Agent) register(path string, old []byte, closed bool, w io.Writer) error {
+	data, err := a.Merge(old, closed)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(path, data); err != nil {
+		return err
+	}
+	verb := "updated"
+	if old == nil {
+		verb = "created"
+	}
+	fmt.Fprintf(w, "%s %s (lore hooks: %s)\n", verb, a.Settings, strings.Join(a.Events(), ", "))
 	return nil
 }
 
@@ -204,40 +219,57 @@ func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
 		return err
 	}
 	if old != nil {
-		data, err := a.Unmerge(old)
-		if err != nil {
+		if err := a.unregister(root, path, old, w); err != nil {
 			return err
-		}
-		switch {
-		case Empty(data):
-			if err := gitstore.Remove(path); err != nil {
-				return fmt.Errorf("agent: %w", err)
-			}
-			fmt.Fprintf(w, "removed %s\n", a.Settings)
-			removeEmptyDirs(root, filepath.Dir(path))
-		case !bytes.Equal(old, data):
-			if err := writeFile(path, data); err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "updated %s (lore hooks removed)\n", a.Settings)
 		}
 	}
 	for _, f := range a.files(extra) {
-		p := filepath.Join(root, filepath.FromSlash(f.Path))
-		cur, err := readFile(p)
-		if err != nil || cur == nil {
-			continue
+		if err := removeFile(root, f, w); err != nil {
+			return err
 		}
-		if string(cur) != f.Content {
-			fmt.Fprintf(w, "kept %s (edited since lore installed it)\n", f.Path)
-			continue
-		}
-		if err := gitstore.Remove(p); err != nil {
+	}
+	return nil
+}
+
+// unregister removes lore's hooks from the hooks file at path, and the
+// file and its folders when nothing else is left.
+func (a *Agent) unregister(root, path string, old []byte, w io.Writer) error {
+	data, err := a.Unmerge(old)
+	if err != nil {
+		return err
+	}
+	switch {
+	case Empty(data):
+		if err := gitstore.Remove(path); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
-		fmt.Fprintf(w, "removed %s\n", f.Path)
-		removeEmptyDirs(root, filepath.Dir(p))
+		fmt.Fprintf(w, "removed %s\n", a.Settings)
+		removeEmptyDirs(root, filepath.Dir(path))
+	case !bytes.Equal(old, data):
+		if err := writeFile(path, data); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "updated %s (lore hooks removed)\n", a.Settings)
 	}
+	return nil
+}
+
+// removeFile removes a command file lore installed, unless it was edited.
+func removeFile(root string, f File, w io.Writer) error {
+	p := filepath.Join(root, filepath.FromSlash(f.Path))
+	cur, err := readFile(p)
+	if err != nil || cur == nil {
+		return nil
+	}
+	if string(cur) != f.Content {
+		fmt.Fprintf(w, "kept %s (edited since lore installed it)\n", f.Path)
+		return nil
+	}
+	if err := gitstore.Remove(p); err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	fmt.Fprintf(w, "removed %s\n", f.Path)
+	removeEmptyDirs(root, filepath.Dir(p))
 	return nil
 }
 

@@ -103,24 +103,37 @@ func (p *parser) space() error {
 		switch c := p.data[p.pos]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			p.pos++
-		case p.comments && c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '/':
-			i := bytes.IndexByte(p.data[p.pos:], '\n')
-			if i < 0 {
-				p.pos = len(p.data)
-			} else {
-				p.pos += i
+		case p.comments && c == '/':
+			if done, err := p.comment(); done || err != nil {
+				return err
 			}
-		case p.comments && c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '*':
-			i := bytes.Index(p.data[p.pos+2:], []byte("*/"))
-			if i < 0 {
-				return p.errorf("unclosed comment")
-			}
-			p.pos += i + 4
 		default:
 			return nil
 		}
 	}
 	return nil
+}
+
+// comment skips a // or /* */ comment at pos; done when the / starts none.
+func (p *parser) comment() (done bool, err error) {
+	rest := p.data[p.pos:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("//")):
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		p.pos += i
+	case bytes.HasPrefix(rest, []byte("/*")):
+		i := bytes.Index(rest[2:], []byte("*/"))
+		if i < 0 {
+			return false, p.errorf("unclosed comment")
+		}
+		p.pos += i + 4
+	default:
+		return true, nil
+	}
+	return false, nil
 }
 
 func (p *parser) value(depth int) (*node, error) {
@@ -143,18 +156,26 @@ func (p *parser) value(depth int) (*node, error) {
 			return nil, err
 		}
 	default:
-		start := p.pos
-		for p.pos < len(p.data) && strings.IndexByte(",}] \t\r\n/", p.data[p.pos]) < 0 {
-			p.pos++
-		}
-		var v any
-		if json.Unmarshal(p.data[start:p.pos], &v) != nil {
-			p.pos = start
-			return nil, p.errorf("invalid value %q", truncate(string(p.data[start:min(start+20, len(p.data))])))
+		if err := p.scalar(); err != nil {
+			return nil, err
 		}
 	}
 	n.end = p.pos
 	return n, nil
+}
+
+// scalar reads a number, true, false or null.
+func (p *parser) scalar() error {
+	start := p.pos
+	for p.pos < len(p.data) && strings.IndexByte(",}] \t\r\n/", p.data[p.pos]) < 0 {
+		p.pos++
+	}
+	var v any
+	if json.Unmarshal(p.data[start:p.pos], &v) != nil {
+		p.pos = start
+		return p.errorf("invalid value %q", truncate(string(p.data[start:min(start+20, len(p.data))])))
+	}
+	return nil
 }
 
 func (p *parser) container(n *node) error {
@@ -172,21 +193,11 @@ func (p *parser) container(n *node) error {
 		}
 		it := item{start: p.pos}
 		if n.kind == '{' {
-			key, err := p.str()
+			key, err := p.key()
 			if err != nil {
 				return err
 			}
 			it.key = key
-			if err := p.space(); err != nil {
-				return err
-			}
-			if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-				return p.errorf("%q: missing ':'", key)
-			}
-			p.pos++
-			if err := p.space(); err != nil {
-				return err
-			}
 		}
 		v, err := p.value(n.depth + 1)
 		if err != nil {
@@ -194,22 +205,46 @@ func (p *parser) container(n *node) error {
 		}
 		it.val = v
 		n.items = append(n.items, it)
-		if err := p.space(); err != nil {
+		if end, err := p.next(closing); end || err != nil {
 			return err
 		}
-		if p.pos >= len(p.data) {
-			return p.errorf("unexpected end of file")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case closing:
-			p.pos++
-			return nil
-		default:
-			return p.errorf("expected ',' or '%c'", closing)
-		}
 	}
+}
+
+// key reads a member's key and the ':' after it.
+func (p *parser) key() (string, error) {
+	key, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	if err := p.space(); err != nil {
+		return "", err
+	}
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		return "", p.errorf("%q: missing ':'", key)
+	}
+	p.pos++
+	return key, p.space()
+}
+
+// next reads the ',' after a member or element, or the closing bracket
+// (end).
+func (p *parser) next(closing byte) (end bool, err error) {
+	if err := p.space(); err != nil {
+		return false, err
+	}
+	if p.pos >= len(p.data) {
+		return false, p.errorf("unexpected end of file")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.errorf("expected ',' or '%c'", closing)
 }
 
 func (p *parser) str() (string, error) {

@@ -50,27 +50,32 @@ func findLore(data []byte, root *node) (hooksObj *node, found []loreEntry) {
 			continue
 		}
 		for _, g := range ev.val.items {
-			if g.val.kind != '{' {
-				continue
-			}
-			_, hs := g.val.member("hooks")
-			if hs == nil || hs.kind != '[' {
-				continue
-			}
-			var mine []loreEntry
-			for _, h := range hs.items {
-				var x handler
-				if json.Unmarshal(data[h.val.start:h.val.end], &x) == nil && IsLoreCommand(x.Command) {
-					mine = append(mine, loreEntry{event: ev.key, ev: ei, group: g.val, h: x})
-				}
-			}
-			for i := range mine {
-				mine[i].only = len(mine) == len(hs.items)
-			}
-			found = append(found, mine...)
+			found = append(found, groupLore(data, ev.key, ei, g.val)...)
 		}
 	}
 	return hooksObj, found
+}
+
+// groupLore lists lore's handlers in the matcher group g of event ev.
+func groupLore(data []byte, ev string, ei int, g *node) []loreEntry {
+	if g.kind != '{' {
+		return nil
+	}
+	_, hs := g.member("hooks")
+	if hs == nil || hs.kind != '[' {
+		return nil
+	}
+	var mine []loreEntry
+	for _, h := range hs.items {
+		var x handler
+		if json.Unmarshal(data[h.val.start:h.val.end], &x) == nil && IsLoreCommand(x.Command) {
+			mine = append(mine, loreEntry{event: ev, ev: ei, group: g, h: x})
+		}
+	}
+	for i := range mine {
+		mine[i].only = len(mine) == len(hs.items)
+	}
+	return mine
 }
 
 // parse reads the hooks file; an error reads "<file>:<line>: <problem>".
@@ -100,30 +105,36 @@ func (a *Agent) Status(data []byte) (Registration, error) {
 	for _, f := range found {
 		r.Closed = r.Closed || f.h.OnFailure == "block"
 	}
-	byEvent := map[string][]loreEntry{}
-	for _, f := range found {
-		byEvent[f.event] = append(byEvent[f.event], f)
-	}
-	want := a.Events()
-	for _, ev := range want {
-		got := byEvent[ev]
-		delete(byEvent, ev)
-		switch {
-		case len(got) == 0:
-			r.Why = append(r.Why, ev+" is not registered")
-		case len(got) > 1:
-			r.Why = append(r.Why, fmt.Sprintf("%s is registered %d times", ev, len(got)))
-		case !got[0].only || !sameGroup(data, got[0].group, a.group(ev, r.Closed)):
-			r.Why = append(r.Why, ev+" has another lore version's entry")
-		}
-	}
-	for _, ev := range sortedKeys(byEvent) {
-		r.Why = append(r.Why, ev+" is registered but this lore does not use it")
-	}
+	r.Why = a.stale(data, found, r.Closed)
 	if len(r.Why) > 0 {
 		r.State = Stale
 	}
 	return r, nil
+}
+
+// stale says how lore's entries differ from this lore's (none: current).
+func (a *Agent) stale(data []byte, found []loreEntry, closed bool) []string {
+	var why []string
+	byEvent := map[string][]loreEntry{}
+	for _, f := range found {
+		byEvent[f.event] = append(byEvent[f.event], f)
+	}
+	for _, ev := range a.Events() {
+		got := byEvent[ev]
+		delete(byEvent, ev)
+		switch {
+		case len(got) == 0:
+			why = append(why, ev+" is not registered")
+		case len(got) > 1:
+			why = append(why, fmt.Sprintf("%s is registered %d times", ev, len(got)))
+		case !got[0].only || !sameGroup(data, got[0].group, a.group(ev, closed)):
+			why = append(why, ev+" has another lore version's entry")
+		}
+	}
+	for _, ev := range sortedKeys(byEvent) {
+		why = append(why, ev+" is registered but this lore does not use it")
+	}
+	return why
 }
 
 // turnedOff returns the off setting ("hooksConfig.enabled: false") when

@@ -77,27 +77,36 @@ const installFix = "make install in lore's source (or go install github.com/lore
 func binaries(env Env, add func(Finding)) {
 	lore, lerr := env.LookPath("lore")
 	hook, herr := env.LookPath("lore-hook")
-	switch {
-	case lerr != nil && herr != nil:
-		add(Finding{"binaries", Action, "neither lore nor lore-hook is on PATH: every hook answers {} (no lessons, no guards)", installFix})
-		return
-	case herr != nil:
-		add(Finding{"binaries", Action, "lore-hook is not on PATH: the hooks fall back to the slower `lore hook`", installFix})
-		return
-	case lerr != nil:
-		add(Finding{"binaries", Action, "lore is not on PATH: the git hooks cannot rebuild the manifest and the slash commands cannot run lore", installFix})
+	if lerr != nil || herr != nil {
+		add(notOnPath(lerr, herr))
 		return
 	}
+	add(versions(env, lore, hook))
+}
+
+// notOnPath says which of the binaries is not on PATH (lerr: lore's
+// look-up, herr: lore-hook's).
+func notOnPath(lerr, herr error) Finding {
+	switch {
+	case lerr != nil && herr != nil:
+		return Finding{"binaries", Action, "neither lore nor lore-hook is on PATH: every hook answers {} (no lessons, no guards)", installFix}
+	case herr != nil:
+		return Finding{"binaries", Action, "lore-hook is not on PATH: the hooks fall back to the slower `lore hook`", installFix}
+	}
+	return Finding{"binaries", Action, "lore is not on PATH: the git hooks cannot rebuild the manifest and the slash commands cannot run lore", installFix}
+}
+
+// versions compares the builds of lore and lore-hook on PATH.
+func versions(env Env, lore, hook string) Finding {
 	lv, lerr := env.Version(lore)
 	hv, herr := env.Version(hook)
 	switch {
 	case lerr != nil || herr != nil || lv == "" || hv == "":
-		add(Finding{"binaries", Info, fmt.Sprintf("lore (%s) and lore-hook (%s) are on PATH; their versions cannot be compared", lore, hook), ""})
+		return Finding{"binaries", Info, fmt.Sprintf("lore (%s) and lore-hook (%s) are on PATH; their versions cannot be compared", lore, hook), ""}
 	case lv != hv:
-		add(Finding{"binaries", Action, fmt.Sprintf("lore %s (%s) and lore-hook %s (%s) are different builds", lv, lore, hv, hook), installFix})
-	default:
-		add(Finding{"binaries", OK, fmt.Sprintf("lore and lore-hook %s on PATH", lv), ""})
+		return Finding{"binaries", Action, fmt.Sprintf("lore %s (%s) and lore-hook %s (%s) are different builds", lv, lore, hv, hook), installFix}
 	}
+	return Finding{"binaries", OK, fmt.Sprintf("lore and lore-hook %s on PATH", lv), ""}
 }
 
 func manifestCheck(env Env, add func(Finding)) {
@@ -122,8 +131,20 @@ func gitHooks(env Env, add func(Finding)) {
 		add(Finding{"githooks", Action, fmt.Sprintf("cannot read the git hooks: %v", err), "lore hooks status"})
 		return
 	}
-	var bad []string
-	var steps []string
+	bad, steps := hookProblems(r)
+	switch {
+	case len(bad) == 0:
+		add(Finding{"githooks", OK, "post-commit, post-merge, post-checkout and post-rewrite run lore build", ""})
+	case len(steps) > 0:
+		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install, then " + strings.Join(steps, "; ")})
+	default:
+		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install (a hook already there is chained, not replaced)"})
+	}
+}
+
+// hookProblems lists the git hooks that do not run lore build, and the
+// steps that would wire them into a hook manager.
+func hookProblems(r githooks.Report) (bad, steps []string) {
 	for _, h := range r.Hooks {
 		switch h.State {
 		case githooks.Lore, githooks.Chained, githooks.Wired:
@@ -136,14 +157,7 @@ func gitHooks(env Env, add func(Finding)) {
 			bad = append(bad, fmt.Sprintf("%s (%s)", h.Name, h.State))
 		}
 	}
-	switch {
-	case len(bad) == 0:
-		add(Finding{"githooks", OK, "post-commit, post-merge, post-checkout and post-rewrite run lore build", ""})
-	case len(steps) > 0:
-		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install, then " + strings.Join(steps, "; ")})
-	default:
-		add(Finding{"githooks", Action, "git hooks do not run lore build: " + strings.Join(bad, ", "), "lore hooks install (a hook already there is chained, not replaced)"})
-	}
+	return bad, steps
 }
 
 func lintCheck(env Env, add func(Finding)) {
@@ -180,24 +194,35 @@ func agents(env Env, add func(Finding)) {
 			installed++
 		default:
 			installed++
-			msg := "hooks registered in " + a.Settings
-			if reg.Closed {
-				msg += "; guards fail closed"
-			}
-			add(Finding{a.Name, OK, msg, ""})
-			if a.Trust != "" {
-				add(Finding{a.Name, Info, a.Trust, ""})
-			}
-			if a.CanFailClosed && !reg.Closed && env.DenyItems > 0 {
-				add(Finding{a.Name, Info, fmt.Sprintf("%d enforce: deny item(s) guard tool calls, and fail open when lore-hook cannot run", env.DenyItems), fix + " --guards closed (Claude Code 2.1.295+)"})
-			}
+			registered(env, a, reg, add)
 		}
 	}
+	notInstalled(missing, installed == 0, add)
+}
+
+// notInstalled reports the agents lore is not installed for: an action
+// when it is installed for none.
+func notInstalled(missing []*agent.Agent, none bool, add func(Finding)) {
 	level := Info
-	if installed == 0 {
+	if none {
 		level = Action
 	}
 	for _, a := range missing {
 		add(Finding{a.Name, level, "not installed for " + a.Title, "lore init --agent " + a.Name})
+	}
+}
+
+// registered reports an agent whose hooks are current.
+func registered(env Env, a *agent.Agent, reg agent.Registration, add func(Finding)) {
+	msg := "hooks registered in " + a.Settings
+	if reg.Closed {
+		msg += "; guards fail closed"
+	}
+	add(Finding{a.Name, OK, msg, ""})
+	if a.Trust != "" {
+		add(Finding{a.Name, Info, a.Trust, ""})
+	}
+	if a.CanFailClosed && !reg.Closed && env.DenyItems > 0 {
+		add(Finding{a.Name, Info, fmt.Sprintf("%d enforce: deny item(s) guard tool calls, and fail open when lore-hook cannot run", env.DenyItems), "lore init --agent " + a.Name + " --guards closed (Claude Code 2.1.295+)"})
 	}
 }

@@ -33,9 +33,19 @@ type input struct {
 	AgentTranscriptPath string
 }
 
-// inputKeys are the top-level stdin keys, in the order of readInput's switch.
+// inputKeys are the top-level stdin keys, in the order of input.strings.
 var inputKeys = [][]string{{"session_id"}, {"transcript_path"}, {"cwd"}, {"hook_event_name"},
 	{"source"}, {"trigger"}, {"prompt"}, {"tool_name"}, {"tool_input"}, {"agent_id"}, {"agent_transcript_path"}}
+
+// toolInputKey is tool_input's index in inputKeys: an object, not a string.
+const toolInputKey = 8
+
+// strings returns the string fields of in, in the order of inputKeys (nil
+// at toolInputKey).
+func (in *input) strings() [11]*string {
+	return [...]*string{&in.SessionID, &in.TranscriptPath, &in.Cwd, &in.HookEventName,
+		&in.Source, &in.Trigger, &in.Prompt, &in.ToolName, nil, &in.AgentID, &in.AgentTranscriptPath}
+}
 
 // readInput reads the agent's JSON with jsonparser, which picks the few
 // fields lore needs without reflection: encoding/json's decoder costs a
@@ -43,6 +53,37 @@ var inputKeys = [][]string{{"session_id"}, {"transcript_path"}, {"cwd"}, {"hook_
 // that decodes this input with it runs 1.22x a trivial one, 1.06x with
 // jsonparser), the whole budget of a hook call no item names.
 func readInput(r io.Reader) (*input, error) {
+	data, err := readObject(r)
+	if err != nil {
+		return nil, err
+	}
+	var in input
+	fields := in.strings()
+	var bad error
+	jsonparser.EachKey(data, func(i int, v []byte, t jsonparser.ValueType, err error) {
+		switch {
+		case err != nil:
+			bad = err
+		case i == toolInputKey:
+			if t == jsonparser.Object {
+				in.ToolInput = v
+			}
+		case t == jsonparser.String:
+			*fields[i], err = jsonparser.ParseString(v)
+			if err != nil {
+				bad = err
+			}
+		}
+	}, inputKeys...)
+	if bad != nil {
+		return nil, fmt.Errorf("hooks: stdin: %w", bad)
+	}
+	return &in, nil
+}
+
+// readObject reads stdin, which must be one JSON object of at most
+// maxStdin bytes.
+func readObject(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxStdin+1))
 	if err != nil {
 		return nil, fmt.Errorf("hooks: read stdin: %w", err)
@@ -53,54 +94,7 @@ func readInput(r io.Reader) (*input, error) {
 	if t := bytes.TrimSpace(data); len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
 		return nil, fmt.Errorf("hooks: stdin: not a JSON object")
 	}
-	var in input
-	var bad error
-	jsonparser.EachKey(data, func(i int, v []byte, t jsonparser.ValueType, err error) {
-		if err != nil {
-			bad = err
-			return
-		}
-		if i == 8 {
-			if t == jsonparser.Object {
-				in.ToolInput = v
-			}
-			return
-		}
-		if t != jsonparser.String {
-			return
-		}
-		s, err := jsonparser.ParseString(v)
-		if err != nil {
-			bad = err
-			return
-		}
-		switch i {
-		case 0:
-			in.SessionID = s
-		case 1:
-			in.TranscriptPath = s
-		case 2:
-			in.Cwd = s
-		case 3:
-			in.HookEventName = s
-		case 4:
-			in.Source = s
-		case 5:
-			in.Trigger = s
-		case 6:
-			in.Prompt = s
-		case 7:
-			in.ToolName = s
-		case 9:
-			in.AgentID = s
-		case 10:
-			in.AgentTranscriptPath = s
-		}
-	}, inputKeys...)
-	if bad != nil {
-		return nil, fmt.Errorf("hooks: stdin: %w", bad)
-	}
-	return &in, nil
+	return data, nil
 }
 
 // call is one tool call in lore's vocabulary, before the prompts are added.
@@ -205,34 +199,35 @@ func (a *Agent) toolCall(in *input) call {
 	}
 	command := a.command(c.Tool, in)
 	if in.ToolName == "apply_patch" || (a.Name == "codex" && strings.HasPrefix(command, "*** Begin Patch")) {
-		c.Tool = "Edit"
 		patch := command
 		if patch == "" {
 			patch = stringAt(ti, "input")
 		}
-		c.Paths, c.patch = patchPaths(patch), patch
-		return c
+		return call{Tool: "Edit", Paths: patchPaths(patch), patch: patch}
 	}
 	if c.Tool == "Bash" {
 		c.Command = command
 		return c
 	}
-	c.input = ti
-	// Gemini's search and listing tools name their folder dir_path;
-	// read_many_files names its files in include (older: paths), an array.
+	c.input, c.Paths = ti, pathsOf(ti)
+	return c
+}
+
+// pathsOf reads a file tool's path or paths. Gemini's search and listing
+// tools name their folder dir_path; read_many_files names its files in
+// include (older: paths), an array.
+func pathsOf(ti []byte) []string {
 	for _, key := range []string{"file_path", "absolute_path", "notebook_path", "path", "dir_path"} {
 		if p := stringAt(ti, key); p != "" {
-			c.Paths = []string{p}
-			return c
+			return []string{p}
 		}
 	}
 	for _, key := range []string{"include", "paths"} {
 		if ps := stringsAt(ti, key); len(ps) > 0 {
-			c.Paths = ps
-			return c
+			return ps
 		}
 	}
-	return c
+	return nil
 }
 
 // stringsAt returns the strings of the array at key in obj.
@@ -279,24 +274,29 @@ func commandOf(obj []byte) string {
 		s, _ := jsonparser.ParseString(v)
 		return s
 	case jsonparser.Array:
-		var argv []string
-		ok := true
-		_, err := jsonparser.ArrayEach(v, func(e []byte, et jsonparser.ValueType, _ int, _ error) {
-			s, err := jsonparser.ParseString(e)
-			if et != jsonparser.String || err != nil {
-				ok = false
-				return
-			}
-			argv = append(argv, s)
-		})
-		if err != nil || !ok {
-			return ""
-		}
-		// ["bash","-lc","cmd"] runs cmd: match the script, not the wrapper.
-		if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
-			return argv[2]
-		}
-		return strings.Join(argv, " ")
+		return argvCommand(v)
 	}
 	return ""
+}
+
+// argvCommand reads an argv array; "" when it holds anything but strings.
+func argvCommand(v []byte) string {
+	var argv []string
+	ok := true
+	_, err := jsonparser.ArrayEach(v, func(e []byte, et jsonparser.ValueType, _ int, _ error) {
+		s, err := jsonparser.ParseString(e)
+		if et != jsonparser.String || err != nil {
+			ok = false
+			return
+		}
+		argv = append(argv, s)
+	})
+	if err != nil || !ok {
+		return ""
+	}
+	// ["bash","-lc","cmd"] runs cmd: match the script, not the wrapper.
+	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
 }

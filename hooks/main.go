@@ -112,28 +112,8 @@ type handler struct {
 }
 
 func (h *handler) run(args []string) string {
-	if len(args) != 2 {
-		h.logf("usage: lore-hook <agent> <event> (agents: claude, codex, gemini)")
-		return "{}\n"
-	}
-	h.mu.Lock()
-	h.agent = AgentNamed(strings.ToLower(args[0]))
-	h.mu.Unlock()
-	if h.agent == nil {
-		h.logf("unknown agent %q (agents: claude, codex, gemini)", args[0])
-		return "{}\n"
-	}
-	h.mu.Lock()
-	h.event = args[1]
-	h.mu.Unlock()
-	ev, ok := h.agent.Event(h.event)
+	ev, in, ok := h.start(args)
 	if !ok {
-		h.logf("%s: unknown event %q", h.agent.Name, h.event)
-		return "{}\n"
-	}
-	in, err := readInput(h.stdin)
-	if err != nil {
-		h.logf("%v", err)
 		return "{}\n"
 	}
 	cwd := in.Cwd
@@ -148,6 +128,47 @@ func (h *handler) run(args []string) string {
 		s := openSession(in.SessionID, h.agentID(ev, in))
 		sess = &s
 	}
+	r := h.dispatch(ev, in, cwd, sess)
+	r.event = h.event
+	if r.record != "" && h.agent.EscapesHTML {
+		h.logRecord(r.record)
+		r.record = ""
+	}
+	return h.agent.render(r)
+}
+
+// start reads the agent and event the hook was called for and its input;
+// !ok (logged) when it cannot serve the call.
+func (h *handler) start(args []string) (Event, *input, bool) {
+	if len(args) != 2 {
+		h.logf("usage: lore-hook <agent> <event> (agents: claude, codex, gemini)")
+		return "", nil, false
+	}
+	h.mu.Lock()
+	h.agent = AgentNamed(strings.ToLower(args[0]))
+	h.mu.Unlock()
+	if h.agent == nil {
+		h.logf("unknown agent %q (agents: claude, codex, gemini)", args[0])
+		return "", nil, false
+	}
+	h.mu.Lock()
+	h.event = args[1]
+	h.mu.Unlock()
+	ev, ok := h.agent.Event(h.event)
+	if !ok {
+		h.logf("%s: unknown event %q", h.agent.Name, h.event)
+		return "", nil, false
+	}
+	in, err := readInput(h.stdin)
+	if err != nil {
+		h.logf("%v", err)
+		return "", nil, false
+	}
+	return ev, in, true
+}
+
+// dispatch runs the event's work.
+func (h *handler) dispatch(ev Event, in *input, cwd string, sess *session) reply {
 	var r reply
 	switch ev {
 	case SessionStart:
@@ -157,14 +178,7 @@ func (h *handler) run(args []string) string {
 	case PreToolUse, PostToolUse:
 		r = h.toolUse(ev, in, cwd, sess)
 	case SubagentStart:
-		// The sub-agent's own context: its folder now, so its tool calls
-		// pay no mkdir.
-		if sess != nil {
-			if err := sess.ensure(); err != nil {
-				h.logf("%v", err)
-			}
-		}
-		r = reply{context: protocol.Text, record: record(nil, nil)}
+		r = h.subagentStart(sess)
 	case SubagentStop:
 		// The sub-agent's own transcript (its #lesson blocks); transcript_path
 		// is the parent's, which Stop scans.
@@ -180,12 +194,18 @@ func (h *handler) run(args []string) string {
 	case PreCompact, Quiet:
 		// Nothing heavy: SessionStart(compact) and PostCompact re-inject.
 	}
-	r.event = h.event
-	if r.record != "" && h.agent.EscapesHTML {
-		h.logRecord(r.record)
-		r.record = ""
+	return r
+}
+
+// subagentStart makes the sub-agent's own context's folder now, so its
+// tool calls pay no mkdir.
+func (h *handler) subagentStart(sess *session) reply {
+	if sess != nil {
+		if err := sess.ensure(); err != nil {
+			h.logf("%v", err)
+		}
 	}
-	return h.agent.render(r)
+	return reply{context: protocol.Text, record: record(nil, nil)}
 }
 
 // release unmaps the manifest, unless the process is about to exit.
@@ -202,26 +222,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 		defer h.release(m)
 	}
 	if sess != nil {
-		source := in.Source
-		if source == "" {
-			source = in.Trigger
-		}
-		switch source {
-		case "clear":
-			if err := sess.wipe(); err != nil {
-				h.logf("%v", err)
-			}
-		case "compact", "resume":
-			// Resumed, the model has the transcript's text but not always
-			// the hook context (Claude Code 2.1.197 restores none): high
-			// and critical items come back, as after a compaction.
-			if m != nil {
-				h.reinject(sess, m)
-			}
-		}
-		if err := sess.ensure(); err != nil {
-			h.logf("%v", err)
-		}
+		h.restart(in, sess, m)
 	}
 	text := protocol.Text
 	if sig := h.signals(); sig != "" {
@@ -231,6 +232,31 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 		text += "\n" + block + "\n"
 	}
 	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil)}
+}
+
+// restart readies the session's folder for a session that starts, is
+// cleared, resumed or compacted.
+func (h *handler) restart(in *input, sess *session, m *manifest.Manifest) {
+	source := in.Source
+	if source == "" {
+		source = in.Trigger
+	}
+	switch source {
+	case "clear":
+		if err := sess.wipe(); err != nil {
+			h.logf("%v", err)
+		}
+	case "compact", "resume":
+		// Resumed, the model has the transcript's text but not always
+		// the hook context (Claude Code 2.1.197 restores none): high
+		// and critical items come back, as after a compaction.
+		if m != nil {
+			h.reinject(sess, m)
+		}
+	}
+	if err := sess.ensure(); err != nil {
+		h.logf("%v", err)
+	}
 }
 
 // reinject un-claims the context's items with priority >=
@@ -294,53 +320,69 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	if before {
 		defer h.markIfEditing(tc, cwd) // after deciding: the next call rebuilds
 	}
-	var prompt string
-	var recent []string
-	if sess != nil {
-		recent = sess.prompts()
-		if len(recent) > 0 {
-			prompt = recent[len(recent)-1]
-		}
-	}
+	prompt, recent := lastPrompts(sess)
 	c := match.Call{Tool: tc.Tool, Command: tc.Command, Prompt: prompt, Recent: recent}
 	seen := seenFunc(sess)
 	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
-		// The added text is read only for a manifest with content
-		// triggers for this tool: most stores have none.
-		edits := m.Edits(tc.Tool)
-		var patch map[string]string
-		switch {
-		case edits && tc.patch != "":
-			patch = patchAdded(tc.patch)
-		case edits:
-			c.Content = tc.added()
-		}
-		if len(tc.Paths) == 0 {
-			return match.Decide(m, c, seen)
-		}
-		// apply_patch names several files: one decision per file, merged in
-		// order and cut to maxItems again.
-		var d match.Decision
-		for i, p := range tc.Paths {
-			if i == 8 {
-				break
-			}
-			c.Path = match.RelPath(h.root, cwd, p)
-			if patch != nil {
-				c.Content = patch[p]
-			}
-			one, err := match.Decide(m, c, seen)
-			if err != nil {
-				return match.Decision{}, err
-			}
-			d = merge(d, one, m.Settings().MaxItems)
-		}
-		return d, nil
+		return h.decideCall(m, &tc, c, cwd, seen)
 	})
 	if !ok {
 		return reply{}
 	}
 	return h.inject(tc.Tool+" call", d, sess, before)
+}
+
+// lastPrompts returns the session's recent prompts and the latest of them.
+func lastPrompts(sess *session) (prompt string, recent []string) {
+	if sess == nil {
+		return "", nil
+	}
+	recent = sess.prompts()
+	if len(recent) > 0 {
+		prompt = recent[len(recent)-1]
+	}
+	return prompt, recent
+}
+
+// decideCall decides a tool call on the manifest: one decision per path
+// when it names several (apply_patch).
+func (h *handler) decideCall(m *manifest.Manifest, tc *call, c match.Call, cwd string, seen func(string) bool) (match.Decision, error) {
+	// The added text is read only for a manifest with content
+	// triggers for this tool: most stores have none.
+	edits := m.Edits(tc.Tool)
+	var patch map[string]string
+	switch {
+	case edits && tc.patch != "":
+		patch = patchAdded(tc.patch)
+	case edits:
+		c.Content = tc.added()
+	}
+	if len(tc.Paths) == 0 {
+		return match.Decide(m, c, seen)
+	}
+	return h.decidePaths(m, tc.Paths, patch, c, cwd, seen)
+}
+
+// decidePaths decides a call that names several files (apply_patch): one
+// decision per file, with the text added to it, merged in order and cut
+// to maxItems again.
+func (h *handler) decidePaths(m *manifest.Manifest, paths []string, patch map[string]string, c match.Call, cwd string, seen func(string) bool) (match.Decision, error) {
+	var d match.Decision
+	for i, p := range paths {
+		if i == 8 {
+			break
+		}
+		c.Path = match.RelPath(h.root, cwd, p)
+		if patch != nil {
+			c.Content = patch[p]
+		}
+		one, err := match.Decide(m, c, seen)
+		if err != nil {
+			return match.Decision{}, err
+		}
+		d = merge(d, one, m.Settings().MaxItems)
+	}
+	return d, nil
 }
 
 // inject claims and renders the decision. before: this is the hook before
@@ -351,33 +393,22 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 	if time.Now().After(h.deadline) {
 		return reply{}
 	}
-	denied := false
-	if before {
-		for _, r := range d.Injected {
-			denied = denied || r.Deny
-		}
-	}
-	lessons := !before || h.agent.InjectBeforeTool || denied
+	lessons := !before || h.agent.InjectBeforeTool || hasDeny(d)
 	var took map[string]bool // the lessons this call claimed; nil: no session
 	if lessons && sess != nil {
-		var want []string
-		for _, r := range d.Injected {
-			if !r.Deny {
-				want = append(want, r.ID)
-			}
-		}
-		took = map[string]bool{}
-		if len(want) > 0 {
-			ids, err := sess.claim(want)
-			if err != nil {
-				h.logf("%v", err)
-			}
-			for _, id := range ids {
-				took[id] = true
-			}
-		}
+		took = h.claim(d, sess)
 	}
-	var deny, injected, body []string
+	deny, injected, body := shown(d, before, lessons, took)
+	if len(injected) == 0 {
+		return reply{}
+	}
+	return injection(what, record(injected, ids(d.Dropped)), deny, body)
+}
+
+// shown splits what the call shows: the deny texts (before the tool
+// only), the ids of everything shown, and the texts of the lessons (when
+// lessons, those the call took).
+func shown(d match.Decision, before, lessons bool, took map[string]bool) (deny, injected, body []string) {
 	for _, r := range d.Injected {
 		if r.Deny {
 			if before {
@@ -392,14 +423,52 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 		injected = append(injected, r.ID)
 		body = append(body, itemText(r))
 	}
-	if len(injected) == 0 {
-		return reply{}
+	return deny, injected, body
+}
+
+func hasDeny(d match.Decision) bool {
+	for _, r := range d.Injected {
+		if r.Deny {
+			return true
+		}
 	}
-	var dropped []string
-	for _, r := range d.Dropped {
-		dropped = append(dropped, r.ID)
+	return false
+}
+
+// claim claims the decision's lessons in the session; it returns those
+// this call took (a parallel call may have printed the others).
+func (h *handler) claim(d match.Decision, sess *session) map[string]bool {
+	var want []string
+	for _, r := range d.Injected {
+		if !r.Deny {
+			want = append(want, r.ID)
+		}
 	}
-	r := reply{record: record(injected, dropped)}
+	took := map[string]bool{}
+	if len(want) > 0 {
+		ids, err := sess.claim(want)
+		if err != nil {
+			h.logf("%v", err)
+		}
+		for _, id := range ids {
+			took[id] = true
+		}
+	}
+	return took
+}
+
+func ids(rs []match.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// injection is the reply for the denies and lessons of a call: the
+// lessons go with the deny reason when there is one.
+func injection(what, rec string, deny, body []string) reply {
+	r := reply{record: rec}
 	room := maxContext - len(r.record) - 1
 	if len(deny) > 0 {
 		text := strings.Join(deny, "\n\n")
@@ -451,14 +520,20 @@ func merge(a, b match.Decision, max int) match.Decision {
 		}
 		a.Injected = append(a.Injected, r)
 	}
-	for _, r := range b.Dropped {
-		if !have[r.ID] {
-			have[r.ID] = true
-			a.Dropped = append(a.Dropped, r)
-		}
-	}
+	a.Dropped = appendNew(a.Dropped, b.Dropped, have)
 	a.Considered += b.Considered
 	return a
+}
+
+// appendNew appends the results whose ids are not in have (and adds them).
+func appendNew(to, rs []match.Result, have map[string]bool) []match.Result {
+	for _, r := range rs {
+		if !have[r.ID] {
+			have[r.ID] = true
+			to = append(to, r)
+		}
+	}
+	return to
 }
 
 func seenFunc(sess *session) func(string) bool {
@@ -488,10 +563,10 @@ func findRoot(dir string) string {
 		return ""
 	}
 	for {
-		if fi, err := os.Stat(filepath.Join(dir, lorepath.Dir)); err == nil && fi.IsDir() {
-			return dir
-		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		if found, top := loreAt(dir); found || top {
+			if found {
+				return dir
+			}
 			return ""
 		}
 		parent := filepath.Dir(dir)
@@ -500,6 +575,16 @@ func findRoot(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// loreAt reports whether dir holds .lore, or else is the top of a work
+// tree (it holds .git).
+func loreAt(dir string) (found, top bool) {
+	if fi, err := os.Stat(filepath.Join(dir, ".lore")); err == nil && fi.IsDir() {
+		return true, false
+	}
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return false, err == nil
 }
 
 // logf reports a problem on stderr and in .lore/cache/hook.log.
@@ -525,10 +610,14 @@ func (h *handler) log(msg string, stderr bool) {
 	if stderr {
 		fmt.Fprint(h.stderr, line)
 	}
-	if h.root == "" {
-		return
+	if h.root != "" {
+		appendLog(h.root, line)
 	}
-	path := logPath(h.root)
+}
+
+// appendLog appends line to the hook log of the work tree at root.
+func appendLog(root, line string) {
+	path := logPath(root)
 	if path == "" {
 		return
 	}

@@ -16,14 +16,7 @@ const maxContext = 9000
 // controls other than tab and newline) from repository text before it
 // reaches the agent (DESIGN section 13), and invalid UTF-8.
 func sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || dropRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if clean(s) {
 		return s
 	}
 	var b strings.Builder
@@ -41,12 +34,27 @@ func sanitize(s string) string {
 	return b.String()
 }
 
+// clean reports whether s has nothing sanitize drops (most text).
+func clean(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || dropRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
 func dropRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
+	if r == '\n' || r == '\t' {
 		return false
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return true
+	}
+	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || invisible(r)
+}
+
+// invisible reports the characters a reader cannot see: fillers, joiners,
+// bidi controls, variation selectors and tag characters.
+func invisible(r rune) bool {
+	switch {
 	case r == 0x00ad, r == 0x034f, r == 0x061c, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r == 0x180e,
 		r >= 0x200b && r <= 0x200f, // zero-width space/joiners, LRM, RLM
 		r >= 0x202a && r <= 0x202e, // bidi embeddings and overrides
@@ -112,34 +120,40 @@ func jsonString(s string) string {
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		case 0x2028, 0x2029:
-			// Valid JSON, but not valid in JavaScript string literals.
-			b.WriteString(`\u` + strconv.FormatInt(int64(r), 16))
-		default:
-			if r < 0x20 || r == utf8.RuneError {
-				h := strconv.FormatInt(int64(r), 16)
-				if r == utf8.RuneError {
-					h = "fffd"
-				}
-				b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
-				continue
-			}
+		if r >= 0x20 && r != '"' && r != '\\' && r != 0x2028 && r != 0x2029 && r != utf8.RuneError {
 			b.WriteRune(r)
+			continue
 		}
+		writeEscaped(&b, r)
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// writeEscaped writes r escaped for a JSON string: a quote, a backslash,
+// a control character, U+2028 and U+2029 (valid JSON, but not valid in
+// JavaScript string literals) or invalid UTF-8.
+func writeEscaped(b *strings.Builder, r rune) {
+	switch r {
+	case '"':
+		b.WriteString(`\"`)
+	case '\\':
+		b.WriteString(`\\`)
+	case '\n':
+		b.WriteString(`\n`)
+	case '\t':
+		b.WriteString(`\t`)
+	case '\r':
+		b.WriteString(`\r`)
+	case 0x2028, 0x2029:
+		b.WriteString(`\u` + strconv.FormatInt(int64(r), 16))
+	default:
+		h := "fffd"
+		if r != utf8.RuneError {
+			h = strconv.FormatInt(int64(r), 16)
+		}
+		b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
+	}
 }
 
 // reply is what one hook call prints.
@@ -150,18 +164,24 @@ type reply struct {
 	record     string // ends the deny reason, else the context ("" for none)
 }
 
+// withRecord ends the deny reason, else the context, with the record.
+func (r reply) withRecord() reply {
+	switch {
+	case r.record == "":
+	case r.denyReason != "":
+		r.denyReason += "\n" + r.record
+	default:
+		r.context += "\n" + r.record
+	}
+	return r
+}
+
 // render writes the agent's JSON. Empty replies are `{}`.
 func (a *Agent) render(r reply) string {
 	if r.context == "" && r.denyReason == "" {
 		return "{}\n"
 	}
-	if r.record != "" {
-		if r.denyReason != "" {
-			r.denyReason += "\n" + r.record
-		} else {
-			r.context += "\n" + r.record
-		}
-	}
+	r = r.withRecord()
 	var b strings.Builder
 	b.WriteByte('{')
 	if r.denyReason != "" && a.TopLevelDeny {

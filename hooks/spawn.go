@@ -95,19 +95,30 @@ func findLore() string {
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	if exe, err := os.Executable(); err == nil {
-		if filepath.Base(exe) == name {
-			return exe
-		}
-		if p := filepath.Join(filepath.Dir(exe), name); isFile(p) {
-			return p
-		}
+	if p := besideHook(name); p != "" {
+		return p
 	}
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 		// Like exec.LookPath, never a relative PATH entry such as ".".
 		if p := filepath.Join(dir, name); filepath.IsAbs(dir) && isExecutable(p) {
 			return p
 		}
+	}
+	return ""
+}
+
+// besideHook returns the running binary when it is lore, else lore in
+// its folder, else "".
+func besideHook(name string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if filepath.Base(exe) == name {
+		return exe
+	}
+	if p := filepath.Join(filepath.Dir(exe), name); isFile(p) {
+		return p
 	}
 	return ""
 }

@@ -33,33 +33,7 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(rel), ".md")
 	}
-	status := metaString(f.meta, "status")
-	var supersedes []string
-	secs := h2Sections(rest)
-	var keep [][2]string
-	for _, s := range secs {
-		content := s.content(rest)
-		name := strings.ToLower(s.title)
-		switch {
-		case name == "status":
-			for _, l := range strings.Split(content, "\n") {
-				l = strings.TrimSpace(l)
-				if m := adrLinkRe.FindStringSubmatch(l); m != nil {
-					supersedes = append(supersedes, path.Join(path.Dir(rel), m[2]))
-				} else if adrByRe.MatchString(l) {
-					status = "superseded"
-				} else if status == "" && l != "" {
-					status = l
-				}
-			}
-		case strings.HasPrefix(name, "context"):
-			keep = append(keep, [2]string{"Context", content})
-		case name == "decision" || name == "decision outcome":
-			keep = append(keep, [2]string{"Decision", content})
-		default:
-			keep = append(keep, [2]string{s.title, content})
-		}
-	}
+	keep, supersedes, status := adrSections(rel, rest, metaString(f.meta, "status"))
 	if status == "" {
 		if m := adrStatusRe.FindStringSubmatch(rest); m != nil {
 			status = m[1]
@@ -68,11 +42,54 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 	from := rel
 	spec := markdown.Spec{Kind: markdown.KindDecision, Title: cutTitle(oneLine(title)), Status: p.adrStatus(from, title, status),
 		Body: markdown.SectionsBody(keep, false)}
-	ref := ""
+	p.Drafts = append(p.Drafts, Draft{Key: rel, From: from, Ref: adrRef(rel), Supersedes: supersedes, Spec: spec})
+}
+
+// adrRef is the record's ADR- ref, from the number in its file name.
+func adrRef(rel string) string {
 	if m := adrFileRe.FindStringSubmatch(path.Base(rel)); m != nil {
-		ref = "ADR-" + m[1]
+		return "ADR-" + m[1]
 	}
-	p.Drafts = append(p.Drafts, Draft{Key: rel, From: from, Ref: ref, Supersedes: supersedes, Spec: spec})
+	return ""
+}
+
+// adrSections reads the record's sections: the ones kept as the body
+// (Context and Decision under lore's names), the records its Status
+// section says it supersedes, and its status (the frontmatter's, else
+// the Status section's).
+func adrSections(rel, rest, status string) (keep [][2]string, supersedes []string, _ string) {
+	for _, s := range h2Sections(rest) {
+		content := s.content(rest)
+		switch name := strings.ToLower(s.title); {
+		case name == "status":
+			var sup []string
+			sup, status = adrStatusSection(rel, content, status)
+			supersedes = append(supersedes, sup...)
+		case strings.HasPrefix(name, "context"):
+			keep = append(keep, [2]string{"Context", content})
+		case name == "decision" || name == "decision outcome":
+			keep = append(keep, [2]string{"Decision", content})
+		default:
+			keep = append(keep, [2]string{s.title, content})
+		}
+	}
+	return keep, supersedes, status
+}
+
+// adrStatusSection reads a Status section's lines: links to the records
+// it supersedes, "superseded by", or the status itself.
+func adrStatusSection(rel, content, status string) (supersedes []string, _ string) {
+	for _, l := range strings.Split(content, "\n") {
+		l = strings.TrimSpace(l)
+		if m := adrLinkRe.FindStringSubmatch(l); m != nil {
+			supersedes = append(supersedes, path.Join(path.Dir(rel), m[2]))
+		} else if adrByRe.MatchString(l) {
+			status = "superseded"
+		} else if status == "" && l != "" {
+			status = l
+		}
+	}
+	return supersedes, status
 }
 
 // adrStatus maps a record's status to lore's decision statuses. Nothing

@@ -82,26 +82,12 @@ type Export struct {
 // target and compares with the files in the work tree at root; only files
 // whose bytes differ are in Changes.
 func PlanExport(root, target string, items []*markdown.Item) (Export, error) {
-	var live []*markdown.Item
-	for _, it := range items {
-		if it.Injectable(false) {
-			live = append(live, it)
-		}
-	}
-	sort.Slice(live, func(a, b int) bool { return live[a].Path < live[b].Path })
+	live := liveItems(items)
 	e := Export{Items: len(live)}
 	for _, it := range live {
 		e.notes(it, target)
 	}
-	var want map[string][]byte
-	var err error
-	if file, ok := blockFiles[target]; ok {
-		want, err = blockExport(root, file, live)
-	} else if dir, ok := ruleDirs[target]; ok {
-		want, err = ruleExport(root, target, dir[0], dir[1], live)
-	} else {
-		return e, fmt.Errorf("export: unknown target %q (one of %s)", target, strings.Join(Targets, ", "))
-	}
+	want, err := render(root, target, live)
 	if err != nil {
 		return e, err
 	}
@@ -112,18 +98,54 @@ func PlanExport(root, target string, items []*markdown.Item) (Export, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(n)))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return e, fmt.Errorf("export: %w", err)
+		c, changed, err := change(root, n, want[n])
+		if err != nil {
+			return e, err
 		}
-		switch {
-		case want[n] == nil && err == nil:
-			e.Changes = append(e.Changes, Change{Path: n})
-		case want[n] != nil && (err != nil || !bytes.Equal(old, want[n])):
-			e.Changes = append(e.Changes, Change{Path: n, Data: want[n]})
+		if changed {
+			e.Changes = append(e.Changes, c)
 		}
 	}
 	return e, nil
+}
+
+// liveItems returns the items injectable without drafts, by path.
+func liveItems(items []*markdown.Item) []*markdown.Item {
+	var live []*markdown.Item
+	for _, it := range items {
+		if it.Injectable(false) {
+			live = append(live, it)
+		}
+	}
+	sort.Slice(live, func(a, b int) bool { return live[a].Path < live[b].Path })
+	return live
+}
+
+// render returns the target's files as they should be (nil: removed).
+func render(root, target string, live []*markdown.Item) (map[string][]byte, error) {
+	if file, ok := blockFiles[target]; ok {
+		return blockExport(root, file, live)
+	}
+	if dir, ok := ruleDirs[target]; ok {
+		return ruleExport(root, target, dir[0], dir[1], live)
+	}
+	return nil, fmt.Errorf("export: unknown target %q (one of %s)", target, strings.Join(Targets, ", "))
+}
+
+// change compares a wanted file (nil: removed) with the work tree's; changed
+// when writing or removing it would change the tree.
+func change(root, rel string, want []byte) (c Change, changed bool, err error) {
+	old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, false, fmt.Errorf("export: %w", err)
+	}
+	switch {
+	case want == nil && err == nil:
+		return Change{Path: rel}, true, nil
+	case want != nil && (err != nil || !bytes.Equal(old, want)):
+		return Change{Path: rel, Data: want}, true, nil
+	}
+	return Change{}, false, nil
 }
 
 // notes says what of an item the target cannot express.
@@ -197,12 +219,25 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("export: %w", err)
 	}
+	block, err := managedBlock(items)
+	if err != nil {
+		return nil, err
+	}
+	text, err := spliceBlock(file, string(old), block)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{file: []byte(text)}, nil
+}
+
+// managedBlock renders the items as lore's managed block.
+func managedBlock(items []*markdown.Item) (string, error) {
 	var block strings.Builder
 	block.WriteString(markerBegin + "\n")
 	for _, it := range items {
 		text := itemText(it, 3, true)
 		if blockLineRe.MatchString(text) {
-			return nil, fmt.Errorf("%s: a line starts like lore's block marker (<!-- lore:begin/end): it would end the block early; reword it", it.Path)
+			return "", fmt.Errorf("%s: a line starts like lore's block marker (<!-- lore:begin/end): it would end the block early; reword it", it.Path)
 		}
 		block.WriteString("\n" + text)
 	}
@@ -210,7 +245,12 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 		block.WriteString("\n(lore has no active items yet.)\n")
 	}
 	block.WriteString("\n" + markerEnd + "\n")
-	text := string(old)
+	return block.String(), nil
+}
+
+// spliceBlock puts block in place of the managed block of the file's
+// text, or after the text when it has none.
+func spliceBlock(file, text, block string) (string, error) {
 	begin := strings.Index(text, "<!-- lore:begin")
 	end := strings.Index(text, markerEnd)
 	switch {
@@ -219,18 +259,16 @@ func blockExport(root, file string, items []*markdown.Item) (map[string][]byte, 
 		if stop < len(text) && text[stop] == '\n' {
 			stop++
 		}
-		text = text[:begin] + block.String() + text[stop:]
+		return text[:begin] + block + text[stop:], nil
 	case begin >= 0 || end >= 0:
-		return nil, fmt.Errorf("%s: lore's managed block has a begin or end marker without the other: fix it by hand", file)
+		return "", fmt.Errorf("%s: lore's managed block has a begin or end marker without the other: fix it by hand", file)
 	case text == "":
-		text = block.String()
-	default:
-		if !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		text += "\n" + block.String()
+		return block, nil
 	}
-	return map[string][]byte{file: []byte(text)}, nil
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text + "\n" + block, nil
 }
 
 // ruleExport renders one lore-<slug> file per item in dir and marks for
@@ -240,25 +278,13 @@ func ruleExport(root, target, dir, ext string, items []*markdown.Item) (map[stri
 	if err := folderNotFile(root, dir); err != nil {
 		return nil, err
 	}
-	want := map[string][]byte{}
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("export: %w", err)
-	}
-	for _, e := range entries {
-		rel := dir + "/" + e.Name()
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), "lore-") && strings.HasSuffix(e.Name(), ext) && ours(root, rel) {
-			want[rel] = nil // removed unless an item still writes it
-		}
+	want, err := ourRules(root, dir, ext)
+	if err != nil {
+		return nil, err
 	}
 	taken := map[string]bool{}
 	for _, it := range items {
-		name := "lore-" + markdown.Slug(it.Title)
-		for i := 2; taken[name]; i++ {
-			name = fmt.Sprintf("lore-%s-%d", markdown.Slug(it.Title), i)
-		}
-		taken[name] = true
-		rel := dir + "/" + name + ext
+		rel := dir + "/" + ruleName(taken, it.Title) + ext
 		if _, mine := want[rel]; !mine {
 			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
 				return nil, fmt.Errorf("%s: exists and lore did not write it (no lore:item marker): rename it or the item", rel)
@@ -267,6 +293,33 @@ func ruleExport(root, target, dir, ext string, items []*markdown.Item) (map[stri
 		want[rel] = []byte(ruleFrontmatter(target, it) + itemText(it, 2, false))
 	}
 	return want, nil
+}
+
+// ourRules returns the rule files lore wrote in dir, each marked for
+// removal (nil) unless an item still writes it.
+func ourRules(root, dir, ext string) (map[string][]byte, error) {
+	want := map[string][]byte{}
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	for _, e := range entries {
+		rel := dir + "/" + e.Name()
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), "lore-") && strings.HasSuffix(e.Name(), ext) && ours(root, rel) {
+			want[rel] = nil
+		}
+	}
+	return want, nil
+}
+
+// ruleName is the free lore-<slug> name of an item's rule file.
+func ruleName(taken map[string]bool, title string) string {
+	name := "lore-" + markdown.Slug(title)
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("lore-%s-%d", markdown.Slug(title), i)
+	}
+	taken[name] = true
+	return name
 }
 
 // ours reports whether lore wrote a rule file (it names its item).
@@ -365,41 +418,57 @@ func safePath(root, rel string) error {
 	cur := root
 	for _, part := range strings.Split(clean, "/") {
 		cur = filepath.Join(cur, part)
-		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("export: %s: is a symlink; lore does not write through it", filepath.ToSlash(strings.TrimPrefix(cur, root+string(filepath.Separator))))
+		if done, err := notSymlink(root, cur); done || err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// notSymlink refuses a symlink at cur; done when nothing is there (so
+// nothing under it either).
+func notSymlink(root, cur string) (done bool, err error) {
+	fi, err := os.Lstat(cur)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("export: %w", err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("export: %s: is a symlink; lore does not write through it", filepath.ToSlash(strings.TrimPrefix(cur, root+string(filepath.Separator))))
+	}
+	return false, nil
 }
 
 // WriteExportReport prints an export's changes and notes; check says the
 // files were compared, not written.
 func WriteExportReport(w io.Writer, target string, e Export, check bool) {
 	for _, c := range e.Changes {
-		switch {
-		case check:
-			fmt.Fprintf(w, "out of date: %s\n", c.Path)
-		case c.Data == nil:
-			fmt.Fprintf(w, "removed %s\n", c.Path)
-		default:
-			fmt.Fprintf(w, "wrote %s\n", c.Path)
-		}
+		fmt.Fprintf(w, "%s%s\n", changeVerb(c, check), c.Path)
 	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(w, "- %s %q: %s\n", n.From, n.Title, n.Msg)
 	}
-	state := "up to date"
-	if len(e.Changes) > 0 && check {
-		state = "out of date: run `lore export " + target + "`"
-	} else if len(e.Changes) > 0 {
-		state = fmt.Sprintf("%d file(s) changed", len(e.Changes))
+	fmt.Fprintf(w, "%s: %d active item(s), %s\n", target, e.Items, exportState(target, e, check))
+}
+
+func changeVerb(c Change, check bool) string {
+	switch {
+	case check:
+		return "out of date: "
+	case c.Data == nil:
+		return "removed "
 	}
-	fmt.Fprintf(w, "%s: %d active item(s), %s\n", target, e.Items, state)
+	return "wrote "
+}
+
+func exportState(target string, e Export, check bool) string {
+	switch {
+	case len(e.Changes) == 0:
+		return "up to date"
+	case check:
+		return "out of date: run `lore export " + target + "`"
+	}
+	return fmt.Sprintf("%d file(s) changed", len(e.Changes))
 }

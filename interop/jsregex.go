@@ -54,71 +54,107 @@ func jsFlags(flags string) (string, error) {
 // ".*/name", ".*/[^/]*\.ext", ".*/dir/.*", alternations of literals, "$",
 // and "^(?!...).*"; anything else is an error that names what it met.
 func jsPathGlob(source, flags string) (globs, unless []string, err error) {
-	fold := false
+	fold, err := pathFlags(flags)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, unless, err := pathAnchor(source, fold)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, open := openEnds(strings.TrimPrefix(s, ".*"))
+	body, err := globBody(s, fold)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pathGlobs(body, open), unless, nil
+}
+
+// openEnds strips a trailing "$" or ".*"; open when anything may follow
+// what is left (no "$", or a ".*").
+func openEnds(s string) (string, bool) {
+	anchoredEnd := strings.HasSuffix(s, "$") && !strings.HasSuffix(s, `\$`)
+	s = strings.TrimSuffix(s, "$")
+	if strings.HasSuffix(s, ".*") && !strings.HasSuffix(s, `\.*`) {
+		return strings.TrimSuffix(s, ".*"), true
+	}
+	return s, !anchoredEnd
+}
+
+// pathFlags reads a path pattern's flags: fold for i.
+func pathFlags(flags string) (fold bool, err error) {
 	for _, c := range flags {
 		switch c {
 		case 'i':
 			fold = true
 		case 'g', 'y', 'u', 'd':
 		default:
-			return nil, nil, fmt.Errorf("regex flag %q has no glob equivalent", c)
+			return false, fmt.Errorf("regex flag %q has no glob equivalent", c)
 		}
 	}
-	s := source
-	if strings.HasPrefix(s, "^") {
-		s = s[1:]
-		if strings.HasPrefix(s, "(?!") {
-			end := groupEnd(s)
-			if end < 0 {
-				return nil, nil, fmt.Errorf("unbalanced group in %q", source)
-			}
-			inner := s[3:end]
-			s = s[end+1:]
-			// The lookahead sees the absolute path; ".*/" before a name is "at
-			// the root or after a slash" of the repo-relative one.
-			inner = strings.TrimPrefix(inner, ".*")
-			if strings.HasPrefix(inner, "/") {
-				inner = "(?:^|/)" + inner[1:]
-			}
-			if err := markdown.CheckRegex(inner); err != nil {
-				return nil, nil, err
-			}
-			if fold {
-				inner = "(?i)" + inner
-			}
-			unless = append(unless, inner)
+	return fold, nil
+}
+
+// pathAnchor strips a leading ^, which must be followed (after an
+// optional negative lookahead, returned as an unless pattern) by ".*".
+func pathAnchor(source string, fold bool) (s string, unless []string, err error) {
+	s, ok := strings.CutPrefix(source, "^")
+	if !ok {
+		return s, nil, nil
+	}
+	if strings.HasPrefix(s, "(?!") {
+		end := groupEnd(s)
+		if end < 0 {
+			return "", nil, fmt.Errorf("unbalanced group in %q", source)
 		}
-		if !strings.HasPrefix(s, ".*") {
-			return nil, nil, fmt.Errorf("anchored at the absolute path's start: machine-specific")
+		inner, err := lookaheadUnless(s[3:end], fold)
+		if err != nil {
+			return "", nil, err
 		}
+		unless, s = append(unless, inner), s[end+1:]
 	}
-	s = strings.TrimPrefix(s, ".*")
-	anchoredEnd := strings.HasSuffix(s, "$") && !strings.HasSuffix(s, `\$`)
-	s = strings.TrimSuffix(s, "$")
-	openEnd := false
-	if strings.HasSuffix(s, ".*") && !strings.HasSuffix(s, `\.*`) {
-		s, openEnd = strings.TrimSuffix(s, ".*"), true
+	if !strings.HasPrefix(s, ".*") {
+		return "", nil, fmt.Errorf("anchored at the absolute path's start: machine-specific")
 	}
-	body, err := globBody(s, fold)
-	if err != nil {
-		return nil, nil, err
+	return s, unless, nil
+}
+
+// lookaheadUnless turns the body of a leading (?!...) into an unless
+// pattern over the repo-relative path.
+func lookaheadUnless(inner string, fold bool) (string, error) {
+	// The lookahead sees the absolute path; ".*/" before a name is "at
+	// the root or after a slash" of the repo-relative one.
+	inner = strings.TrimPrefix(inner, ".*")
+	if strings.HasPrefix(inner, "/") {
+		inner = "(?:^|/)" + inner[1:]
 	}
-	// Where a match can start: after a slash is a path component's start
-	// (or the root); anywhere else, inside a component.
+	if err := markdown.CheckRegex(inner); err != nil {
+		return "", err
+	}
+	if fold {
+		inner = "(?i)" + inner
+	}
+	return inner, nil
+}
+
+// pathGlobs anchors a glob body: where a match can start, after a slash
+// is a path component's start (or the root), anywhere else inside a
+// component; open: anything may follow it.
+func pathGlobs(body string, open bool) []string {
 	if strings.HasPrefix(body, "/") {
 		body = "**" + body
 	} else {
 		body = "**/*" + body
 	}
 	switch {
-	case strings.HasSuffix(body, "/") && (openEnd || !anchoredEnd):
-		return []string{body + "**"}, unless, nil
-	case openEnd || !anchoredEnd:
-		// Anything may follow: more of the name, and deeper folders (two
-		// globs: doublestar's "x*/**" does not match "x" itself).
-		return []string{body + "*", body + "*/**"}, unless, nil
+	case strings.HasSuffix(body, "/") && open:
+		return []string{body + "**"}
+	case open:
+		// More of the name, and deeper folders (two globs: doublestar's
+		// "x*/**" does not match "x" itself).
+		return []string{body + "*", body + "*/**"}
 	}
-	return []string{body}, unless, nil
+	return []string{body}
 }
 
 // globBody translates the regex between its open ends into glob syntax.
@@ -133,23 +169,14 @@ func globBody(s string, fold bool) (string, error) {
 		case strings.HasPrefix(s[i:], "[^/]*"):
 			b.WriteString("*")
 			i += len("[^/]*") - 1
-		case c == '\\' && i+1 < len(s) && strings.IndexByte(`.-_/$^+()[]{}*?|`, s[i+1]) >= 0:
+		case c == '\\' && i+1 < len(s) && escapable(s[i+1]):
 			i++
 			writeLit(&b, s[i], fold)
 		case c == '(':
-			end := groupEnd(s[i:])
-			if end < 0 {
-				return "", fmt.Errorf("unbalanced group")
+			end, err := globGroup(&b, s[i:], fold)
+			if err != nil {
+				return "", err
 			}
-			var alts []string
-			for _, a := range strings.Split(strings.TrimPrefix(s[i+1:i+end], "?:"), "|") {
-				g, err := globBody(a, fold)
-				if err != nil || strings.ContainsAny(g, "*/{") {
-					return "", fmt.Errorf("group %q is not a list of names", s[i:i+end+1])
-				}
-				alts = append(alts, g)
-			}
-			b.WriteString("{" + strings.Join(alts, ",") + "}")
 			i += end
 		case isNameByte(c) || c == '/':
 			writeLit(&b, c, fold)
@@ -160,8 +187,34 @@ func globBody(s string, fold bool) (string, error) {
 	return b.String(), nil
 }
 
+// globGroup writes the group s starts with, an alternation of names, as a
+// glob {a,b} and returns the offset of its ")".
+func globGroup(b *strings.Builder, s string, fold bool) (int, error) {
+	end := groupEnd(s)
+	if end < 0 {
+		return 0, fmt.Errorf("unbalanced group")
+	}
+	var alts []string
+	for _, a := range strings.Split(strings.TrimPrefix(s[1:end], "?:"), "|") {
+		g, err := globBody(a, fold)
+		if err != nil || strings.ContainsAny(g, "*/{") {
+			return 0, fmt.Errorf("group %q is not a list of names", s[:end+1])
+		}
+		alts = append(alts, g)
+	}
+	b.WriteString("{" + strings.Join(alts, ",") + "}")
+	return end, nil
+}
+
+// escapable reports the bytes a backslash makes literal in a path pattern.
+func escapable(c byte) bool { return strings.IndexByte(`.-_/$^+()[]{}*?|`, c) >= 0 }
+
 func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+	return isAlnum(c) || c == '-' || c == '_'
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // writeLit writes one literal byte, as a two-case class under the i flag

@@ -59,32 +59,50 @@ func ReadLessonsLearned(name string, data []byte) (Plan, error) {
 		return Plan{}, fmt.Errorf("%s: not a lessons-learned file: %w", name, err)
 	}
 	var lessons []llLesson
+	var err error
 	switch {
 	case len(doc.Lessons) > 0 && doc.Lessons[0] == '{': // the manifest
-		byID := map[string]llLesson{}
-		if err := json.Unmarshal(doc.Lessons, &byID); err != nil {
-			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
-		}
-		for id, l := range byID {
-			l.ID = id
-			lessons = append(lessons, l)
-		}
-		sort.Slice(lessons, func(a, b int) bool { return lessons[a].ID < lessons[b].ID })
+		lessons, err = llManifest(doc.Lessons)
 	case len(doc.Lessons) > 0 && doc.Lessons[0] == '[': // a store export
-		if err := json.Unmarshal(doc.Lessons, &lessons); err != nil {
-			return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
-		}
-		for i := range lessons {
-			lessons[i].fromStore()
-		}
+		lessons, err = llStore(doc.Lessons)
 	default:
 		return Plan{}, fmt.Errorf("%s: lessons: missing: not a lessons-learned manifest or store", name)
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("%s: lessons: %w", name, err)
 	}
 	p := Plan{Source: "lessons-learned"}
 	for _, l := range lessons {
 		p.addLesson(name, l)
 	}
 	return p, nil
+}
+
+// llManifest reads a manifest's lessons, by id.
+func llManifest(raw json.RawMessage) ([]llLesson, error) {
+	byID := map[string]llLesson{}
+	if err := json.Unmarshal(raw, &byID); err != nil {
+		return nil, err
+	}
+	var lessons []llLesson
+	for id, l := range byID {
+		l.ID = id
+		lessons = append(lessons, l)
+	}
+	sort.Slice(lessons, func(a, b int) bool { return lessons[a].ID < lessons[b].ID })
+	return lessons, nil
+}
+
+// llStore reads a store export's lessons.
+func llStore(raw json.RawMessage) ([]llLesson, error) {
+	var lessons []llLesson
+	if err := json.Unmarshal(raw, &lessons); err != nil {
+		return nil, err
+	}
+	for i := range lessons {
+		lessons[i].fromStore()
+	}
+	return lessons, nil
 }
 
 // fromStore moves a store record's triggers to the manifest's fields.
@@ -113,20 +131,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	if title == "" {
 		title = l.Slug
 	}
-	if strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0) {
-		p.note(from, "", "skipped: its text has a NUL character")
-		return
-	}
-	if title == "" {
-		p.note(from, "", "skipped: no summary or slug to title it")
-		return
-	}
-	if l.Scope != nil && *l.Scope != "" {
-		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
-		return
-	}
-	if l.Status == "archived" || l.Status == "disabled" {
-		p.note(from, title, "skipped: status %s", l.Status)
+	if p.skipLesson(from, title, l) {
 		return
 	}
 	if len(title) > markdown.MaxTitle {
@@ -139,35 +144,8 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		Priority: strconv.Itoa(clamp(l.Priority, 1, 10)), Tags: llTags(l.Tags),
 		Body: llBody(l),
 	}
-	trig, edits, why := llTriggers(l)
-	p.noteContent(from, title, l, edits, why)
-	switch {
-	case why != "":
-		p.note(from, title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
-		spec.Body += importedTriggers(l)
-	case trig.Empty():
-		spec.Triggers, edits = edits, markdown.Triggers{}
-	default:
-		spec.Triggers = trig
-	}
-	switch l.Type {
-	case "guard":
-		spec.Priority, spec.Enforce = "critical", "deny"
-		if l.Priority < 9 {
-			p.note(from, title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
-		}
-		if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths)+len(spec.Triggers.Content) == 0 {
-			p.note(from, title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
-		}
-	case "directive", "protocol":
-		if spec.Triggers.Empty() {
-			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected once per session at the first tool calls%s", l.Type, criticalNote(l.Priority))
-		}
-	default:
-		if spec.Triggers.Empty() && why == "" {
-			p.note(from, title, "no tool names: lessons-learned's hook never injects it; imported without triggers")
-		}
-	}
+	edits, why := p.lessonTriggers(from, l, &spec)
+	p.applyType(from, l, &spec, why)
 	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
 		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
 	}
@@ -178,6 +156,70 @@ func (p *Plan) addLesson(file string, l llLesson) {
 		p.note(from, title, "imported as two items: one on %s, and triggers.content on %s (key %s/edits)", strings.Join(spec.Triggers.Tools, ", "), strings.Join(edits.Tools, ", "), l.ID)
 		spec.Triggers = edits
 		p.Drafts = append(p.Drafts, Draft{Key: l.ID + "/edits", From: from, Spec: spec})
+	}
+}
+
+// skipLesson notes why a lesson is not imported, and reports whether it is.
+func (p *Plan) skipLesson(from, title string, l llLesson) bool {
+	switch {
+	case strings.ContainsRune(l.Summary+l.Slug+l.Problem+l.Solution+l.Message, 0):
+		p.note(from, "", "skipped: its text has a NUL character")
+	case title == "":
+		p.note(from, "", "skipped: no summary or slug to title it")
+	case l.Scope != nil && *l.Scope != "":
+		p.note(from, title, "skipped: scoped to another project (%s); import it in that repository", *l.Scope)
+	case l.Status == "archived" || l.Status == "disabled":
+		p.note(from, title, "skipped: status %s", l.Status)
+	default:
+		return false
+	}
+	return true
+}
+
+// lessonTriggers sets the spec's triggers from the lesson's and returns
+// the triggers of its edits item, if any; why says why they were not
+// carried (then the body lists them).
+func (p *Plan) lessonTriggers(from string, l llLesson, spec *markdown.Spec) (edits markdown.Triggers, why string) {
+	trig, edits, why := llTriggers(l)
+	p.noteContent(from, spec.Title, l, edits, why)
+	switch {
+	case why != "":
+		p.note(from, spec.Title, "triggers not carried (imported without them, listed under \"Imported triggers\"): %s", why)
+		spec.Body += importedTriggers(l)
+	case trig.Empty():
+		spec.Triggers, edits = edits, markdown.Triggers{}
+	default:
+		spec.Triggers = trig
+	}
+	return edits, why
+}
+
+// applyType makes a guard a critical deny, and notes what the lesson's
+// type becomes in lore.
+func (p *Plan) applyType(from string, l llLesson, spec *markdown.Spec, why string) {
+	title := spec.Title
+	switch l.Type {
+	case "guard":
+		p.guard(from, l, spec, why)
+	case "directive", "protocol":
+		if spec.Triggers.Empty() {
+			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected once per session at the first tool calls%s", l.Type, criticalNote(l.Priority))
+		}
+	default:
+		if spec.Triggers.Empty() && why == "" {
+			p.note(from, title, "no tool names: lessons-learned's hook never injects it; imported without triggers")
+		}
+	}
+}
+
+// guard makes the spec a critical deny, noting what that changes.
+func (p *Plan) guard(from string, l llLesson, spec *markdown.Spec, why string) {
+	spec.Priority, spec.Enforce = "critical", "deny"
+	if l.Priority < 9 {
+		p.note(from, spec.Title, "guard: priority %d raised to critical, which enforce: deny needs", l.Priority)
+	}
+	if why != "" || len(spec.Triggers.Commands)+len(spec.Triggers.Paths)+len(spec.Triggers.Content) == 0 {
+		p.note(from, spec.Title, "guard: enforce: deny without a command or path target is not compiled until triggers are added")
 	}
 }
 
@@ -216,35 +258,22 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 	if len(t.Tools)+len(edits.Tools) == 0 {
 		return t, edits, "no tool in toolNames can ever match its patterns in lessons-learned's hook"
 	}
-	fail := func(format string, args ...any) (markdown.Triggers, markdown.Triggers, string) {
-		return markdown.Triggers{}, markdown.Triggers{}, fmt.Sprintf(format, args...)
+	cmdUnless, why := llCommands(l.CommandRegex, &t, edits.Tools)
+	if why != "" {
+		return markdown.Triggers{}, markdown.Triggers{}, why
 	}
-	var cmdUnless, pathUnless []string
-	for _, r := range l.CommandRegex {
-		pat, unless, err := jsCommand(r.Source, r.Flags)
-		if err != nil {
-			return fail("command pattern %q: %v", r.Source, err)
-		}
-		t.Commands = append(t.Commands, pat)
-		cmdUnless = appendNew(cmdUnless, unless...)
+	pathUnless, why := llPaths(l.PathRegex, &t)
+	if why != "" {
+		return markdown.Triggers{}, markdown.Triggers{}, why
 	}
-	if len(cmdUnless) > 0 && !sameUnless(l.CommandRegex) {
-		return fail("its command patterns have different negative lookaheads (lore's unless vetoes the whole item)")
-	}
-	if len(cmdUnless) > 0 && len(edits.Tools) > 0 {
-		return fail("on %s its command patterns test the added text with a negative lookahead (lore's unless tests the path, not the text)", edits.Tools[0])
-	}
-	for _, r := range l.PathRegex {
-		globs, unless, err := jsPathGlob(r.Source, r.Flags)
-		if err != nil {
-			return fail("path pattern %q: %v", r.Source, err)
-		}
-		if len(unless) > 0 && len(l.PathRegex) > 1 {
-			return fail("path pattern %q: its lookahead would veto the other path patterns", r.Source)
-		}
-		t.Paths = appendNew(t.Paths, globs...)
-		pathUnless = appendNew(pathUnless, unless...)
-	}
+	t, edits = llSplit(t, edits, content, cmdUnless, pathUnless, hasCmd)
+	return t, edits, ""
+}
+
+// llSplit shares the patterns between the item on Bash and the others (t)
+// and the edits item: the edits test the command patterns as content,
+// with the paths; t keeps what its tools can match.
+func llSplit(t, edits markdown.Triggers, content, cmdUnless, pathUnless []string, hasCmd bool) (markdown.Triggers, markdown.Triggers) {
 	t.Unless = appendNew(cmdUnless, pathUnless...)
 	if len(edits.Tools) > 0 {
 		edits.Content, edits.Paths, edits.Unless = append(slices.Clip(t.Commands), content...), t.Paths, pathUnless
@@ -256,7 +285,44 @@ func llTriggers(l llLesson) (t, edits markdown.Triggers, why string) {
 		// Bash only: its paths were for the edits, which have them.
 		t.Paths, t.Unless = nil, cmdUnless
 	}
-	return t, edits, ""
+	return t, edits
+}
+
+// llCommands adds the command patterns to t and returns their unless
+// patterns; why says why they cannot be carried.
+func llCommands(res []llRe, t *markdown.Triggers, editTools []string) (unless []string, why string) {
+	for _, r := range res {
+		pat, u, err := jsCommand(r.Source, r.Flags)
+		if err != nil {
+			return nil, fmt.Sprintf("command pattern %q: %v", r.Source, err)
+		}
+		t.Commands = append(t.Commands, pat)
+		unless = appendNew(unless, u...)
+	}
+	if len(unless) > 0 && !sameUnless(res) {
+		return nil, "its command patterns have different negative lookaheads (lore's unless vetoes the whole item)"
+	}
+	if len(unless) > 0 && len(editTools) > 0 {
+		return nil, fmt.Sprintf("on %s its command patterns test the added text with a negative lookahead (lore's unless tests the path, not the text)", editTools[0])
+	}
+	return unless, ""
+}
+
+// llPaths adds the path patterns to t as globs and returns their unless
+// patterns; why says why they cannot be carried.
+func llPaths(res []llRe, t *markdown.Triggers) (unless []string, why string) {
+	for _, r := range res {
+		globs, u, err := jsPathGlob(r.Source, r.Flags)
+		if err != nil {
+			return nil, fmt.Sprintf("path pattern %q: %v", r.Source, err)
+		}
+		if len(u) > 0 && len(res) > 1 {
+			return nil, fmt.Sprintf("path pattern %q: its lookahead would veto the other path patterns", r.Source)
+		}
+		t.Paths = appendNew(t.Paths, globs...)
+		unless = appendNew(unless, u...)
+	}
+	return unless, ""
 }
 
 // modelImplied reports whether the lesson's modelRegexSources gate is
@@ -270,14 +336,23 @@ func modelImplied(l llLesson) bool {
 		return false
 	}
 	for _, c := range l.CommandRegex {
-		if c.Flags != "" || strings.ContainsAny(c.Source, "()") {
+		if !impliesModel(c, l.ModelRegex) {
 			return false
 		}
-		for _, alt := range strings.Split(c.Source, "|") {
-			lit := strings.ReplaceAll(alt, `\b`, "")
-			if lit == "" || regexp.QuoteMeta(lit) != lit || !containsModel(lit, l.ModelRegex) {
-				return false
-			}
+	}
+	return true
+}
+
+// impliesModel reports whether every alternative of the command pattern c
+// is a literal that contains a model pattern.
+func impliesModel(c llRe, models []llRe) bool {
+	if c.Flags != "" || strings.ContainsAny(c.Source, "()") {
+		return false
+	}
+	for _, alt := range strings.Split(c.Source, "|") {
+		lit := strings.ReplaceAll(alt, `\b`, "")
+		if lit == "" || regexp.QuoteMeta(lit) != lit || !containsModel(lit, models) {
+			return false
 		}
 	}
 	return true
@@ -285,14 +360,20 @@ func modelImplied(l llLesson) bool {
 
 func containsModel(lit string, models []llRe) bool {
 	for _, m := range models {
-		if regexp.QuoteMeta(m.Source) != m.Source || strings.Trim(m.Flags, "i") != "" {
-			continue
-		}
-		if strings.Contains(lit, m.Source) || m.Flags == "i" && strings.Contains(strings.ToLower(lit), strings.ToLower(m.Source)) {
+		if literalIn(lit, m) {
 			return true
 		}
 	}
 	return false
+}
+
+// literalIn reports whether m is a literal pattern (with at most the i
+// flag) found in lit.
+func literalIn(lit string, m llRe) bool {
+	if regexp.QuoteMeta(m.Source) != m.Source || strings.Trim(m.Flags, "i") != "" {
+		return false
+	}
+	return strings.Contains(lit, m.Source) || m.Flags == "i" && strings.Contains(strings.ToLower(lit), strings.ToLower(m.Source))
 }
 
 // sameUnless reports whether every command pattern ends in the same

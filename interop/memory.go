@@ -109,19 +109,29 @@ func areaPaths(area string) (globs []string, rest string) {
 	var other []string
 	for _, a := range strings.Split(area, ",") {
 		a = strings.Trim(strings.TrimSpace(a), "`")
-		switch {
-		case a == "":
-		case strings.ContainsAny(a, " \t"):
-			other = append(other, a)
-		case strings.HasSuffix(a, "/"):
-			globs = append(globs, a+"**")
-		case strings.Contains(a, "/") || strings.Contains(a, "."):
-			globs = append(globs, a)
-		default:
+		if a == "" {
+			continue
+		}
+		if g, ok := areaGlob(a); ok {
+			globs = append(globs, g)
+		} else {
 			other = append(other, a)
 		}
 	}
 	return globs, strings.Join(other, ", ")
+}
+
+// areaGlob turns an Area entry into a glob when it is a path.
+func areaGlob(a string) (string, bool) {
+	switch {
+	case strings.ContainsAny(a, " \t"):
+		return "", false
+	case strings.HasSuffix(a, "/"):
+		return a + "**", true
+	case strings.Contains(a, "/") || strings.Contains(a, "."):
+		return a, true
+	}
+	return "", false
 }
 
 func (p *Plan) pitfallStatus(from, title, status string) string {

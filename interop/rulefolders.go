@@ -168,30 +168,16 @@ func (p *Plan) ReadClineRule(rel string, data []byte) {
 	p.ReadClaudeRule(rel, data)
 }
 
-// folderReader is how a file of Windsurf's or Cline's places is read:
-// the legacy single files by sections, a rule of the folders as one
-// rule; nil for anything else there.
-func (p *Plan) folderReader(kind, rel string) func(string, []byte) {
-	base := path.Base(rel)
-	switch {
-	case kind == "windsurf" && base == ".windsurfrules", kind == "cline" && base == ".clinerules":
-		return p.ReadSections
-	case kind == "windsurf" && strings.HasSuffix(base, ".md"):
-		return p.ReadWindsurfRule
-	case kind == "cline" && clineText(base) && !clineNotRules.MatchString("/"+rel):
-		return p.ReadClineRule
-	}
-	return nil
-}
-
 // clineNotRules are the folders of .clinerules/ that hold no rules:
 // Cline's workflows, hooks and skills (its rule loader leaves them out,
 // apps/vscode/src/core/context/instructions/user-instructions/cline-rules.ts).
 var clineNotRules = regexp.MustCompile(`/\.clinerules/(workflows|hooks|skills)/`)
 
-// clineText reports whether a file in Cline's rule folder is a rule.
-func clineText(base string) bool {
-	return strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".txt")
+// clineRule reports whether a file in Cline's rule folder is a rule: its
+// Markdown and text files, outside the folders that hold no rules.
+func clineRule(rel string) bool {
+	b := path.Base(rel)
+	return (strings.HasSuffix(b, ".md") || strings.HasSuffix(b, ".txt")) && !clineNotRules.MatchString("/"+rel)
 }
 
 // splitGlobs splits a comma-separated glob list at the commas outside

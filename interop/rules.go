@@ -45,16 +45,23 @@ func readRuleFile(data []byte) ruleFile {
 	block := text[4 : 4+end+1]
 	rest := text[4+end+4:]
 	rest = strings.TrimPrefix(strings.TrimLeft(rest, "-"), "\n")
+	return ruleFile{meta: readMeta(block), body: rest, line: strings.Count(text[:len(text)-len(rest)], "\n") + 1}
+}
+
+// readMeta reads a frontmatter block as YAML or, when it is not, as
+// "key: value" lines (a Cursor glob list such as *.ts is not YAML).
+func readMeta(block string) map[string]any {
 	meta := map[string]any{}
-	if err := yaml.Unmarshal([]byte(block), &meta); err != nil {
-		meta = map[string]any{}
-		for _, l := range strings.Split(block, "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(strings.TrimSpace(l), "#") {
-				meta[strings.TrimSpace(k)] = strings.TrimSpace(v)
-			}
+	if err := yaml.Unmarshal([]byte(block), &meta); err == nil {
+		return meta
+	}
+	meta = map[string]any{}
+	for _, l := range strings.Split(block, "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			meta[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
-	return ruleFile{meta: meta, body: rest, line: strings.Count(text[:len(text)-len(rest)], "\n") + 1}
+	return meta
 }
 
 // isText reports whether data can become an item (no NUL byte, valid
@@ -70,6 +77,18 @@ func (p *Plan) isText(rel string, data []byte) bool {
 // globList reads a glob list given as a YAML list or a comma-separated
 // string (Cursor's globs, Copilot's applyTo).
 func globList(v any) []string {
+	var out []string
+	for _, g := range globStrings(v) {
+		if g = strings.Trim(strings.TrimSpace(g), `"'`); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// globStrings splits a string, or each string of a list, at its commas
+// outside braces (splitGlobs).
+func globStrings(v any) []string {
 	var raw []string
 	switch x := v.(type) {
 	case string:
@@ -81,13 +100,7 @@ func globList(v any) []string {
 			}
 		}
 	}
-	var out []string
-	for _, g := range raw {
-		if g = strings.Trim(strings.TrimSpace(g), `"'`); g != "" {
-			out = append(out, g)
-		}
-	}
-	return out
+	return raw
 }
 
 func metaString(m map[string]any, key string) string {
@@ -191,14 +204,8 @@ func h2Sections(text string) []h2 {
 	fence := ""
 	off := 0
 	for i, l := range strings.SplitAfter(text, "\n") {
-		t := strings.TrimSpace(l)
-		switch {
-		case fence != "" && strings.HasPrefix(t, fence):
-			fence = ""
-		case fence != "":
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			fence = t[:3]
-		case strings.HasPrefix(l, "## "):
+		var code bool
+		if fence, code = fenceAfter(fence, strings.TrimSpace(l)); !code && strings.HasPrefix(l, "## ") {
 			out = append(out, h2{title: strings.TrimSpace(strings.TrimRight(l[3:], "#\n ")), start: off, line: i + 1})
 		}
 		off += len(l)
@@ -210,6 +217,20 @@ func h2Sections(text string) []h2 {
 		}
 	}
 	return out
+}
+
+// fenceAfter returns the code fence open after the trimmed line t, when
+// fence was open before it; code when t opens, closes or is in a fence.
+func fenceAfter(fence, t string) (string, bool) {
+	switch {
+	case fence != "" && strings.HasPrefix(t, fence):
+		return "", true
+	case fence != "":
+		return fence, true
+	case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		return t[:3], true
+	}
+	return "", false
 }
 
 // ReadCursorRule plans a .cursor/rules/*.mdc file: globs become paths,
@@ -273,32 +294,43 @@ func (p *Plan) ReadSections(rel string, data []byte) {
 		p.note(rel, "", "no \"## \" sections: nothing imported (each H2 section becomes one item)")
 	}
 	for _, s := range secs {
-		body := s.content(text)
-		managed := itemMarkerRe.MatchString(body)
-		content := strings.TrimSpace(blockLineRe.ReplaceAllString(body, ""))
-		var paths []string
-		if managed { // lore's own export: its sections are one level down
-			if m := appliesRe.FindStringSubmatch(content); m != nil {
-				paths = codeSpans(m[1])
-				content = strings.TrimSpace(appliesRe.ReplaceAllString(content, ""))
-			}
-			content = promote(content)
-		}
-		from := fmt.Sprintf("%s:%d", rel, s.line)
-		if oneLine(s.title) == "" {
-			p.note(from, "", "a heading without text: nothing imported")
-			continue
-		}
-		d, id := p.ruleDraft(rel+"#"+markdown.Slug(s.title), from, s.title, "# "+s.title+"\n"+content, paths)
-		if d.Spec.Body == "" {
-			p.note(from, s.title, "empty section: nothing imported")
-			continue
-		}
-		if cmds := commandSpans(content); len(cmds) > 0 && !managed {
-			p.note(from, d.Spec.Title, "suggested triggers (not set): %s", strings.Join(cmds, " "))
-		}
-		p.add(d, id)
+		p.readSection(rel, s, s.content(text))
 	}
+}
+
+// readSection plans one H2 section of a file of sections.
+func (p *Plan) readSection(rel string, s h2, body string) {
+	managed := itemMarkerRe.MatchString(body)
+	content := strings.TrimSpace(blockLineRe.ReplaceAllString(body, ""))
+	var paths []string
+	if managed { // lore's own export: its sections are one level down
+		content, paths = managedSection(content)
+	}
+	from := fmt.Sprintf("%s:%d", rel, s.line)
+	if oneLine(s.title) == "" {
+		p.note(from, "", "a heading without text: nothing imported")
+		return
+	}
+	d, id := p.ruleDraft(rel+"#"+markdown.Slug(s.title), from, s.title, "# "+s.title+"\n"+content, paths)
+	if d.Spec.Body == "" {
+		p.note(from, s.title, "empty section: nothing imported")
+		return
+	}
+	if cmds := commandSpans(content); len(cmds) > 0 && !managed {
+		p.note(from, d.Spec.Title, "suggested triggers (not set): %s", strings.Join(cmds, " "))
+	}
+	p.add(d, id)
+}
+
+// managedSection reads a section of lore's own export: its "Applies to"
+// paths, and its content with its headings one level up.
+func managedSection(content string) (string, []string) {
+	var paths []string
+	if m := appliesRe.FindStringSubmatch(content); m != nil {
+		paths = codeSpans(m[1])
+		content = strings.TrimSpace(appliesRe.ReplaceAllString(content, ""))
+	}
+	return promote(content), paths
 }
 
 // blockLineRe matches the lines of the managed block's markers.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,42 +45,15 @@ func ReadSource(root, arg string) (Plan, error) {
 		return readClaudeMemory(root)
 	}
 	if places, ok := sourceFiles[arg]; ok {
-		p := Plan{Source: arg}
-		found := false
-		for _, rel := range places {
-			ok, err := p.readPath(root, rel, arg)
-			if err != nil {
-				return p, err
-			}
-			found = found || ok
-		}
-		if !found {
-			return p, fmt.Errorf("import %s: none of %s exists", arg, strings.Join(places, ", "))
-		}
-		return p, nil
+		return readPlaces(root, arg, places)
 	}
-	abs := arg
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, arg)
-	}
-	rel := filepath.ToSlash(arg)
-	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
-		rel = filepath.ToSlash(r)
-	}
-	kind := kindOf(rel)
-	if kind == "" {
-		if fi, err := os.Stat(abs); err == nil && fi.IsDir() && hasADRs(abs) {
-			kind = "adr"
-		} else {
-			return Plan{}, fmt.Errorf("import %s: not a source lore knows (one of %s, or a file of one)", arg, strings.Join(Sources, ", "))
-		}
+	abs, rel := argPaths(root, arg)
+	kind, err := argKind(arg, abs, rel)
+	if err != nil {
+		return Plan{}, err
 	}
 	if kind == "lessons-learned" {
-		data, err := os.ReadFile(abs)
-		if err != nil {
-			return Plan{}, fmt.Errorf("import: %w", err)
-		}
-		return ReadLessonsLearned(rel, data)
+		return readLessonsFile(abs, rel)
 	}
 	p := Plan{Source: kind}
 	if ok, err := p.readPath(filepath.Dir(abs), path.Base(rel), kind); err != nil || !ok {
@@ -89,7 +63,63 @@ func ReadSource(root, arg string) (Plan, error) {
 		return p, err
 	}
 	// Keys and notes name the path as the user gave it (repo-relative).
-	prefix := path.Dir(rel)
+	p.under(path.Dir(rel))
+	return p, nil
+}
+
+func readLessonsFile(abs, rel string) (Plan, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return Plan{}, fmt.Errorf("import: %w", err)
+	}
+	return ReadLessonsLearned(rel, data)
+}
+
+// readPlaces reads a source kind from its usual places under root.
+func readPlaces(root, kind string, places []string) (Plan, error) {
+	p := Plan{Source: kind}
+	found := false
+	for _, rel := range places {
+		ok, err := p.readPath(root, rel, kind)
+		if err != nil {
+			return p, err
+		}
+		found = found || ok
+	}
+	if !found {
+		return p, fmt.Errorf("import %s: none of %s exists", kind, strings.Join(places, ", "))
+	}
+	return p, nil
+}
+
+// argPaths returns the absolute path of a file or folder argument, and
+// its slash path relative to root when it is under root (else as given).
+func argPaths(root, arg string) (abs, rel string) {
+	abs = arg
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, arg)
+	}
+	rel = filepath.ToSlash(arg)
+	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		rel = filepath.ToSlash(r)
+	}
+	return abs, rel
+}
+
+// argKind knows the source kind of a file or folder argument by its name,
+// or a folder of decision records by its files.
+func argKind(arg, abs, rel string) (string, error) {
+	if kind := kindOf(rel); kind != "" {
+		return kind, nil
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() && hasADRs(abs) {
+		return "adr", nil
+	}
+	return "", fmt.Errorf("import %s: not a source lore knows (one of %s, or a file of one)", arg, strings.Join(Sources, ", "))
+}
+
+// under puts the plan's keys and paths under the folder prefix.
+func (p *Plan) under(prefix string) {
 	for i := range p.Drafts {
 		p.Drafts[i].Key = path.Join(prefix, p.Drafts[i].Key)
 		p.Drafts[i].From = path.Join(prefix, p.Drafts[i].From)
@@ -100,7 +130,6 @@ func ReadSource(root, arg string) (Plan, error) {
 	for i := range p.Notes {
 		p.Notes[i].From = path.Join(prefix, p.Notes[i].From)
 	}
-	return p, nil
 }
 
 // kindOf knows a source by its path.
@@ -161,8 +190,23 @@ func (p *Plan) readPath(base, rel, kind string) (bool, error) {
 	if !fi.IsDir() {
 		return true, p.readFile(abs, rel, kind)
 	}
+	files, err := regularFiles(base, abs)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if err := p.readFile(filepath.Join(base, filepath.FromSlash(f)), f, kind); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// regularFiles returns the regular files under dir, as sorted slash paths
+// relative to base.
+func regularFiles(base, dir string) ([]string, error) {
 	var files []string
-	err = filepath.WalkDir(abs, func(f string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -173,53 +217,66 @@ func (p *Plan) readPath(base, rel, kind string) (bool, error) {
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("import: %w", err)
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	sort.Strings(files)
-	for _, f := range files {
-		if err := p.readFile(filepath.Join(base, filepath.FromSlash(f)), f, kind); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	return files, nil
 }
+
+// fileReaders are the files of each source kind and how each is read,
+// in order: the first that takes a file reads it.
+var fileReaders = []struct {
+	kind  string
+	takes func(rel string) bool
+	read  func(p *Plan, rel string, data []byte)
+}{
+	{"cursor", suffix(".mdc"), (*Plan).ReadCursorRule},
+	{"claude-rules", suffix(".md"), (*Plan).ReadClaudeRule},
+	{"copilot", suffix(".instructions.md"), (*Plan).ReadCopilotInstructions},
+	{"adr", base(IsADRFile), (*Plan).ReadADR},
+	{"devflow", named("decisions.md", "pitfalls.md"), (*Plan).ReadDevflow},
+	{"devflow", base(func(b string) bool { return devflowLogs[b] }), (*Plan).ReadDevflowLog},
+	{"claude-memory", suffix(".md"), (*Plan).ReadClaudeMemory},
+	{"windsurf", named(".windsurfrules"), (*Plan).ReadSections},
+	{"windsurf", suffix(".md"), (*Plan).ReadWindsurfRule},
+	{"cline", named(".clinerules"), (*Plan).ReadSections},
+	{"cline", clineRule, (*Plan).ReadClineRule},
+	{"cursor", named(".cursorrules"), (*Plan).ReadSections},
+	{"copilot", named("copilot-instructions.md"), (*Plan).ReadSections},
+	{"claude", anyFile, (*Plan).ReadSections},
+	{"agents", anyFile, (*Plan).ReadSections},
+	{"gemini", anyFile, (*Plan).ReadSections},
+}
+
+// base makes a test of a file's name a test of its path.
+func base(takes func(string) bool) func(string) bool {
+	return func(rel string) bool { return takes(path.Base(rel)) }
+}
+
+func suffix(ext string) func(string) bool {
+	return base(func(b string) bool { return strings.HasSuffix(b, ext) })
+}
+
+func named(names ...string) func(string) bool {
+	return base(func(b string) bool { return slices.Contains(names, b) })
+}
+
+func anyFile(string) bool { return true }
 
 // readFile reads one file of a source kind; files of other kinds in its
 // folders (images, templates) are left alone.
 func (p *Plan) readFile(abs, rel, kind string) error {
-	base := path.Base(rel)
-	var read func(string, []byte)
-	switch {
-	case kind == "cursor" && strings.HasSuffix(base, ".mdc"):
-		read = p.ReadCursorRule
-	case kind == "claude-rules" && strings.HasSuffix(base, ".md"):
-		read = p.ReadClaudeRule
-	case kind == "copilot" && strings.HasSuffix(base, ".instructions.md"):
-		read = p.ReadCopilotInstructions
-	case kind == "adr" && IsADRFile(base):
-		read = p.ReadADR
-	case kind == "devflow" && (base == "decisions.md" || base == "pitfalls.md"):
-		read = p.ReadDevflow
-	case kind == "devflow" && devflowLogs[base]:
-		read = p.ReadDevflowLog
-	case kind == "claude-memory" && strings.HasSuffix(base, ".md"):
-		read = p.ReadClaudeMemory
-	case kind == "windsurf", kind == "cline":
-		read = p.folderReader(kind, rel)
-	case kind == "cursor" && base == ".cursorrules", kind == "copilot" && base == "copilot-instructions.md",
-		kind == "claude" || kind == "agents" || kind == "gemini":
-		read = p.ReadSections
-	default:
+	for _, r := range fileReaders {
+		if r.kind != kind || !r.takes(rel) {
+			continue
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		r.read(p, rel, data)
 		return nil
 	}
-	if read == nil {
-		return nil
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	read(rel, data)
 	return nil
 }
 

@@ -44,6 +44,11 @@ func checkDeny(it *markdown.Item) []Finding {
 	if len(t.Commands)+len(t.Paths)+len(t.Content) == 0 {
 		return []Finding{bad("enforce", "set triggers.commands, triggers.paths or triggers.content; deny blocks only calls that match a target")}
 	}
+	return denyTargets(t, bad)
+}
+
+// denyTargets flags each target of a deny that matches almost anything.
+func denyTargets(t markdown.Triggers, bad func(key, msg string) Finding) []Finding {
 	var out []Finding
 	for _, pat := range t.Commands {
 		if msg := broadCommand(pat); msg != "" {
@@ -77,16 +82,21 @@ func broadCommand(pat string) string {
 	if requiredLiteral(parsed.Simplify()) < minLiteral {
 		return fmt.Sprintf("%q does not require any text of %d or more characters, so it matches almost any command; name the command, e.g. '^git push --force'", pat, minLiteral)
 	}
+	if hits := ordinaryHits(re); len(hits)*4 > len(ordinaryCommands) {
+		return fmt.Sprintf("%q matches %d of %d ordinary commands (%q, %q, ...); name the command, e.g. '^git push --force'", pat, len(hits), len(ordinaryCommands), hits[0], hits[1])
+	}
+	return ""
+}
+
+// ordinaryHits returns the ordinary commands re matches.
+func ordinaryHits(re *regexp.Regexp) []string {
 	var hits []string
 	for _, c := range ordinaryCommands {
 		if re.MatchString(c) {
 			hits = append(hits, c)
 		}
 	}
-	if len(hits)*4 > len(ordinaryCommands) {
-		return fmt.Sprintf("%q matches %d of %d ordinary commands (%q, %q, ...); name the command, e.g. '^git push --force'", pat, len(hits), len(ordinaryCommands), hits[0], hits[1])
-	}
-	return ""
+	return hits
 }
 
 // requiredLiteral is a lower bound on the longest literal text that every
@@ -117,15 +127,20 @@ func literals(re *syntax.Regexp) litInfo {
 	case syntax.OpConcat:
 		return concatLiterals(re.Sub)
 	case syntax.OpAlternate:
-		out := literals(re.Sub[0])
-		out.exact = -1
-		for _, s := range re.Sub[1:] {
-			in := literals(s)
-			out.pre, out.suf, out.best = min(out.pre, in.pre), min(out.suf, in.suf), min(out.best, in.best)
-		}
-		return out
+		return alternateLiterals(re.Sub)
 	}
 	return litInfo{exact: -1} // a class, any character, an optional part
+}
+
+// alternateLiterals keeps what every alternative has.
+func alternateLiterals(subs []*syntax.Regexp) litInfo {
+	out := literals(subs[0])
+	out.exact = -1
+	for _, s := range subs[1:] {
+		in := literals(s)
+		out.pre, out.suf, out.best = min(out.pre, in.pre), min(out.suf, in.suf), min(out.best, in.best)
+	}
+	return out
 }
 
 // concatLiterals joins the runs of adjacent parts: the parser factors

@@ -35,19 +35,7 @@ type Change struct {
 // renames (each in path order), then the removals of files an interrupted
 // rename left behind.
 func Fix(st Store) ([]Change, error) {
-	items := map[string]*markdown.Item{}
-	var order []string
-	taken := map[string]bool{}
-	for _, f := range st.Items {
-		taken[f.Path] = true
-		if !strings.HasSuffix(f.Path, ".md") {
-			continue
-		}
-		if it, err := markdown.Parse(f.Path, f.Data); err == nil {
-			items[f.Path] = it
-			order = append(order, f.Path)
-		}
-	}
+	items, order, taken := parseItems(st)
 	var removed []Change
 	for _, p := range leftovers(items) {
 		removed = append(removed, Change{Path: p, Remove: true, What: []string{"removed: left by an interrupted lint --fix rename (" + items[p].ID + " was already renumbered)"}})
@@ -75,21 +63,43 @@ func Fix(st Store) ([]Change, error) {
 	if err := renumber(items, order, taken, changes, note); err != nil {
 		return nil, err
 	}
+	return append(ordered(items, changes), removed...), nil
+}
+
+// parseItems parses the store's items (files that do not parse are left
+// alone): by path, their paths in store order, and every path taken.
+func parseItems(st Store) (items map[string]*markdown.Item, order []string, taken map[string]bool) {
+	items, taken = map[string]*markdown.Item{}, map[string]bool{}
+	for _, f := range st.Items {
+		taken[f.Path] = true
+		if !strings.HasSuffix(f.Path, ".md") {
+			continue
+		}
+		if it, err := markdown.Parse(f.Path, f.Data); err == nil {
+			items[f.Path] = it
+			order = append(order, f.Path)
+		}
+	}
+	return items, order, taken
+}
+
+// ordered returns the changes with their final bytes, renames after the
+// rewrites in place (the references to a renamed item are written before
+// it, and its old name is removed last), so a run killed at any write
+// leaves a state the next Fix completes.
+func ordered(items map[string]*markdown.Item, changes map[string]*Change) []Change {
 	var out []Change
 	for p, c := range changes {
 		c.Data = items[p].Raw() // items are keyed by their final path
 		out = append(out, *c)
 	}
-	// Renames after the rewrites in place (the references to a renamed item
-	// are written before it, and its old name is removed last), so a run
-	// killed at any write leaves a state the next Fix completes.
 	sort.Slice(out, func(i, j int) bool {
 		if (out[i].From != "") != (out[j].From != "") {
 			return out[j].From != ""
 		}
 		return out[i].Path < out[j].Path
 	})
-	return append(out, removed...), nil
+	return out
 }
 
 // leftovers finds the old files of renames that lint --fix wrote but was
@@ -103,7 +113,7 @@ func leftovers(items map[string]*markdown.Item) []string {
 	for _, it := range items {
 		byID[it.ID] = append(byID[it.ID], it)
 		if it.Ref != "" {
-			k := it.Kind + "/" + strings.ToUpper(it.Ref)
+			k := refKey(it.Kind, it.Ref)
 			if holders[k] == nil {
 				holders[k] = map[string]bool{}
 			}
@@ -116,17 +126,24 @@ func leftovers(items map[string]*markdown.Item) []string {
 			continue
 		}
 		for i, old := range same {
-			nw := same[1-i]
-			if old.Ref == "" || nw.Ref == "" || old.Kind != nw.Kind || strings.EqualFold(old.Ref, nw.Ref) || len(holders[old.Kind+"/"+strings.ToUpper(old.Ref)]) < 2 {
-				continue
-			}
-			if string(nw.Raw()) == strings.ReplaceAll(string(old.Raw()), old.Ref, nw.Ref) {
+			if leftover(old, same[1-i], holders) {
 				out = append(out, old.Path)
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+func refKey(kind, ref string) string { return kind + "/" + strings.ToUpper(ref) }
+
+// leftover reports whether old is the old file of a rename to nw: its
+// ref is also another item's, and nw is old with a new ref.
+func leftover(old, nw *markdown.Item, holders map[string]map[string]bool) bool {
+	if old.Ref == "" || nw.Ref == "" || old.Kind != nw.Kind || strings.EqualFold(old.Ref, nw.Ref) || len(holders[refKey(old.Kind, old.Ref)]) < 2 {
+		return false
+	}
+	return string(nw.Raw()) == strings.ReplaceAll(string(old.Raw()), old.Ref, nw.Ref)
 }
 
 // splitLookahead splits a pattern that ends in a negative lookahead
@@ -138,22 +155,33 @@ func splitLookahead(pat string) (base string, unless []string, ok bool) {
 		return "", nil, false
 	}
 	base, inner := pat[:open], pat[open+len("(?!.*"):len(pat)-1]
-	inner = strings.TrimPrefix(inner, "?") // (?!.*?X) is the same test
+	unless, ok = lookaheadAlternatives(strings.TrimPrefix(inner, "?")) // (?!.*?X) is the same test
+	if !ok || strings.TrimSpace(base) == "" || len(unless) == 0 || !validRegexps(append([]string{base}, unless...)) {
+		return "", nil, false
+	}
+	return base, unless, true
+}
+
+// lookaheadAlternatives splits what a negative lookahead rules out, X or
+// (A|B), into its alternatives; !ok for A|B, whose B is anchored where
+// the lookahead is, not an unless.
+func lookaheadAlternatives(inner string) ([]string, bool) {
 	if g := lastGroupStart(inner); g == 0 && inner != "" {
 		inner = strings.TrimPrefix(inner[1:len(inner)-1], "?:")
 	} else if len(splitAlternatives(inner)) > 1 {
-		return "", nil, false // (?!.*A|B): B is anchored here; not an unless
+		return nil, false
 	}
-	unless = splitAlternatives(inner)
-	if strings.TrimSpace(base) == "" || len(unless) == 0 {
-		return "", nil, false
-	}
-	for _, p := range append([]string{base}, unless...) {
+	return splitAlternatives(inner), true
+}
+
+// validRegexps reports whether every pattern is a non-empty valid RE2.
+func validRegexps(pats []string) bool {
+	for _, p := range pats {
 		if p == "" || markdown.CheckRegex(p) != nil {
-			return "", nil, false
+			return false
 		}
 	}
-	return base, unless, true
+	return true
 }
 
 // lastGroupStart returns the offset of the "(" that the pattern's final ")"
@@ -248,7 +276,17 @@ func fixLookahead(it *markdown.Item) (string, error) {
 		return "", nil
 	}
 	trig := it.Node("triggers")
-	var cmds, unless *yaml.Node
+	cmds, unless := commandsAndUnless(trig)
+	moved := moveLookaheads(cmds, unless)
+	if err := it.SetNode("triggers", trig); err != nil {
+		return "", fmt.Errorf("lint: fix %s: %w", it.Path, err)
+	}
+	return fmt.Sprintf("triggers: moved the negative lookahead into unless %q", moved), nil
+}
+
+// commandsAndUnless returns the triggers node's commands and its unless
+// sequence, made (or made a sequence) when needed.
+func commandsAndUnless(trig *yaml.Node) (cmds, unless *yaml.Node) {
 	for i := 0; i+1 < len(trig.Content); i += 2 {
 		switch trig.Content[i].Value {
 		case "commands":
@@ -263,6 +301,12 @@ func fixLookahead(it *markdown.Item) (string, error) {
 	} else if unless.Kind == yaml.ScalarNode {
 		*unless = yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: unless.Value, Style: unless.Style}}}
 	}
+	return cmds, unless
+}
+
+// moveLookaheads cuts the trailing lookaheads off the commands and adds
+// what they rule out to unless (once each); it returns what it added.
+func moveLookaheads(cmds, unless *yaml.Node) []string {
 	have := map[string]bool{}
 	for _, n := range unless.Content {
 		have[n.Value] = true
@@ -286,10 +330,7 @@ func fixLookahead(it *markdown.Item) (string, error) {
 			}
 		}
 	}
-	if err := it.SetNode("triggers", trig); err != nil {
-		return "", fmt.Errorf("lint: fix %s: %w", it.Path, err)
-	}
-	return fmt.Sprintf("triggers: moved the negative lookahead into unless %q", moved), nil
+	return moved
 }
 
 var refInName = regexp.MustCompile(`(?i)^(?:PF|ADR)-\d+`)
@@ -305,6 +346,21 @@ func renumber(items map[string]*markdown.Item, order []string, taken map[string]
 	if len(groups) == 0 {
 		return nil
 	}
+	next := highestRefs(all)
+	for _, g := range groups {
+		for _, it := range g[1:] {
+			next[it.Kind]++
+			if err := renumberItem(items, changes, taken, note, it, g[0].Path, next[it.Kind]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// highestRefs returns the highest number of each kind, in refs and file
+// names.
+func highestRefs(all []*markdown.Item) map[string]int {
 	next := map[string]int{}
 	for _, it := range all {
 		for _, s := range []string{it.Ref, path.Base(it.Path)} {
@@ -316,40 +372,48 @@ func renumber(items map[string]*markdown.Item, order []string, taken map[string]
 			}
 		}
 	}
-	for _, g := range groups {
-		for _, it := range g[1:] {
-			old := it.Ref
-			next[it.Kind]++
-			ref := fmt.Sprintf("%s-%04d", markdown.RefPrefix(it.Kind), next[it.Kind])
-			oldPath := it.Path
-			node := it.Node("ref") // changed in place, so a comment on the line stays
-			node.Value = ref
-			if err := it.SetNode("ref", node); err != nil {
-				return fmt.Errorf("lint: fix %s: %w", oldPath, err)
-			}
-			oldBase := path.Base(oldPath)
-			newPath := oldPath
-			if m := refInName.FindString(oldBase); strings.EqualFold(m, old) {
-				newPath = path.Join(path.Dir(oldPath), ref+oldBase[len(m):])
-				for i := 2; taken[newPath]; i++ {
-					newPath = path.Join(path.Dir(oldPath), fmt.Sprintf("%s%s-%d.md", ref, strings.TrimSuffix(oldBase[len(m):], ".md"), i))
-				}
-			}
-			what := fmt.Sprintf("ref: renumbered %s to %s (the older %s keeps %s)", old, ref, g[0].Path, old)
-			if newPath != oldPath {
-				if err := move(items, changes, oldPath, newPath); err != nil {
-					return err
-				}
-				taken[newPath] = true
-				what += ", renamed from " + oldPath
-			}
-			note(newPath, what)
-			if err := updateRefs(items, it, old, ref, oldBase, path.Base(newPath), note); err != nil {
-				return err
-			}
-		}
+	return next
+}
+
+// renumberItem gives it number num (the older keeper keeps its ref),
+// renames its file when the name holds the old ref, and updates the
+// references to it.
+func renumberItem(items map[string]*markdown.Item, changes map[string]*Change, taken map[string]bool, note func(p, what string), it *markdown.Item, keeper string, num int) error {
+	old := it.Ref
+	ref := fmt.Sprintf("%s-%04d", markdown.RefPrefix(it.Kind), num)
+	oldPath := it.Path
+	node := it.Node("ref") // changed in place, so a comment on the line stays
+	node.Value = ref
+	if err := it.SetNode("ref", node); err != nil {
+		return fmt.Errorf("lint: fix %s: %w", oldPath, err)
 	}
-	return nil
+	oldBase := path.Base(oldPath)
+	newPath := renamed(oldPath, old, ref, taken)
+	what := fmt.Sprintf("ref: renumbered %s to %s (the older %s keeps %s)", old, ref, keeper, old)
+	if newPath != oldPath {
+		if err := move(items, changes, oldPath, newPath); err != nil {
+			return err
+		}
+		taken[newPath] = true
+		what += ", renamed from " + oldPath
+	}
+	note(newPath, what)
+	return updateRefs(items, it, old, ref, oldBase, path.Base(newPath), note)
+}
+
+// renamed is the free path of a renumbered item whose file name starts
+// with its old ref; its path when the name does not.
+func renamed(oldPath, old, ref string, taken map[string]bool) string {
+	oldBase := path.Base(oldPath)
+	m := refInName.FindString(oldBase)
+	if !strings.EqualFold(m, old) {
+		return oldPath
+	}
+	newPath := path.Join(path.Dir(oldPath), ref+oldBase[len(m):])
+	for i := 2; taken[newPath]; i++ {
+		newPath = path.Join(path.Dir(oldPath), fmt.Sprintf("%s%s-%d.md", ref, strings.TrimSuffix(oldBase[len(m):], ".md"), i))
+	}
+	return newPath
 }
 
 // move re-keys an item (and its pending change) under its new path.
@@ -394,20 +458,7 @@ func updateRefs(items map[string]*markdown.Item, moved *markdown.Item, old, ref,
 		if id, perr := ulid.ParseStrict(it.ID); perr == nil && err == nil {
 			recent = id.Time() >= since.Time()
 		}
-		raw := it.Raw()
-		changed := 0
-		out := re.ReplaceAllFunc(raw, func(m []byte) []byte {
-			sub := re.FindSubmatch(m)
-			switch {
-			case len(sub[1]) > 0 && old+string(sub[1]) == oldBase:
-				changed++
-				return []byte(newBase)
-			case len(sub[1]) == 0 && (self || recent):
-				changed++
-				return []byte(ref)
-			}
-			return m
-		})
+		out, changed := replaceRefs(re, it.Raw(), old, ref, oldBase, newBase, self || recent)
 		if changed == 0 {
 			continue
 		}
@@ -419,4 +470,23 @@ func updateRefs(items map[string]*markdown.Item, moved *markdown.Item, old, ref,
 		note(p, fmt.Sprintf("updated %d reference(s) from %s to %s", changed, old, ref))
 	}
 	return nil
+}
+
+// replaceRefs rewrites links to the old file name and, when bare, bare
+// mentions of the old ref; it returns the text and how many it rewrote.
+func replaceRefs(re *regexp.Regexp, raw []byte, old, ref, oldBase, newBase string, bare bool) ([]byte, int) {
+	changed := 0
+	out := re.ReplaceAllFunc(raw, func(m []byte) []byte {
+		sub := re.FindSubmatch(m)
+		switch {
+		case len(sub[1]) > 0 && old+string(sub[1]) == oldBase:
+			changed++
+			return []byte(newBase)
+		case len(sub[1]) == 0 && bare:
+			changed++
+			return []byte(ref)
+		}
+		return m
+	})
+	return out, changed
 }

@@ -93,32 +93,54 @@ func fromError(e *markdown.Error, sev Severity) Finding {
 
 // Check lints the store and returns every finding, sorted by file and line.
 func Check(st Store) []Finding {
-	var out []Finding
-	cfg := config.Default()
-	if st.Config != nil {
-		c, err := config.Parse(st.Config.Path, st.Config.Data)
-		var ce *config.Error
-		switch {
-		case errors.As(err, &ce):
-			out = append(out, Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: Error})
-		case err != nil:
-			out = append(out, Finding{Path: st.Config.Path, Msg: err.Error(), Severity: Error})
-		default:
-			cfg = c
-		}
-	}
-	if st.Learnings != nil {
-		if _, err := markdown.ParseLearnings(st.Learnings.Path, st.Learnings.Data); err != nil {
-			out = append(out, located(st.Learnings.Path, err))
-		} else {
-			out = append(out, checkText(st.Learnings.Path, st.Learnings.Data)...)
-		}
-	}
+	cfg, out := checkConfig(st.Config)
+	out = append(out, checkLearnings(st.Learnings)...)
 	for _, p := range st.Temps {
 		out = append(out, Finding{Path: p, Msg: "temp file left by a killed lore write: the next lore write (or lore lint --fix) removes it", Severity: Error})
 	}
+	items, found := checkItems(st.Items, cfg)
+	out = append(out, found...)
+	out = append(out, duplicates(items)...)
+	for _, l := range st.Links {
+		out = append(out, linkFinding(l))
+	}
+	sortFindings(out)
+	return out
+}
+
+// checkConfig parses the config (the default when there is none).
+func checkConfig(f *File) (config.Config, []Finding) {
+	if f == nil {
+		return config.Default(), nil
+	}
+	c, err := config.Parse(f.Path, f.Data)
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ce):
+		return config.Default(), []Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: Error}}
+	case err != nil:
+		return config.Default(), []Finding{{Path: f.Path, Msg: err.Error(), Severity: Error}}
+	}
+	return c, nil
+}
+
+// checkLearnings checks the learnings file, when there is one.
+func checkLearnings(f *File) []Finding {
+	if f == nil {
+		return nil
+	}
+	if _, err := markdown.ParseLearnings(f.Path, f.Data); err != nil {
+		return []Finding{located(f.Path, err)}
+	}
+	return checkText(f.Path, f.Data)
+}
+
+// checkItems parses and checks the item files; it returns the items that
+// parse.
+func checkItems(files []File, cfg config.Config) ([]*markdown.Item, []Finding) {
+	var out []Finding
 	var items []*markdown.Item
-	for _, f := range st.Items {
+	for _, f := range files {
 		if !strings.HasSuffix(f.Path, ".md") {
 			if base := path.Base(f.Path); !strings.HasPrefix(base, ".") {
 				out = append(out, Finding{Path: f.Path, Msg: "not a knowledge item (only .md files are read): ignored", Severity: Warning})
@@ -133,10 +155,11 @@ func Check(st Store) []Finding {
 		items = append(items, it)
 		out = append(out, checkItem(it, cfg)...)
 	}
-	out = append(out, duplicates(items)...)
-	for _, l := range st.Links {
-		out = append(out, linkFinding(l))
-	}
+	return items, out
+}
+
+// sortFindings sorts by file, line and column.
+func sortFindings(out []Finding) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -147,7 +170,6 @@ func Check(st Store) []Finding {
 		}
 		return a.Col < b.Col
 	})
-	return out
 }
 
 // linkFinding reports a symbolic link in the store: a committed link
@@ -274,6 +296,18 @@ func refNameMismatch(it *markdown.Item) (Finding, bool) {
 // duplicates reports ids used by more than one item, and PF-/ADR- refs used
 // by more than one item of a kind (after a merge of two branches).
 func duplicates(items []*markdown.Item) []Finding {
+	out := duplicateIDs(items)
+	for _, group := range refGroups(items) {
+		keep := group[0]
+		for _, it := range group[1:] {
+			out = append(out, Finding{Path: it.Path, Line: it.KeyLine("ref"), Key: "ref", Msg: fmt.Sprintf("duplicate ref %s, also used by the older %s; lore lint --fix renumbers this one", it.Ref, keep.Path), Severity: Error})
+		}
+	}
+	return out
+}
+
+// duplicateIDs reports ids used by more than one item.
+func duplicateIDs(items []*markdown.Item) []Finding {
 	var out []Finding
 	byID := map[string][]*markdown.Item{}
 	for _, it := range items {
@@ -289,12 +323,6 @@ func duplicates(items []*markdown.Item) []Finding {
 			out = append(out, Finding{Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: fmt.Sprintf("duplicate id %s, also used by %s; give one of them a new ULID", it.ID, others(group, it)), Severity: Error})
 		}
 	}
-	for _, group := range refGroups(items) {
-		keep := group[0]
-		for _, it := range group[1:] {
-			out = append(out, Finding{Path: it.Path, Line: it.KeyLine("ref"), Key: "ref", Msg: fmt.Sprintf("duplicate ref %s, also used by the older %s; lore lint --fix renumbers this one", it.Ref, keep.Path), Severity: Error})
-		}
-	}
 	return out
 }
 
@@ -307,7 +335,7 @@ func refGroups(items []*markdown.Item) [][]*markdown.Item {
 		if it.Ref == "" || markdown.RefPrefix(it.Kind) == "" {
 			continue
 		}
-		k := it.Kind + "/" + strings.ToUpper(it.Ref)
+		k := refKey(it.Kind, it.Ref)
 		if byRef[k] == nil {
 			keys = append(keys, k)
 		}
@@ -320,15 +348,20 @@ func refGroups(items []*markdown.Item) [][]*markdown.Item {
 		if len(g) < 2 {
 			continue
 		}
-		sort.SliceStable(g, func(i, j int) bool {
-			if g[i].ID != g[j].ID {
-				return g[i].ID < g[j].ID
-			}
-			return g[i].Path < g[j].Path
-		})
+		sortOldestFirst(g)
 		out = append(out, g)
 	}
 	return out
+}
+
+// sortOldestFirst orders items by id (ULIDs sort by time), then path.
+func sortOldestFirst(g []*markdown.Item) {
+	sort.SliceStable(g, func(i, j int) bool {
+		if g[i].ID != g[j].ID {
+			return g[i].ID < g[j].ID
+		}
+		return g[i].Path < g[j].Path
+	})
 }
 
 func others(group []*markdown.Item, self *markdown.Item) string {

@@ -114,33 +114,46 @@ func checkFetch(it *markdown.Item) []Finding {
 	var out []Finding
 	raw := it.Raw()
 	for _, s := range it.Sections {
-		if descriptive[strings.ToLower(s.Title)] {
-			continue
-		}
-		off := s.Start
-		fenced := false
-		for _, line := range strings.SplitAfter(string(raw[s.Start:s.End]), "\n") {
-			t := strings.TrimLeft(line, " ")
-			fence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
-			if fence {
-				fenced = !fenced
-			}
-			text := line
-			if !fenced && !fence && !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "\t") {
-				text = unspan(line) // prose: its backticks delimit code, they do not run it
-			}
-			for _, re := range fetchRes {
-				if loc := re.FindStringIndex(text); loc != nil {
-					l, c := position(raw, off+loc[0])
-					out = append(out, Finding{Path: it.Path, Line: l, Col: c, Key: "fetch",
-						Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(line[loc[0]:loc[1]])), Severity: Error})
-					break
-				}
-			}
-			off += len(line)
+		if !descriptive[strings.ToLower(s.Title)] {
+			out = append(out, sectionFetches(it.Path, raw, s)...)
 		}
 	}
 	return out
+}
+
+// sectionFetches is checkFetch for one section of the item's raw bytes.
+func sectionFetches(p string, raw []byte, s markdown.Section) []Finding {
+	var out []Finding
+	off := s.Start
+	fenced := false
+	for _, line := range strings.SplitAfter(string(raw[s.Start:s.End]), "\n") {
+		t := strings.TrimLeft(line, " ")
+		fence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+		if fence {
+			fenced = !fenced
+		}
+		text := line
+		if !fenced && !fence && !strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "\t") {
+			text = unspan(line) // prose: its backticks delimit code, they do not run it
+		}
+		if loc := fetchIn(text); loc != nil {
+			l, c := position(raw, off+loc[0])
+			out = append(out, Finding{Path: p, Line: l, Col: c, Key: "fetch",
+				Msg: fmt.Sprintf("## %s pipes a download into an interpreter (%q): an agent would run remote code; pin and verify the script instead", s.Title, firstLine(line[loc[0]:loc[1]])), Severity: Error})
+		}
+		off += len(line)
+	}
+	return out
+}
+
+// fetchIn returns where the first fetch pipeline in text is, or nil.
+func fetchIn(text string) []int {
+	for _, re := range fetchRes {
+		if loc := re.FindStringIndex(text); loc != nil {
+			return loc
+		}
+	}
+	return nil
 }
 
 // unspan blanks the backtick runs that open and close Markdown code spans
@@ -149,32 +162,13 @@ func checkFetch(it *markdown.Item) []Finding {
 // inside a longer-delimited span, or one that closes nothing, stays.
 func unspan(line string) string {
 	b := []byte(line)
-	run := func(i int) int {
-		j := i
-		for j < len(b) && b[j] == '`' {
-			j++
-		}
-		return j - i
-	}
 	for i := 0; i < len(b); {
 		if b[i] != '`' {
 			i++
 			continue
 		}
-		n := run(i)
-		closeAt := -1
-		for j := i + n; j < len(b); {
-			if b[j] != '`' {
-				j++
-				continue
-			}
-			m := run(j)
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
-		}
+		n := backticks(b, i)
+		closeAt := closingRun(b, i+n, n)
 		if closeAt < 0 {
 			i += n // a literal run: left as it is
 			continue
@@ -185,6 +179,32 @@ func unspan(line string) string {
 		i = closeAt + n
 	}
 	return string(b)
+}
+
+// backticks is the length of the backtick run at i.
+func backticks(b []byte, i int) int {
+	j := i
+	for j < len(b) && b[j] == '`' {
+		j++
+	}
+	return j - i
+}
+
+// closingRun returns where the first run of exactly n backticks from
+// from starts, or -1.
+func closingRun(b []byte, from, n int) int {
+	for j := from; j < len(b); {
+		if b[j] != '`' {
+			j++
+			continue
+		}
+		m := backticks(b, j)
+		if m == n {
+			return j
+		}
+		j += m
+	}
+	return -1
 }
 
 func firstLine(s string) string {

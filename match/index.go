@@ -45,7 +45,18 @@ func Index(items []manifest.Item, s manifest.Settings) []manifest.Bucket {
 // pytest call, where a flag (--cov) or path (tests/integration) lets
 // through only the few it concerns.
 func literalGates(items []manifest.Item, pats func(manifest.Triggers) []string) [][]string {
-	sets := make([][][][]string, len(items)) // item, pattern, set
+	sets, shared := literalSets(items, pats)
+	gates := make([][]string, len(items))
+	for i, pats := range sets {
+		gates[i] = itemGate(pats, shared)
+	}
+	return gates
+}
+
+// literalSets returns each item's patterns' literal sets (item, pattern,
+// set) and how many times each literal occurs in them, lowercased.
+func literalSets(items []manifest.Item, pats func(manifest.Triggers) []string) ([][][][]string, map[string]int) {
+	sets := make([][][][]string, len(items))
 	shared := map[string]int{}
 	for i, it := range items {
 		for _, c := range pats(it.Triggers) {
@@ -58,29 +69,35 @@ func literalGates(items []manifest.Item, pats func(manifest.Triggers) []string) 
 			}
 		}
 	}
-	gates := make([][]string, len(items))
-	for i, pats := range sets {
-		var lits []string
-		for _, opts := range pats {
-			if len(opts) == 0 {
-				lits = nil // a pattern without literals: always a candidate
-				break
-			}
-			best, cost := opts[0], -1
-			for _, o := range strongest(opts) {
-				n := 0
-				for _, l := range o {
-					n += shared[strings.ToLower(l)]
-				}
-				if cost < 0 || n < cost || n == cost && better(o, best) {
-					best, cost = o, n
-				}
-			}
-			lits = append(lits, best...)
+	return sets, shared
+}
+
+// itemGate returns the rarest literal set of each of an item's patterns,
+// or nil when one pattern has none (the item is always a candidate).
+func itemGate(pats [][][]string, shared map[string]int) []string {
+	var lits []string
+	for _, opts := range pats {
+		if len(opts) == 0 {
+			return nil
 		}
-		gates[i] = lits
+		lits = append(lits, rarest(opts, shared)...)
 	}
-	return gates
+	return lits
+}
+
+// rarest returns the strongest set whose literals the fewest items share.
+func rarest(opts [][]string, shared map[string]int) []string {
+	best, cost := opts[0], -1
+	for _, o := range strongest(opts) {
+		n := 0
+		for _, l := range o {
+			n += shared[strings.ToLower(l)]
+		}
+		if cost < 0 || n < cost || n == cost && better(o, best) {
+			best, cost = o, n
+		}
+	}
+	return best
 }
 
 // strongest keeps the sets whose literals are all longer than a gram when
@@ -102,34 +119,10 @@ func strongest(opts [][]string) [][]string {
 // place adds item i to bucket b if it can reach the threshold there.
 func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits, editLits []string, thr float64) {
 	t := it.Triggers
-	tool, kind := 0.5, targetKind(b.Tool)
-	switch b.Tool {
-	case PromptBucket:
-		if len(t.Keywords) == 0 || len(t.Tools)+len(t.Commands)+len(t.Paths)+len(t.Content) > 0 {
-			return
-		}
-		kind = targetNone
-	case OtherBucket:
-		if len(t.Tools) > 0 {
-			return
-		}
-		kind = targetNone
-	default:
-		if len(t.Tools) > 0 {
-			named := false
-			for _, x := range t.Tools {
-				named = named || Tool(x) == b.Tool
-			}
-			if !named {
-				return
-			}
-			tool = 1
-		}
-	}
-	if len(t.Content) > 0 && !Edits(b.Tool) {
+	tool, kind, ok := bucketFit(b.Tool, t)
+	if !ok || len(t.Content) > 0 && !Edits(b.Tool) {
 		return // content items match only calls that add text
 	}
-	var targets []string
 	edits := len(t.Content) > 0
 	switch {
 	case kind == targetShell && len(t.Commands) > 0:
@@ -141,43 +134,49 @@ func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits, editLits []stri
 		gate(b, i, it, tool, 1, &b.Content, editLits, thr)
 	case kind == targetFile && len(t.Paths) > 0 || edits:
 		b.Edits = b.Edits || edits
-		for _, g := range t.Paths {
-			lits := GlobLiterals(g)
-			if lits == nil {
-				targets = nil
-				break
-			}
-			targets = append(targets, lits...)
-		}
-		gate(b, i, it, tool, 1, &b.Target, targets, thr)
+		gate(b, i, it, tool, 1, &b.Target, pathLiterals(t.Paths), thr)
 	default:
 		gate(b, i, it, tool, 0.5, nil, nil, thr)
 	}
+}
+
+// bucketFit returns the tool score and target kind of an item with
+// triggers t in the bucket; !ok when it can never be there.
+func bucketFit(bucket string, t manifest.Triggers) (tool float64, kind int, ok bool) {
+	switch bucket {
+	case PromptBucket:
+		return 0.5, targetNone, len(t.Keywords) > 0 && len(t.Tools)+len(t.Commands)+len(t.Paths)+len(t.Content) == 0
+	case OtherBucket:
+		return 0.5, targetNone, len(t.Tools) == 0
+	}
+	if len(t.Tools) == 0 {
+		return 0.5, targetKind(bucket), true
+	}
+	return 1, targetKind(bucket), namesTool(t.Tools, bucket)
+}
+
+// pathLiterals returns the literals of every glob, or nil when one has
+// none (the item is always a candidate).
+func pathLiterals(globs []string) []string {
+	var lits []string
+	for _, g := range globs {
+		l := GlobLiterals(g)
+		if l == nil {
+			return nil
+		}
+		lits = append(lits, l...)
+	}
+	return lits
 }
 
 // gate places the item in b: into (the Target or Content gates) when it
 // has a target for the bucket's calls, nil when it has none.
 func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, into *[]manifest.Gate, lits []string, thr float64) {
 	t := it.Triggers
-	kwMax, topMax := 0.5, 0.5
-	if len(t.Keywords) > 0 {
-		kwMax = 1
-	}
-	if len(t.Topics) > 0 {
-		topMax = 1
-	}
+	kwMax, topMax := bestFit(t.Keywords), bestFit(t.Topics)
 	mult := Multiplier(it.Priority)
 	if ShapeOf(t).PhraseOnly() {
-		// A candidate only when a phrase is present: gate on the keywords
-		// unless topics alone (not in the prompt) could pass.
-		if mult < thr-Tolerance {
-			return
-		}
-		if len(t.Keywords) > 0 && (len(t.Topics) == 0 || 0.2*mult < thr-Tolerance) {
-			b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: keywordLiterals(t.Keywords)})
-			return
-		}
-		b.Always = append(b.Always, i)
+		gatePhrases(b, i, t, mult, thr)
 		return
 	}
 	if (0.4*tool+0.4*target+0.1*kwMax+0.1*topMax)*mult < thr-Tolerance {
@@ -189,6 +188,29 @@ func gate(b *manifest.Bucket, i int, it manifest.Item, tool, target float64, int
 		return
 	}
 	if len(t.Keywords) > 0 && (0.4*tool+0.4*target+0.1*topMax)*mult < thr-Tolerance {
+		b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: keywordLiterals(t.Keywords)})
+		return
+	}
+	b.Always = append(b.Always, i)
+}
+
+// bestFit is the most a keyword or topic set can score: 1 when it has
+// phrases, the neutral 0.5 when it has none.
+func bestFit(phrases []string) float64 {
+	if len(phrases) > 0 {
+		return 1
+	}
+	return 0.5
+}
+
+// gatePhrases places an item that has only keywords and topics: a
+// candidate only when a phrase is present, gated on the keywords unless
+// topics alone (not in the prompt) could pass.
+func gatePhrases(b *manifest.Bucket, i int, t manifest.Triggers, mult, thr float64) {
+	if mult < thr-Tolerance {
+		return
+	}
+	if len(t.Keywords) > 0 && (len(t.Topics) == 0 || 0.2*mult < thr-Tolerance) {
 		b.Keyword = append(b.Keyword, manifest.Gate{Item: i, Literals: keywordLiterals(t.Keywords)})
 		return
 	}

@@ -18,8 +18,13 @@ const maxAlternatives = 16
 // no such set of useful literals exists. The manifest uses them so the hook
 // compiles only the regexes whose literals occur in the command.
 func RegexLiterals(pat string) []string {
+	return bestSet(RegexLiteralSets(pat))
+}
+
+// bestSet returns the set better than the others (nil when there is none).
+func bestSet(sets [][]string) []string {
 	var best []string
-	for _, o := range RegexLiteralSets(pat) {
+	for _, o := range sets {
 		if better(o, best) {
 			best = o
 		}
@@ -49,11 +54,7 @@ func RegexLiteralSets(pat string) [][]string {
 func options(re *syntax.Regexp) [][]string {
 	switch re.Op {
 	case syntax.OpLiteral:
-		s := string(re.Rune)
-		if re.Flags&syntax.FoldCase != 0 && !isASCII(s) {
-			return nil // unicode folding is not what the ASCII grams compare
-		}
-		return [][]string{{s}}
+		return literalOptions(re)
 	case syntax.OpCapture, syntax.OpPlus:
 		return options(re.Sub[0])
 	case syntax.OpRepeat:
@@ -61,45 +62,59 @@ func options(re *syntax.Regexp) [][]string {
 			return options(re.Sub[0])
 		}
 	case syntax.OpAlternate:
-		var out []string
-		for _, sub := range re.Sub {
-			var best []string
-			for _, o := range options(sub) {
-				if better(o, best) {
-					best = o
-				}
-			}
-			if best == nil {
-				return nil
-			}
-			out = append(out, best...)
-		}
-		if len(out) > maxAlternatives {
+		return alternateOptions(re)
+	case syntax.OpConcat:
+		return concatOptions(re)
+	}
+	return nil
+}
+
+func literalOptions(re *syntax.Regexp) [][]string {
+	s := string(re.Rune)
+	if re.Flags&syntax.FoldCase != 0 && !isASCII(s) {
+		return nil // unicode folding is not what the ASCII grams compare
+	}
+	return [][]string{{s}}
+}
+
+// alternateOptions is one any-of set: the best set of every alternative.
+func alternateOptions(re *syntax.Regexp) [][]string {
+	var out []string
+	for _, sub := range re.Sub {
+		best := bestSet(options(sub))
+		if best == nil {
 			return nil
 		}
-		return [][]string{out}
-	case syntax.OpConcat:
-		var out [][]string
-		run := ""
-		for _, sub := range re.Sub {
-			if sub.Op == syntax.OpLiteral {
-				if lit := options(sub); lit != nil {
-					run += lit[0][0]
-					continue
-				}
+		out = append(out, best...)
+	}
+	if len(out) > maxAlternatives {
+		return nil
+	}
+	return [][]string{out}
+}
+
+// concatOptions joins runs of literals and takes the sets of the other
+// parts, each of which gates the whole.
+func concatOptions(re *syntax.Regexp) [][]string {
+	var out [][]string
+	run := ""
+	for _, sub := range re.Sub {
+		if sub.Op == syntax.OpLiteral {
+			if lit := options(sub); lit != nil {
+				run += lit[0][0]
+				continue
 			}
-			if run != "" {
-				out = append(out, []string{run})
-				run = ""
-			}
-			out = append(out, options(sub)...)
 		}
 		if run != "" {
 			out = append(out, []string{run})
+			run = ""
 		}
-		return out
+		out = append(out, options(sub)...)
 	}
-	return nil
+	if run != "" {
+		out = append(out, []string{run})
+	}
+	return out
 }
 
 // better prefers the set whose shortest literal is longer, then fewer
@@ -154,22 +169,7 @@ func GlobLiterals(glob string) []string {
 			i++
 		case '[', '{':
 			flush()
-			closer := byte(']')
-			if c == '{' {
-				closer = '}'
-			}
-			depth := 1
-			for i++; i < len(glob) && depth > 0; i++ {
-				switch glob[i] {
-				case c:
-					depth++
-				case closer:
-					depth--
-				case '\\':
-					i++
-				}
-			}
-			i--
+			i = groupEnd(glob, i)
 		default:
 			cur.WriteByte(c)
 		}
@@ -185,6 +185,28 @@ func GlobLiterals(glob string) []string {
 		return nil
 	}
 	return []string{best}
+}
+
+// groupEnd returns where the [...] class or {...} alternation that opens
+// at i ends (its closer, or the last byte).
+func groupEnd(glob string, i int) int {
+	c := glob[i]
+	closer := byte(']')
+	if c == '{' {
+		closer = '}'
+	}
+	depth := 1
+	for i++; i < len(glob) && depth > 0; i++ {
+		switch glob[i] {
+		case c:
+			depth++
+		case closer:
+			depth--
+		case '\\':
+			i++
+		}
+	}
+	return i - 1
 }
 
 // phraseLiteral returns the longest ASCII word of a keyword phrase: present

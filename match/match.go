@@ -148,47 +148,84 @@ func newEval(c Call, promptMode bool) *eval {
 func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, explain bool) (Decision, error) {
 	e.explain = explain
 	d := Decision{Considered: len(idx)}
+	kept, err := e.pass(m, idx, seen, &d)
+	if err != nil {
+		return Decision{}, err
+	}
+	sort.Slice(kept, func(a, b int) bool { return less(kept[a], kept[b]) })
+	sort.SliceStable(d.Rejected, func(a, b int) bool { return less(d.Rejected[a], d.Rejected[b]) })
+	if err := d.fit(m, kept); err != nil {
+		return Decision{}, err
+	}
+	return d, nil
+}
+
+// pass scores the candidates and returns those over the threshold and not
+// yet shown in the session; for Explain, the others go to d.Rejected with
+// why.
+func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *Decision) ([]Result, error) {
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
 		it, err := m.Item(i)
 		if err != nil {
-			return Decision{}, err
+			return nil, err
 		}
 		// Dedup first: in a long session most candidates were shown already,
 		// and scoring compiles their regexes. Denies are never deduplicated.
-		if !explain && !it.Deny && seen != nil && seen(it.ID) {
+		if !e.explain && !it.Deny && shown(seen, it.ID) {
 			continue
 		}
 		r, out := e.score(it)
 		switch {
-		case out != "" && explain:
+		case out != "" && e.explain:
 			if never := ContentUnreachable(it.Triggers.Tools, it.Triggers.Content); never != "" {
 				out += "; it " + never
 			}
-		case out != "":
-		case r.Score < thr-Tolerance && explain:
-			out = fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
-			if never := Never(it.Triggers, it.Priority, thr); never != "" {
-				out += "; it " + never
-			}
-		case r.Score < thr-Tolerance:
-			out = "below the threshold"
-		case !r.Deny && seen != nil && seen(r.ID):
-			out = "already injected in this session"
+		case out == "":
+			out = e.cut(&r, thr, seen)
 		}
-		if out != "" {
-			if explain {
-				r.Reasons = append(r.Reasons, "not injected: "+out)
-				d.Rejected = append(d.Rejected, r)
-			}
-			continue
+		if out == "" {
+			kept = append(kept, r)
+		} else if e.explain {
+			d.reject(r, out)
 		}
-		kept = append(kept, r)
 	}
-	sort.Slice(kept, func(a, b int) bool { return less(kept[a], kept[b]) })
-	sort.SliceStable(d.Rejected, func(a, b int) bool { return less(d.Rejected[a], d.Rejected[b]) })
+	return kept, nil
+}
 
+// reject lists r as not injected, with why (Explain).
+func (d *Decision) reject(r Result, out string) {
+	r.Reasons = append(r.Reasons, "not injected: "+out)
+	d.Rejected = append(d.Rejected, r)
+}
+
+// cut says why a scored item is not kept ("" when it is): below the
+// threshold, or already injected in this session.
+func (e *eval) cut(r *Result, thr float64, seen func(string) bool) string {
+	below := r.Score < thr-Tolerance
+	switch {
+	case below && e.explain:
+		out := fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+		if never := Never(r.item.Triggers, r.Priority, thr); never != "" {
+			out += "; it " + never
+		}
+		return out
+	case below:
+		return "below the threshold"
+	case !r.Deny && shown(seen, r.ID):
+		return "already injected in this session"
+	}
+	return ""
+}
+
+// shown reports whether seen (nil in a fresh session) has the id.
+func shown(seen func(string) bool, id string) bool { return seen != nil && seen(id) }
+
+// fit injects the kept items in order while they fit inject.maxItems and
+// inject.budgetBytes (a deny always goes in, as its title at worst); the
+// others are Dropped with why.
+func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
 	set := m.Settings()
 	used := 0
 	for _, r := range kept {
@@ -199,33 +236,52 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 		}
 		text, err := m.Text(r.item)
 		if err != nil {
-			return Decision{}, err
+			return err
 		}
-		if r.Deny {
-			fix, err := m.Fix(r.item)
-			if err != nil {
-				return Decision{}, err
-			}
-			r.DenyReason = fix
-			if r.DenyReason == "" {
-				r.DenyReason = r.Title
-			}
+		if err := denyReason(m, &r); err != nil {
+			return err
 		}
-		switch fb := FallbackText(r.Title, r.File); {
-		case len(d.Injected) == 0 || used+len(text) <= set.BudgetBytes:
-			r.Text = text
-		case used+len(fb) <= set.BudgetBytes || r.Deny:
-			r.Text, r.Fallback = fb, true
-			r.Reasons = append(r.Reasons, fmt.Sprintf("title only: %d bytes would exceed inject.budgetBytes (%d)", len(text), set.BudgetBytes))
-		default:
-			r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.budgetBytes (%d)", set.BudgetBytes))
-			d.Dropped = append(d.Dropped, r)
+		if !d.budget(&r, text, used, set.BudgetBytes) {
 			continue
 		}
 		used += len(r.Text)
 		d.Injected = append(d.Injected, r)
 	}
-	return d, nil
+	return nil
+}
+
+// denyReason sets a deny's permissionDecisionReason: its fix, or its title.
+func denyReason(m *manifest.Manifest, r *Result) error {
+	if !r.Deny {
+		return nil
+	}
+	fix, err := m.Fix(r.item)
+	if err != nil {
+		return err
+	}
+	r.DenyReason = fix
+	if r.DenyReason == "" {
+		r.DenyReason = r.Title
+	}
+	return nil
+}
+
+// budget sets r's text when it fits the budget after used bytes (the first
+// item always does), its title when only that fits (a deny always does),
+// and otherwise drops it and reports false.
+func (d *Decision) budget(r *Result, text string, used, budget int) bool {
+	switch fb := FallbackText(r.Title, r.File); {
+	case len(d.Injected) == 0 || used+len(text) <= budget:
+		r.Text = text
+	case used+len(fb) <= budget || r.Deny:
+		r.Text, r.Fallback = fb, true
+		r.Reasons = append(r.Reasons, fmt.Sprintf("title only: %d bytes would exceed inject.budgetBytes (%d)", len(text), budget))
+	default:
+		r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.budgetBytes (%d)", budget))
+		d.Dropped = append(d.Dropped, *r)
+		return false
+	}
+	return true
 }
 
 // FallbackText is what an item injects when its text does not fit: its
@@ -252,129 +308,199 @@ func less(a, b Result) bool {
 	return a.ID < b.ID
 }
 
+// notes collects the reasons of one score, for Explain only.
+type notes struct {
+	explain bool
+	why     []string
+}
+
+func (n *notes) add(format string, args ...any) {
+	if n.explain {
+		n.why = append(n.why, fmt.Sprintf(format, args...))
+	}
+}
+
+func (n *notes) addText(s string) {
+	if n.explain {
+		n.why = append(n.why, s)
+	}
+}
+
 // score computes an item's components. out names why the item cannot be
 // injected for this call ("" when it can, subject to threshold and dedup).
 func (e *eval) score(it manifest.Item) (r Result, out string) {
 	r = Result{ID: it.ID, Title: it.Title, File: it.File, Priority: it.Priority,
 		confidence: it.Confidence, global: it.Global, item: it}
-	var why []string
-	note := func(format string, args ...any) {
-		if e.explain {
-			why = append(why, fmt.Sprintf(format, args...))
-		}
-	}
+	n := notes{explain: e.explain}
 	t := it.Triggers
-
-	tool := 0.5
-	switch {
-	case e.promptMode:
-		note("tool: prompt (0.5)")
-	case len(t.Tools) == 0:
-		note("tool: any (0.5)")
-	case e.namesTool(t.Tools):
-		tool = 1
-		note("tool: %s (1.0)", e.tool)
-	default:
-		return e.reject(r, why, "tool %s is not in %v", e.tool, t.Tools)
-	}
-
-	if len(t.Content) > 0 && !e.edits {
-		// Content is what the lesson is about: a call that adds no text
-		// (Read of the same file, a shell command) cannot show it.
-		return e.reject(r, why, "content triggers set and a %s call adds no text", e.toolName())
-	}
+	tool, out := e.toolFit(t.Tools, &n)
 	target, matched := 0.5, false
-	switch {
-	case e.kind == targetShell && len(t.Commands) > 0:
-		pat, where := e.matchCommand(t.Commands)
-		if pat == "" {
-			return e.reject(r, why, "no command pattern %q matches", t.Commands)
-		}
-		target, matched = 1, true
-		note("command: `%s` matched `%s` (1.0)", pat, where)
-	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
-		// Paths and content both constrain the call: each set must match.
-		if len(t.Paths) > 0 {
-			glob := e.matchPath(t.Paths)
-			if glob == "" {
-				if e.target == "" {
-					return e.reject(r, why, "paths %q set and the call has no path", t.Paths)
-				}
-				return e.reject(r, why, "no path glob %q matches %s", t.Paths, e.target)
-			}
-			note("path: `%s` matched %s (1.0)", glob, e.target)
-		}
-		if e.edits && len(t.Content) > 0 {
-			pat, at := e.matchContent(t.Content)
-			if pat == "" {
-				return e.reject(r, why, "no content pattern %q matches the text the call adds", t.Content)
-			}
-			note("content: `%s` matched %q (1.0)", pat, at)
-		}
-		target, matched = 1, true
-	default:
-		note("target: none for %s (0.5)", e.toolName())
+	if out == "" {
+		target, matched, out = e.targetFit(t, &n)
 	}
-	if e.kind != targetNone && e.target != "" {
-		for _, u := range t.Unless {
-			if e.unlessMatches(u) {
-				return e.reject(r, why, "unless `%s` matched", u)
-			}
-		}
+	if out == "" {
+		out = e.vetoed(t.Unless)
 	}
-
-	kw, kwHits := 0.5, 0
-	if len(t.Keywords) > 0 {
-		hits := phraseHits(t.Keywords, e.prompt)
-		kwHits = len(hits)
-		kw = float64(len(hits)) / float64(len(t.Keywords))
-		note("keywords: %d/%d %q (%.2f)", len(hits), len(t.Keywords), hits, kw)
-	} else {
-		note("keywords: none set (0.5)")
+	if out == "" {
+		out = e.relevance(&r, t, tool, target, &n)
 	}
-	topics, topHits := 0.5, 0
-	if len(t.Topics) > 0 {
-		hits := phraseHits(t.Topics, e.texts...)
-		topHits = len(hits)
-		topics = float64(len(hits)) / float64(len(t.Topics))
-		note("topics: %d/%d %q (%.2f)", len(hits), len(t.Topics), hits, topics)
-	} else {
-		note("topics: none set (0.5)")
+	if out != "" {
+		r.Reasons = n.why
+		return r, out
 	}
 	mult := Multiplier(it.Priority)
-	if ShapeOf(t).PhraseOnly() {
-		// Keywords and topics are all it has: without a phrase it would be
-		// on for every call at high priority and dead at medium.
-		if kwHits+topHits == 0 {
-			return e.reject(r, why, "keyword/topic-only item and none of its phrases is present")
-		}
-		r.Relevance = phraseRelevance(kwHits, len(t.Keywords), topHits, len(t.Topics))
-		note("relevance: keyword/topic-only, the fraction of its phrases present (%.2f)", r.Relevance)
-	} else {
-		r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
-	}
 	r.Score = r.Relevance * mult
-	note("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
-	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
-	if r.Deny && e.kind == targetShell && !e.matchesCode(t.Commands) {
-		r.Deny = false // still injected: a mention is worth a lesson, not a block
-		note("enforce: deny not applied: the command matches only inside quotes, a here-document or a comment")
-	}
-	if r.Deny {
-		note("enforce: deny")
-	}
-	r.Reasons = why
+	n.add("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
+	e.enforce(&r, it, matched, &n)
+	r.Reasons = n.why
 	return r, ""
 }
 
-// reject rules the item out. The reason is formatted only for Explain:
-// the hook never prints it, and a tool call should not pay for fmt.
-func (e *eval) reject(r Result, why []string, format string, args ...any) (Result, string) {
-	if !e.explain {
-		return r, "rejected"
+// toolFit scores the tool filter: 1 when the item names the tool, 0.5 when
+// it names none; out when it names others.
+func (e *eval) toolFit(tools []string, n *notes) (tool float64, out string) {
+	switch {
+	case e.promptMode:
+		n.add("tool: prompt (0.5)")
+	case len(tools) == 0:
+		n.add("tool: any (0.5)")
+	case e.namesTool(tools):
+		n.add("tool: %s (1.0)", e.tool)
+		return 1, ""
+	default:
+		return 0, e.why("tool %s is not in %v", e.tool, tools)
 	}
-	r.Reasons = why
-	return r, fmt.Sprintf(format, args...)
+	return 0.5, ""
+}
+
+// targetFit scores the command or path and content targets: 1 when the
+// call's matches, 0.5 when the item has none for it; out when it has and
+// they do not match.
+func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched bool, out string) {
+	if len(t.Content) > 0 && !e.edits {
+		// Content is what the lesson is about: a call that adds no text
+		// (Read of the same file, a shell command) cannot show it.
+		return 0, false, e.why("content triggers set and a %s call adds no text", e.toolName())
+	}
+	switch {
+	case e.kind == targetShell && len(t.Commands) > 0:
+		out = e.commandFits(t.Commands, n)
+	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
+		out = e.fileFits(t, n)
+	default:
+		n.add("target: none for %s (0.5)", e.toolName())
+		return 0.5, false, ""
+	}
+	return 1, out == "", out
+}
+
+func (e *eval) commandFits(pats []string, n *notes) string {
+	pat, where := e.matchCommand(pats)
+	if pat == "" {
+		return e.why("no command pattern %q matches", pats)
+	}
+	n.add("command: `%s` matched `%s` (1.0)", pat, where)
+	return ""
+}
+
+// fileFits matches paths and content: both constrain the call, each set
+// must match.
+func (e *eval) fileFits(t manifest.Triggers, n *notes) string {
+	if out := e.pathFits(t.Paths, n); out != "" {
+		return out
+	}
+	if !e.edits || len(t.Content) == 0 {
+		return ""
+	}
+	pat, at := e.matchContent(t.Content)
+	if pat == "" {
+		return e.why("no content pattern %q matches the text the call adds", t.Content)
+	}
+	n.add("content: `%s` matched %q (1.0)", pat, at)
+	return ""
+}
+
+func (e *eval) pathFits(globs []string, n *notes) string {
+	if len(globs) == 0 {
+		return ""
+	}
+	glob := e.matchPath(globs)
+	switch {
+	case glob != "":
+		n.add("path: `%s` matched %s (1.0)", glob, e.target)
+		return ""
+	case e.target == "":
+		return e.why("paths %q set and the call has no path", globs)
+	}
+	return e.why("no path glob %q matches %s", globs, e.target)
+}
+
+// vetoed says which unless pattern rules the item out ("" when none).
+func (e *eval) vetoed(unless []string) string {
+	if e.kind == targetNone || e.target == "" {
+		return ""
+	}
+	for _, u := range unless {
+		if e.unlessMatches(u) {
+			return e.why("unless `%s` matched", u)
+		}
+	}
+	return ""
+}
+
+// relevance sets r.Relevance from the tool and target scores and the
+// keywords and topics present; out when the item has only phrases and
+// none is present.
+func (e *eval) relevance(r *Result, t manifest.Triggers, tool, target float64, n *notes) string {
+	kw, kwHits := phraseFit(t.Keywords, n, "keywords: none set (0.5)", "keywords: %d/%d %q (%.2f)", e.prompt)
+	topics, topHits := phraseFit(t.Topics, n, "topics: none set (0.5)", "topics: %d/%d %q (%.2f)", e.texts...)
+	if !ShapeOf(t).PhraseOnly() {
+		r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
+		return ""
+	}
+	// Keywords and topics are all it has: without a phrase it would be on
+	// for every call at high priority and dead at medium.
+	if kwHits+topHits == 0 {
+		return e.why("keyword/topic-only item and none of its phrases is present")
+	}
+	r.Relevance = phraseRelevance(kwHits, len(t.Keywords), topHits, len(t.Topics))
+	n.add("relevance: keyword/topic-only, the fraction of its phrases present (%.2f)", r.Relevance)
+	return ""
+}
+
+// phraseFit returns the fraction of the phrases present in the texts (0.5
+// when there are none) and how many are; none and hits are its notes.
+func phraseFit(phrases []string, n *notes, none, hits string, texts ...string) (float64, int) {
+	if len(phrases) == 0 {
+		n.addText(none)
+		return 0.5, 0
+	}
+	found := phraseHits(phrases, texts...)
+	f := float64(len(found)) / float64(len(phrases))
+	n.add(hits, len(found), len(phrases), found, f)
+	return f, len(found)
+}
+
+// enforce makes r a deny when the item is an active critical deny whose
+// target matched, and its command pattern matched code, not a mention.
+func (e *eval) enforce(r *Result, it manifest.Item, matched bool, n *notes) {
+	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
+	if r.Deny && e.kind == targetShell && !e.matchesCode(it.Triggers.Commands) {
+		r.Deny = false // still injected: a mention is worth a lesson, not a block
+		n.add("enforce: deny not applied: the command matches only inside quotes, a here-document or a comment")
+	}
+	if r.Deny {
+		n.add("enforce: deny")
+	}
+}
+
+// why formats why an item is out, for Explain only: the hook never prints
+// it, and a tool call should not pay for fmt.
+func (e *eval) why(format string, args ...any) string {
+	if !e.explain {
+		return "rejected"
+	}
+	return fmt.Sprintf(format, args...)
 }
 
 func (e *eval) toolName() string {
@@ -384,9 +510,12 @@ func (e *eval) toolName() string {
 	return e.tool
 }
 
-func (e *eval) namesTool(tools []string) bool {
+func (e *eval) namesTool(tools []string) bool { return namesTool(tools, e.tool) }
+
+// namesTool reports whether one of tools is the normalized tool.
+func namesTool(tools []string, tool string) bool {
 	for _, t := range tools {
-		if Tool(t) == e.tool {
+		if Tool(t) == tool {
 			return true
 		}
 	}
@@ -466,17 +595,23 @@ func (e *eval) matchContent(pats []string) (pat, at string) {
 			}
 			e.addedHits[p] = ok
 		}
-		if !ok {
-			continue
+		if ok {
+			return p, e.snippet(p)
 		}
-		if e.explain {
-			if loc := e.regexp(p).FindStringIndex(e.added); loc != nil {
-				at = e.added[loc[0]:min(loc[1], loc[0]+80)]
-			}
-		}
-		return p, at
 	}
 	return "", ""
+}
+
+// snippet returns, for Explain, the start of the added text p matched.
+func (e *eval) snippet(p string) string {
+	if !e.explain {
+		return ""
+	}
+	loc := e.regexp(p).FindStringIndex(e.added)
+	if loc == nil {
+		return ""
+	}
+	return e.added[loc[0]:min(loc[1], loc[0]+80)]
 }
 
 // unlessMatches reports whether the veto pattern u matches the target.
@@ -508,17 +643,21 @@ func (e *eval) matchesCode(pats []string) bool {
 		e.cmds, e.parsed = SimpleCommands(e.target), true
 	}
 	for _, p := range pats {
-		re := e.regexp(p)
-		if re == nil {
-			continue
-		}
-		if startsInCode(re, e.target, 0, spans) {
+		if re := e.regexp(p); re != nil && e.matchesCodeWith(re, spans) {
 			return true
 		}
-		for _, c := range e.cmds {
-			if startsInCode(re, c, offsetIn(e.target, c), spans) {
-				return true
-			}
+	}
+	return false
+}
+
+// matchesCodeWith is matchesCode for one compiled pattern.
+func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
+	if startsInCode(re, e.target, 0, spans) {
+		return true
+	}
+	for _, c := range e.cmds {
+		if startsInCode(re, c, offsetIn(e.target, c), spans) {
+			return true
 		}
 	}
 	return false
@@ -528,11 +667,17 @@ func (e *eval) matchesCode(pats []string) bool {
 // in the line, starts outside every inert span.
 func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
 	for _, m := range re.FindAllStringIndex(text, -1) {
-		at, inert := off+m[0], false
-		for _, sp := range spans {
-			inert = inert || sp.start <= at && at < sp.end
+		if !inSpan(off+m[0], spans) {
+			return true
 		}
-		if !inert {
+	}
+	return false
+}
+
+// inSpan reports whether offset at is inside one of the spans.
+func inSpan(at int, spans []span) bool {
+	for _, sp := range spans {
+		if sp.start <= at && at < sp.end {
 			return true
 		}
 	}

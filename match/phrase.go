@@ -44,17 +44,23 @@ func hasPhrase(text, phrase string) bool {
 		}
 		i += from
 		j := i + len(phrase)
-		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[j:])
-		okBefore := i == 0 || !isWord(first) || !isWord(before)
-		okAfter := j == len(text) || !isWord(last) || !isWord(after)
-		if okBefore && okAfter {
+		if bounded(text, i, j, first, last) {
 			return true
 		}
 		_, n := utf8.DecodeRuneInString(text[i:])
 		from = i + n
 	}
 	return false
+}
+
+// bounded reports whether text[i:j], a phrase that starts with first and
+// ends with last, is not part of a longer word.
+func bounded(text string, i, j int, first, last rune) bool {
+	before, _ := utf8.DecodeLastRuneInString(text[:i])
+	after, _ := utf8.DecodeRuneInString(text[j:])
+	okBefore := i == 0 || !isWord(first) || !isWord(before)
+	okAfter := j == len(text) || !isWord(last) || !isWord(after)
+	return okBefore && okAfter
 }
 
 // phraseHits returns the phrases found in any of the normalized texts.

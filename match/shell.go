@@ -91,23 +91,28 @@ func (s *shellScanner) list(close byte) bool {
 			return close == 0
 		}
 		c := s.src[s.pos]
-		switch {
-		case c == close && close != '}':
-			return true
-		case close == '}' && c == '}' && s.wordEnds(s.pos+1):
-			return true
-		case c == ')' || c == '`' && s.backquotes > 0 || c == '}' && s.wordEnds(s.pos+1):
-			return false // a closer that is not ours
-		case c == ';' || c == '&' || c == '|':
+		if c == close && close != '}' || s.closer(c) {
+			return c == close // a closer that is not ours is an error
+		}
+		if isOperator(c) {
 			s.operator()
-		default:
-			// A command that reads nothing would be met again forever.
-			if at := s.pos; !s.command(close) || s.pos == at {
-				return false
-			}
+			continue
+		}
+		// A command that reads nothing would be met again forever.
+		if at := s.pos; !s.command(close) || s.pos == at {
+			return false
 		}
 	}
 }
+
+// closer reports whether c at pos closes a construct: ')', '`' inside
+// backquotes, or a '}' that is a word of its own.
+func (s *shellScanner) closer(c byte) bool {
+	return c == ')' || c == '`' && s.backquotes > 0 || c == '}' && s.wordEnds(s.pos+1)
+}
+
+// isOperator reports whether c starts a control operator.
+func isOperator(c byte) bool { return c == ';' || c == '&' || c == '|' }
 
 // blanks skips spaces and tabs, comments, and (when newlines) newlines,
 // reading any pending here-document bodies at each newline.
@@ -119,11 +124,7 @@ func (s *shellScanner) blanks(newlines bool) {
 		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '\n':
 			s.pos += 2
 		case c == '#':
-			start := s.pos
-			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
-				s.pos++
-			}
-			s.inertSpan(start, s.pos)
+			s.comment()
 		case c == '\n' && newlines:
 			s.pos++
 			s.readHeredocs()
@@ -131,6 +132,15 @@ func (s *shellScanner) blanks(newlines bool) {
 			return
 		}
 	}
+}
+
+// comment skips a comment up to its newline.
+func (s *shellScanner) comment() {
+	start := s.pos
+	for s.pos < len(s.src) && s.src[s.pos] != '\n' {
+		s.pos++
+	}
+	s.inertSpan(start, s.pos)
 }
 
 // operator skips a control operator: ; ;; & && | || |&.
@@ -155,24 +165,12 @@ func reserved(w string) bool {
 // command scans one command: a compound construct or a simple command.
 func (s *shellScanner) command(close byte) bool {
 	if s.src[s.pos] == '(' {
-		if strings.HasPrefix(s.src[s.pos:], "((") {
-			return s.skipArith(s.pos + 2)
-		}
-		s.pos++
-		if !s.list(')') {
-			return false
-		}
-		s.pos++
-		return s.redirectsAfterCompound()
+		return s.subshell()
 	}
 	start := s.pos
 	switch w := s.bareWord(); {
 	case w == "{" && s.wordEnds(s.pos):
-		if !s.list('}') {
-			return false
-		}
-		s.pos++
-		return s.redirectsAfterCompound()
+		return s.compound('}')
 	case w == "[[":
 		return s.skipUntilWord("]]")
 	case w == "for" || w == "select":
@@ -182,12 +180,7 @@ func (s *shellScanner) command(close byte) bool {
 	case w == "let":
 		return s.skipLet()
 	case w == "function":
-		s.blanks(false)
-		s.bareWord() // the name
-		s.blanks(false)
-		if strings.HasPrefix(s.src[s.pos:], "()") {
-			s.pos += 2
-		}
+		s.functionHead()
 		return true
 	case w == "done" || w == "fi":
 		return s.redirectsAfterCompound()
@@ -196,6 +189,36 @@ func (s *shellScanner) command(close byte) bool {
 	}
 	s.pos = start
 	return s.simple()
+}
+
+// subshell scans ( list ) or skips (( arithmetic )), from the '('.
+func (s *shellScanner) subshell() bool {
+	if strings.HasPrefix(s.src[s.pos:], "((") {
+		return s.skipArith(s.pos + 2)
+	}
+	s.pos++
+	return s.compound(')')
+}
+
+// compound scans the list of a subshell or block after its opening token,
+// its closer and the redirections after it.
+func (s *shellScanner) compound(close byte) bool {
+	if !s.list(close) {
+		return false
+	}
+	s.pos++
+	return s.redirectsAfterCompound()
+}
+
+// functionHead skips the name and () after "function"; the body is the
+// next command.
+func (s *shellScanner) functionHead() {
+	s.blanks(false)
+	s.bareWord() // the name
+	s.blanks(false)
+	if strings.HasPrefix(s.src[s.pos:], "()") {
+		s.pos += 2
+	}
 }
 
 // simple scans words, assignments and redirections up to an operator,
@@ -208,37 +231,56 @@ func (s *shellScanner) simple() bool {
 	defer func() { s.subs = outer }()
 	for n := 0; ; n++ {
 		s.blanks(false)
-		if n == 1 && words && strings.HasPrefix(s.src[s.pos:], "()") {
-			// name() { body }: a function definition, not a command.
-			s.pos += 2
-			s.subs = nil
+		if n == 1 && words && s.functionDefinition() {
 			return true
 		}
-		if s.pos >= len(s.src) {
+		if s.simpleEnds() {
 			break
 		}
-		c := s.src[s.pos]
-		if c == '\n' || c == ';' || c == '|' || c == ')' || c == '`' && s.backquotes > 0 ||
-			c == '&' && !strings.HasPrefix(s.src[s.pos:], "&>") {
-			break
-		}
-		at := s.pos
-		if !s.word() || s.pos == at {
+		if !s.wordAdvances() {
 			return false
 		}
 		words = words || !s.redirected
 		end = s.pos
 	}
 	if end > start && words {
-		for i := range s.heredocs {
-			if s.heredocs[i].cmd < 0 {
-				s.heredocs[i].cmd, s.heredocs[i].start = len(s.cmds), start
-			}
-		}
-		s.cmds = append(s.cmds, s.src[start:end])
+		s.record(start, end)
 	}
 	s.cmds = append(s.cmds, s.subs...)
 	return true
+}
+
+// functionDefinition skips the () of name() { body }, a function
+// definition, not a command, and reports whether it was there.
+func (s *shellScanner) functionDefinition() bool {
+	if !strings.HasPrefix(s.src[s.pos:], "()") {
+		return false
+	}
+	s.pos += 2
+	s.subs = nil
+	return true
+}
+
+// simpleEnds reports whether a simple command ends at pos: end of input,
+// a newline, an operator or a closer.
+func (s *shellScanner) simpleEnds() bool {
+	if s.pos >= len(s.src) {
+		return true
+	}
+	c := s.src[s.pos]
+	return c == '\n' || c == ';' || c == '|' || c == ')' || c == '`' && s.backquotes > 0 ||
+		c == '&' && !strings.HasPrefix(s.src[s.pos:], "&>")
+}
+
+// record adds the simple command src[start:end], and makes it the command
+// of the here-documents it opened.
+func (s *shellScanner) record(start, end int) {
+	for i := range s.heredocs {
+		if s.heredocs[i].cmd < 0 {
+			s.heredocs[i].cmd, s.heredocs[i].start = len(s.cmds), start
+		}
+	}
+	s.cmds = append(s.cmds, s.src[start:end])
 }
 
 // skipLet skips the arithmetic of a let command (not a simple command for
@@ -275,11 +317,17 @@ func (s *shellScanner) redirectsAfterCompound() bool {
 			s.flushSubs()
 			return true
 		}
-		at := s.pos
-		if !s.word() || s.pos == at {
+		if !s.wordAdvances() {
 			return false
 		}
 	}
+}
+
+// wordAdvances scans a word and reports whether it read one: false on a
+// scan error or when the next byte starts no word.
+func (s *shellScanner) wordAdvances() bool {
+	at := s.pos
+	return s.word() && s.pos != at
 }
 
 // word scans one word or redirection (operator plus its target), with
@@ -294,153 +342,244 @@ func (s *shellScanner) word() bool {
 	return s.wordText()
 }
 
+// part is how scanning a piece of a word went.
+type part int
+
+const (
+	partMore part = iota // the word goes on
+	partEnd              // the word ended before pos
+	partBad              // a scan error
+)
+
+func partOf(ok bool) part {
+	if ok {
+		return partMore
+	}
+	return partBad
+}
+
+// special marks the bytes that end a word or start a part of it other
+// than a plain byte. An array literal: static data, no init-time cost.
+var special = [256]bool{' ': true, '\t': true, '\n': true, ';': true, '|': true, ')': true, '`': true, '(': true,
+	'&': true, '<': true, '>': true, '\\': true, '\'': true, '"': true, '$': true}
+
 // wordText scans the text of a word, after any redirection operator.
 func (s *shellScanner) wordText() bool {
 	for s.pos < len(s.src) {
-		c := s.src[s.pos]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '|' || c == ')':
+		if !special[s.src[s.pos]] {
+			s.pos++ // most bytes: no call
+			continue
+		}
+		switch s.wordPart() {
+		case partEnd:
 			return true
-		case c == '`':
-			if s.backquotes > 0 {
-				return true
-			}
-			s.pos++
-			if !s.substitution('`') {
-				return false
-			}
-		case c == '(':
-			if s.pos == 0 || s.src[s.pos-1] != '=' {
-				return true // an operator: "name()" or a syntax error
-			}
-			s.pos++ // an array assignment: arr=(a b c)
-			for s.pos < len(s.src) && s.src[s.pos] != ')' {
-				if c := s.src[s.pos]; c == ' ' || c == '\t' || c == '\n' {
-					s.pos++
-					continue
-				}
-				if at := s.pos; !s.word() || s.pos == at {
-					return false // "a=((": no word, no progress
-				}
-			}
-			if s.pos >= len(s.src) {
-				return false
-			}
-			s.pos++
-		case c == '&' || c == '<' || c == '>':
-			if c == '<' || c == '>' {
-				if s.pos+1 < len(s.src) && s.src[s.pos+1] == '(' {
-					s.pos += 2
-					if !s.substitution(')') {
-						return false
-					}
-					continue
-				}
-			}
-			return true
-		case c == '\\':
-			s.pos = min(s.pos+2, len(s.src)) // a trailing backslash is literal
-		case c == '\'':
-			i := strings.IndexByte(s.src[s.pos+1:], '\'')
-			if i < 0 {
-				return false
-			}
-			s.inertSpan(s.pos, s.pos+i+2)
-			s.pos += i + 2
-		case c == '"':
-			if !s.doubleQuoted(s.pos) {
-				return false
-			}
-		case c == '$':
-			if !s.dollar() {
-				return false
-			}
-		default:
-			s.pos++
+		case partBad:
+			return false
 		}
 	}
 	return s.pos <= len(s.src)
+}
+
+// wordPart scans one piece of a word: a quoted string, an escape, a
+// substitution, an array or one plain byte.
+func (s *shellScanner) wordPart() part {
+	switch c := s.src[s.pos]; c {
+	case ' ', '\t', '\n', ';', '|', ')':
+		return partEnd
+	case '`':
+		return s.backquotePart()
+	case '(':
+		return s.arrayPart()
+	case '&', '<', '>':
+		return s.processPart()
+	case '\\':
+		s.pos = min(s.pos+2, len(s.src)) // a trailing backslash is literal
+	case '\'':
+		return partOf(s.singleQuoted())
+	case '"':
+		return partOf(s.doubleQuoted(s.pos))
+	case '$':
+		return partOf(s.dollar())
+	default:
+		s.pos++
+	}
+	return partMore
+}
+
+// backquotePart scans `...`, or ends the word at the backquote that
+// closes the one it is in.
+func (s *shellScanner) backquotePart() part {
+	if s.backquotes > 0 {
+		return partEnd
+	}
+	s.pos++
+	return partOf(s.substitution('`'))
+}
+
+// arrayPart scans an array assignment's (a b c) after its '='; any other
+// '(' is an operator: "name()" or a syntax error.
+func (s *shellScanner) arrayPart() part {
+	if s.pos == 0 || s.src[s.pos-1] != '=' {
+		return partEnd
+	}
+	s.pos++
+	for s.pos < len(s.src) && s.src[s.pos] != ')' {
+		if c := s.src[s.pos]; c == ' ' || c == '\t' || c == '\n' {
+			s.pos++
+			continue
+		}
+		if !s.wordAdvances() {
+			return partBad // "a=((": no word, no progress
+		}
+	}
+	if s.pos >= len(s.src) {
+		return partBad
+	}
+	s.pos++
+	return partMore
+}
+
+// processPart scans a process substitution <(...) or >(...); any other
+// & < > ends the word (a redirection or an operator follows).
+func (s *shellScanner) processPart() part {
+	if s.src[s.pos] == '&' || s.pos+1 >= len(s.src) || s.src[s.pos+1] != '(' {
+		return partEnd
+	}
+	s.pos += 2
+	return partOf(s.substitution(')'))
+}
+
+// singleQuoted scans '...' from its opening quote; false when unterminated.
+func (s *shellScanner) singleQuoted() bool {
+	i := strings.IndexByte(s.src[s.pos+1:], '\'')
+	if i < 0 {
+		return false
+	}
+	s.inertSpan(s.pos, s.pos+i+2)
+	s.pos += i + 2
+	return true
 }
 
 // redirection skips a redirection operator (with an fd number or {var}
 // before it) and reports whether there was one. A here-document operator
 // queues its body for the next newline.
 func (s *shellScanner) redirection() bool {
+	i := s.redirectionAt()
+	if i < 0 {
+		return false
+	}
+	op := s.src[i:]
+	if strings.HasPrefix(op, "<<") && !strings.HasPrefix(op, "<<<") {
+		return s.heredocOperator(i)
+	}
+	s.pos = i + redirectionLen(op)
+	return true
+}
+
+// redirectionAt returns where the < or > of a redirection at pos is,
+// after its fd number or the & of &>; -1 when there is none (a process
+// substitution is not one).
+func (s *shellScanner) redirectionAt() int {
+	i := s.digitsEnd()
+	if i == s.pos && strings.HasPrefix(s.src[i:], "&>") {
+		i++
+	}
+	if i >= len(s.src) || s.src[i] != '<' && s.src[i] != '>' || i+1 < len(s.src) && s.src[i+1] == '(' {
+		return -1
+	}
+	return i
+}
+
+// digitsEnd returns where the digits at pos end.
+func (s *shellScanner) digitsEnd() int {
 	i := s.pos
 	for i < len(s.src) && s.src[i] >= '0' && s.src[i] <= '9' {
 		i++
 	}
-	if i < len(s.src) && s.src[i] == '&' && i == s.pos && i+1 < len(s.src) && s.src[i+1] == '>' {
-		i++
+	return i
+}
+
+// redirectionLen is the length of the operator op starts with (not a
+// here-document's).
+func redirectionLen(op string) int {
+	if strings.HasPrefix(op, "<<<") {
+		return 3
 	}
-	if i >= len(s.src) || (s.src[i] != '<' && s.src[i] != '>') || strings.HasPrefix(s.src[i:], "<(") || strings.HasPrefix(s.src[i:], ">(") {
+	for _, two := range [...]string{">>", "<>", ">&", "<&", ">|"} {
+		if strings.HasPrefix(op, two) {
+			return 2
+		}
+	}
+	return 1
+}
+
+// heredocOperator skips << or <<- at i and queues the here-document; pos
+// is left at its delimiter word.
+func (s *shellScanner) heredocOperator(i int) bool {
+	strip := strings.HasPrefix(s.src[i:], "<<-")
+	s.pos = i + 2
+	if strip {
+		s.pos++
+	}
+	s.blanks(false)
+	d := s.pos
+	if !s.wordText() { // in "<<0<x" the delimiter is 0, not a redirection 0<x
 		return false
 	}
-	op := s.src[i:]
-	switch {
-	case strings.HasPrefix(op, "<<<"):
-		i += 3
-	case strings.HasPrefix(op, "<<-"), strings.HasPrefix(op, "<<"):
-		strip := strings.HasPrefix(op, "<<-")
-		i += 2
-		if strip {
-			i++
-		}
-		s.pos = i
-		s.blanks(false)
-		d := s.pos
-		if !s.wordText() { // in "<<0<x" the delimiter is 0, not a redirection 0<x
-			return false
-		}
-		delim := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(s.src[d:s.pos])
-		s.heredocs = append(s.heredocs, heredoc{delim: delim, strip: strip, cmd: -1})
-		s.pos = d // word() is called again by the caller for the delimiter
-		return true
-	case strings.HasPrefix(op, ">>"), strings.HasPrefix(op, "<>"), strings.HasPrefix(op, ">&"),
-		strings.HasPrefix(op, "<&"), strings.HasPrefix(op, ">|"):
-		i += 2
-	default:
-		i++
-	}
-	s.pos = i
+	delim := strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(s.src[d:s.pos])
+	s.heredocs = append(s.heredocs, heredoc{delim: delim, strip: strip, cmd: -1})
+	s.pos = d // word() is called again by the caller for the delimiter
 	return true
 }
 
 // readHeredocs skips the bodies of queued here-documents, line by line.
 func (s *shellScanner) readHeredocs() {
 	for _, h := range s.heredocs {
-		body, closed := s.pos, false
-		for s.pos < len(s.src) && !closed {
-			at := s.pos
-			nl := strings.IndexByte(s.src[s.pos:], '\n')
-			line := s.src[s.pos:]
-			if nl >= 0 {
-				line = line[:nl]
-			}
-			s.pos += len(line)
-			end := s.pos
-			if nl >= 0 {
-				s.pos++
-			}
-			if h.strip {
-				line = strings.TrimLeft(line, "\t")
-			}
-			if closed = line == h.delim; closed {
-				if h.cmd >= 0 && h.cmd < len(s.cmds) {
-					s.cmds[h.cmd] = s.src[h.start:end]
-				}
-				// As in the parser, an empty body has no span, unless
-				// <<- stripped tabs before the delimiter.
-				if at > body || end-at > len(line) {
-					s.inertSpan(body, end)
-				}
-			}
-		}
-		if !closed {
-			s.inertSpan(body, s.pos) // unterminated: the rest is its body
-		}
+		s.heredocBody(h)
 	}
 	s.heredocs = nil
+}
+
+// heredocBody skips the body of h up to its delimiter line, which ends
+// the text of the command that opened it.
+func (s *shellScanner) heredocBody(h heredoc) {
+	body := s.pos
+	for s.pos < len(s.src) {
+		at := s.pos
+		line, end := s.line()
+		if h.strip {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line != h.delim {
+			continue
+		}
+		if h.cmd >= 0 && h.cmd < len(s.cmds) {
+			s.cmds[h.cmd] = s.src[h.start:end]
+		}
+		// As in the parser, an empty body has no span, unless <<- stripped
+		// tabs before the delimiter.
+		if at > body || end-at > len(line) {
+			s.inertSpan(body, end)
+		}
+		return
+	}
+	s.inertSpan(body, s.pos) // unterminated: the rest is its body
+}
+
+// line reads the line at pos, leaving pos after its newline, and returns
+// it without the newline and where it ends.
+func (s *shellScanner) line() (line string, end int) {
+	line = s.src[s.pos:]
+	nl := strings.IndexByte(line, '\n')
+	if nl >= 0 {
+		line = line[:nl]
+	}
+	s.pos += len(line)
+	end = s.pos
+	if nl >= 0 {
+		s.pos++
+	}
+	return line, end
 }
 
 // doubleQuoted scans "..." from its opening quote; from is where the
@@ -449,6 +588,7 @@ func (s *shellScanner) readHeredocs() {
 func (s *shellScanner) doubleQuoted(from int) bool {
 	s.pos++
 	for s.pos < len(s.src) {
+		ok := true
 		switch s.src[s.pos] {
 		case '"':
 			s.pos++
@@ -457,107 +597,146 @@ func (s *shellScanner) doubleQuoted(from int) bool {
 		case '\\':
 			s.pos += 2
 		case '$':
-			at := s.pos
-			if at+1 < len(s.src) && (s.src[at+1] == '"' || s.src[at+1] == '\'') {
-				s.pos++ // a plain $: no $"..." or $'...' inside double quotes
-				continue
-			}
-			subst := strings.HasPrefix(s.src[at:], "$(") && !strings.HasPrefix(s.src[at:], "$((")
-			if subst {
-				s.inertSpan(from, at)
-			}
-			if !s.dollar() {
-				return false
-			}
-			if subst {
-				from = s.pos // the text resumes after the substitution
-			}
+			from, ok = s.quotedDollar(from)
 		case '`':
-			if s.backquotes > 0 {
-				return false // nested backquotes need escaping; not scanned
-			}
-			s.inertSpan(from, s.pos)
-			s.pos++
-			if !s.substitution('`') {
-				return false
-			}
-			from = s.pos
+			from, ok = s.quotedBackquote(from)
 		default:
 			s.pos++
+		}
+		if !ok {
+			return false
 		}
 	}
 	return false
 }
 
+// quotedDollar scans a $ inside double quotes, where the quoted text runs
+// from from; it returns where the text resumes.
+func (s *shellScanner) quotedDollar(from int) (int, bool) {
+	at := s.pos
+	if at+1 < len(s.src) && (s.src[at+1] == '"' || s.src[at+1] == '\'') {
+		s.pos++ // a plain $: no $"..." or $'...' inside double quotes
+		return from, true
+	}
+	subst := strings.HasPrefix(s.src[at:], "$(") && !strings.HasPrefix(s.src[at:], "$((")
+	if subst {
+		s.inertSpan(from, at)
+	}
+	if !s.dollar() {
+		return from, false
+	}
+	if subst {
+		from = s.pos // the text resumes after the substitution
+	}
+	return from, true
+}
+
+// quotedBackquote scans `...` inside double quotes, like quotedDollar.
+func (s *shellScanner) quotedBackquote(from int) (int, bool) {
+	if s.backquotes > 0 {
+		return from, false // nested backquotes need escaping; not scanned
+	}
+	s.inertSpan(from, s.pos)
+	s.pos++
+	if !s.substitution('`') {
+		return from, false
+	}
+	return s.pos, true
+}
+
 // dollar skips $name, ${...}, $((...)), $(...) (a substitution), $'...'
 // and $"...".
 func (s *shellScanner) dollar() bool {
-	rest := s.src[s.pos:]
-	switch {
-	case strings.HasPrefix(rest, "$'"):
-		// ANSI-C quoting: backslash escapes, \' included.
-		for i := s.pos + 2; i < len(s.src); i++ {
-			switch s.src[i] {
-			case '\\':
-				i++
-			case '\'':
-				s.inertSpan(s.pos, i+1)
-				s.pos = i + 1
-				return true
-			}
-		}
-		return false
-	case strings.HasPrefix(rest, "$\""):
+	next := byte(0)
+	if s.pos+1 < len(s.src) {
+		next = s.src[s.pos+1]
+	}
+	switch next {
+	case '\'':
+		return s.ansiQuoted()
+	case '"':
 		s.pos++
 		return s.doubleQuoted(s.pos - 1)
-	case strings.HasPrefix(rest, "$(("):
-		return s.skipArith(s.pos + 3)
-	case strings.HasPrefix(rest, "$("):
+	case '(':
+		if strings.HasPrefix(s.src[s.pos:], "$((") {
+			return s.skipArith(s.pos + 3)
+		}
 		s.pos += 2
 		return s.substitution(')')
-	case strings.HasPrefix(rest, "${"):
-		depth := 0
-		for s.pos < len(s.src) {
-			switch s.src[s.pos] {
-			case '{':
-				depth++
-			case '}':
-				depth--
-				if depth == 0 {
-					s.pos++
-					return true
-				}
-			case '\\':
-				s.pos++
-			case '$':
-				if strings.HasPrefix(s.src[s.pos:], "$'") {
-					if !s.dollar() {
-						return false
-					}
-					continue
-				}
-				if s.pos+1 < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos+1]) >= 0 {
-					s.pos++ // $$ and the like: "$$''" is $$ and '', not $''
-				}
-			case '"':
-				if !s.doubleQuoted(s.pos) {
-					return false
-				}
-				continue
-			case '\'':
-				if i := strings.IndexByte(s.src[s.pos+1:], '\''); i >= 0 {
-					s.inertSpan(s.pos, s.pos+i+2)
-					s.pos += i + 1
-				}
-			}
-			s.pos++
-		}
-		return false
+	case '{':
+		return s.paramExpansion()
 	}
 	s.pos++
-	if s.pos < len(s.src) && strings.IndexByte("$?!#@*-", s.src[s.pos]) >= 0 {
+	if s.pos < len(s.src) && specialParam(s.src[s.pos]) {
 		s.pos++ // a special parameter: "$$(" is $$ and a (, not $ and $(
 	}
+	return true
+}
+
+// specialParam reports the names of the one-character special parameters
+// other than digits.
+func specialParam(c byte) bool { return strings.IndexByte("$?!#@*-", c) >= 0 }
+
+// ansiQuoted scans $'...' (ANSI-C quoting: backslash escapes, \' included).
+func (s *shellScanner) ansiQuoted() bool {
+	for i := s.pos + 2; i < len(s.src); i++ {
+		switch s.src[i] {
+		case '\\':
+			i++
+		case '\'':
+			s.inertSpan(s.pos, i+1)
+			s.pos = i + 1
+			return true
+		}
+	}
+	return false
+}
+
+// paramExpansion scans ${...} up to its matching brace.
+func (s *shellScanner) paramExpansion() bool {
+	depth := 0
+	for s.pos < len(s.src) {
+		ok := true
+		switch s.src[s.pos] {
+		case '{':
+			depth++
+			s.pos++
+		case '}':
+			depth--
+			s.pos++
+			if depth == 0 {
+				return true
+			}
+		case '\\':
+			s.pos += 2
+		case '$':
+			ok = s.innerDollar()
+		case '"':
+			ok = s.doubleQuoted(s.pos)
+		case '\'':
+			if !s.singleQuoted() {
+				s.pos++ // unterminated: a plain quote
+			}
+		default:
+			s.pos++
+		}
+		if !ok {
+			return false
+		}
+	}
+	return false
+}
+
+// innerDollar skips a $ inside ${...}: $'...' is quoted, and $$ and the
+// like are one parameter.
+func (s *shellScanner) innerDollar() bool {
+	if strings.HasPrefix(s.src[s.pos:], "$'") {
+		return s.dollar()
+	}
+	if s.pos+1 < len(s.src) && specialParam(s.src[s.pos+1]) {
+		s.pos++ // "$$''" is $$ and '', not $''
+	}
+	s.pos++
 	return true
 }
 
@@ -588,14 +767,15 @@ func (s *shellScanner) skipArith(from int) bool {
 		case '(':
 			depth++
 		case ')':
-			if depth == 0 {
-				if i+1 < len(s.src) && s.src[i+1] == ')' {
-					s.pos = i + 2
-					return true
-				}
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if !strings.HasPrefix(s.src[i:], "))") {
 				return false
 			}
-			depth--
+			s.pos = i + 2
+			return true
 		}
 	}
 	return false
@@ -613,25 +793,28 @@ func (s *shellScanner) skipHeader() bool {
 			s.flushSubs()
 			return true
 		}
-		if strings.HasPrefix(s.src[s.pos:], "((") {
-			if !s.skipArith(s.pos + 2) {
-				return false
-			}
-			continue
-		}
-		at := s.pos
-		if w := s.bareWord(); w == "do" {
-			s.pos = at
-			s.flushSubs()
-			return true
-		} else if s.pos > at {
-			continue
-		}
-		if !s.word() || s.pos == at {
-			return false
+		if done, ok := s.headerWord(); done || !ok {
+			return ok
 		}
 	}
 	return false
+}
+
+// headerWord scans one word or arithmetic of a for/select header; done
+// when it is the "do" that ends the header (left unread).
+func (s *shellScanner) headerWord() (done, ok bool) {
+	if strings.HasPrefix(s.src[s.pos:], "((") {
+		return false, s.skipArith(s.pos + 2)
+	}
+	at := s.pos
+	if w := s.bareWord(); w == "do" {
+		s.pos = at
+		s.flushSubs()
+		return true, true
+	} else if s.pos > at {
+		return false, true
+	}
+	return false, s.wordAdvances()
 }
 
 // skipUntilWord skips words up to and including a closing word ("]]").
@@ -641,11 +824,10 @@ func (s *shellScanner) skipUntilWord(end string) bool {
 		if s.pos >= len(s.src) {
 			return false
 		}
-		start := s.pos
-		if s.bareWord() == end {
+		if s.isWord(end) {
 			return true
 		}
-		s.pos = start
+		start := s.pos
 		if !s.word() {
 			return false
 		}
@@ -653,6 +835,16 @@ func (s *shellScanner) skipUntilWord(end string) bool {
 			s.pos++ // an operator character inside [[ ]], such as < or &&
 		}
 	}
+}
+
+// isWord reads the bare word w at pos, or reads nothing and reports false.
+func (s *shellScanner) isWord(w string) bool {
+	start := s.pos
+	if s.bareWord() == w {
+		return true
+	}
+	s.pos = start
+	return false
 }
 
 // caseClause scans case WORD in (PATTERN) LIST ;; ... esac.
@@ -668,58 +860,74 @@ func (s *shellScanner) caseClause() bool {
 	}
 	for {
 		s.blanks(true)
-		start := s.pos
-		if s.bareWord() == "esac" {
+		if s.isWord("esac") {
 			return s.redirectsAfterCompound()
 		}
-		s.pos = start
-		// The pattern, up to its unquoted ')'.
-		if s.pos < len(s.src) && s.src[s.pos] == '(' {
+		if !s.casePattern() || !s.caseBody() {
+			return false
+		}
+	}
+}
+
+// casePattern scans a case item's pattern up to and including its
+// unquoted ')'.
+func (s *shellScanner) casePattern() bool {
+	if s.pos < len(s.src) && s.src[s.pos] == '(' {
+		s.pos++
+	}
+	for s.pos < len(s.src) && s.src[s.pos] != ')' {
+		if c := s.src[s.pos]; c == '|' || c == ' ' || c == '\t' {
 			s.pos++
+			continue
 		}
-		for s.pos < len(s.src) && s.src[s.pos] != ')' {
-			if c := s.src[s.pos]; c == '|' || c == ' ' || c == '\t' {
-				s.pos++
-				continue
-			}
-			at := s.pos
-			if !s.word() || s.pos == at {
-				return false
-			}
+		if !s.wordAdvances() {
+			return false
 		}
+	}
+	if s.pos >= len(s.src) {
+		return false
+	}
+	s.pos++
+	return true
+}
+
+// caseBody scans a case item's commands up to and including ;; ;& or ;;&,
+// or up to esac.
+func (s *shellScanner) caseBody() bool {
+	for {
+		s.blanks(true)
 		if s.pos >= len(s.src) {
 			return false
 		}
-		s.pos++
-		// The commands, up to ;; ;& ;;& or esac.
-		for {
-			s.blanks(true)
-			if s.pos >= len(s.src) {
-				return false
-			}
-			rest := s.src[s.pos:]
-			if strings.HasPrefix(rest, ";;") || strings.HasPrefix(rest, ";&") {
-				s.pos += 2
-				if strings.HasPrefix(s.src[s.pos:], "&") {
-					s.pos++
-				}
-				break
-			}
-			start := s.pos
-			if s.bareWord() == "esac" {
-				s.pos = start
-				break
-			}
-			s.pos = start
-			if c := s.src[s.pos]; c == ';' || c == '&' || c == '|' {
-				s.operator()
-				continue
-			}
-			if !s.command(0) {
-				return false
-			}
+		if s.caseItemEnd() {
+			return true
+		}
+		if at := s.pos; s.isWord("esac") {
+			s.pos = at
+			return true
+		}
+		if isOperator(s.src[s.pos]) {
+			s.operator()
+			continue
+		}
+		// A command that reads nothing (a stray ')') would loop forever.
+		if at := s.pos; !s.command(0) || s.pos == at {
+			return false
 		}
 	}
+}
+
+// caseItemEnd skips the ;; ;& or ;;& that ends a case item.
+func (s *shellScanner) caseItemEnd() bool {
+	rest := s.src[s.pos:]
+	if !strings.HasPrefix(rest, ";;") && !strings.HasPrefix(rest, ";&") {
+		return false
+	}
+	s.pos += 2
+	if strings.HasPrefix(s.src[s.pos:], "&") {
+		s.pos++
+	}
+	return true
 }
 
 // bareWord reads a plain word made of letters, digits, _ ! [ ] { ( and
@@ -731,19 +939,19 @@ func (s *shellScanner) bareWord() string {
 		s.pos++
 		return s.src[start:s.pos]
 	}
-	for s.pos < len(s.src) {
-		c := s.src[s.pos]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '!' || c == '[' || c == ']' {
-			s.pos++
-			continue
-		}
-		break
+	for s.pos < len(s.src) && bareByte(s.src[s.pos]) {
+		s.pos++
 	}
 	if !s.wordEnds(s.pos) {
 		s.pos = start
 		return ""
 	}
 	return s.src[start:s.pos]
+}
+
+// bareByte reports the bytes of a bare word.
+func bareByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '!' || c == '[' || c == ']'
 }
 
 // wordEnds reports whether a word ending at i is complete: end of input,
