@@ -27,6 +27,7 @@ func TestLayers(t *testing.T) {
 			return !in(p, "markdown", "config", "match", "manifest", "hooks", "redact", "scan", "compile", "lint")
 		}},
 		{mod + "cmd/", func(string) bool { return false }},
+		{mod + "internal/testrepo", func(string) bool { return false }}, // tests only (test imports are not listed)
 		// A command reads flags, calls the application layer and prints:
 		// locking (any flock package, checked below), naming new items and
 		// file formats live below it.

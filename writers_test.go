@@ -77,6 +77,10 @@ var writeAllowed = map[string]string{
 	"agent.removeEmptyDirs":       "the agents' settings folders, outside .lore/",
 	"agent.writeFile":             "the agents' settings files, outside .lore/ (filewrite.Replace, no link followed)",
 	"app.ExternalEditor":          "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
+
+	// Only tests import testrepo (layers_test.go).
+	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
+	"internal/testrepo.Repo.Write": "test fixtures in a throwaway repository",
 }
 
 // writeSite is one call of a writing function.

@@ -11,29 +11,30 @@ import (
 
 	"github.com/lore-agents/lore/ages"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 const rel = ".lore/learnings.md"
 
 // linear: time zones near midnight, body edits, a reorder, a heading edit,
 // a removal-only commit, days without commits, an uncommitted entry.
-func linear(t *testing.T) *repo {
-	r := newRepo(t)
-	r.write(rel, learnings("A", "B"))
-	r.commit("2026-01-05T23:30:00+09:00", "add A B")
-	r.write(rel, learnings("A|A body edited.", "B", "C"))
-	r.commit("2026-01-06T00:10:00-08:00", "add C, edit A")
-	r.write(rel, learnings("C", "A|A body edited.", "B"))
-	r.commit("2026-01-06T23:59:59-08:00", "reorder")
-	r.write(rel, learnings("C", "A|A body edited.", "B renamed"))
-	r.commit("2026-01-10T00:00:01+14:00", "edit heading B")
-	r.write(rel, learnings("C", "B renamed"))
-	r.commit("2026-01-12T12:00:00Z", "consolidate A")
-	r.write("other.txt", "x")
-	r.commit("2026-01-12T13:00:00Z", "unrelated")
-	r.write(rel, learnings("C", "B renamed", "D"))
-	r.commit("2026-01-13T01:00:00+01:00", "add D")
-	r.write(rel, learnings("C", "B renamed", "D", "E"))
+func linear(t *testing.T) *testrepo.Repo {
+	r := testrepo.New(t)
+	r.Write(rel, learnings("A", "B"))
+	r.Commit("2026-01-05T23:30:00+09:00", "add A B")
+	r.Write(rel, learnings("A|A body edited.", "B", "C"))
+	r.Commit("2026-01-06T00:10:00-08:00", "add C, edit A")
+	r.Write(rel, learnings("C", "A|A body edited.", "B"))
+	r.Commit("2026-01-06T23:59:59-08:00", "reorder")
+	r.Write(rel, learnings("C", "A|A body edited.", "B renamed"))
+	r.Commit("2026-01-10T00:00:01+14:00", "edit heading B")
+	r.Write(rel, learnings("C", "B renamed"))
+	r.Commit("2026-01-12T12:00:00Z", "consolidate A")
+	r.Write("other.txt", "x")
+	r.Commit("2026-01-12T13:00:00Z", "unrelated")
+	r.Write(rel, learnings("C", "B renamed", "D"))
+	r.Commit("2026-01-13T01:00:00+01:00", "add D")
+	r.Write(rel, learnings("C", "B renamed", "D", "E"))
 	return r
 }
 
@@ -56,29 +57,29 @@ func TestLinearMatchesOracle(t *testing.T) {
 // merges: an entry added on a branch, one added while resolving a conflict;
 // no heading moves, so git blame must agree too.
 func TestMergesMatchOracleAndBlame(t *testing.T) {
-	r := newRepo(t)
-	r.write(rel, learnings("A", "B"))
-	r.commit("2026-02-01T10:00:00Z", "base")
-	r.git("checkout", "-q", "-b", "feature")
-	r.write(rel, learnings("A", "F", "B"))
-	r.commit("2026-02-02T10:00:00-05:00", "branch adds F")
-	r.git("checkout", "-q", "main")
-	r.write(rel, learnings("A", "B", "M|Main body."))
-	r.commit("2026-02-03T10:00:00Z", "main adds M")
-	if err := r.merge("2026-02-04T10:00:00Z", "feature"); err != nil {
+	r := testrepo.New(t)
+	r.Write(rel, learnings("A", "B"))
+	r.Commit("2026-02-01T10:00:00Z", "base")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Write(rel, learnings("A", "F", "B"))
+	r.Commit("2026-02-02T10:00:00-05:00", "branch adds F")
+	r.Git("checkout", "-q", "main")
+	r.Write(rel, learnings("A", "B", "M|Main body."))
+	r.Commit("2026-02-03T10:00:00Z", "main adds M")
+	if err := merge(r, "2026-02-04T10:00:00Z", "feature"); err != nil {
 		t.Fatal(err)
 	}
-	r.git("checkout", "-q", "-b", "two")
-	r.write(rel, learnings("A", "F", "B", "M|Main body.", "X"))
-	r.commit("2026-02-05T23:00:00-03:00", "branch adds X")
-	r.git("checkout", "-q", "main")
-	r.write(rel, learnings("A", "F", "B", "M|Main body.", "Y"))
-	r.commit("2026-02-06T10:00:00Z", "main adds Y")
-	if err := r.merge("2026-02-08T10:00:00Z", "two"); err == nil {
+	r.Git("checkout", "-q", "-b", "two")
+	r.Write(rel, learnings("A", "F", "B", "M|Main body.", "X"))
+	r.Commit("2026-02-05T23:00:00-03:00", "branch adds X")
+	r.Git("checkout", "-q", "main")
+	r.Write(rel, learnings("A", "F", "B", "M|Main body.", "Y"))
+	r.Commit("2026-02-06T10:00:00Z", "main adds Y")
+	if err := merge(r, "2026-02-08T10:00:00Z", "two"); err == nil {
 		t.Fatal("expected a conflict")
 	}
-	r.write(rel, learnings("A", "F", "B", "M|Main body.", "X", "Y", "Z|Added while resolving."))
-	merge := r.commit("2026-02-08T10:00:00Z", "merge two, add Z")
+	r.Write(rel, learnings("A", "F", "B", "M|Main body.", "X", "Y", "Z|Added while resolving."))
+	merge := r.Commit("2026-02-08T10:00:00Z", "merge two, add Z")
 	rep := check(t, r, rel, "2026-02-10", true)
 	for _, e := range rep.Entries {
 		if e.Title == "Z" && e.Commit != merge {
@@ -92,21 +93,19 @@ func TestMergesMatchOracleAndBlame(t *testing.T) {
 
 // renames: the file moves twice, once with an edit in the same commit.
 func TestRenamesMatchOracleAndBlame(t *testing.T) {
-	r := newRepo(t)
-	r.write("agents/learnings.md", learnings("A", "B"))
-	r.commit("2026-03-01T10:00:00Z", "add")
-	r.write("agents/learnings.md", learnings("A", "B", "C"))
-	r.commit("2026-03-02T10:00:00Z", "add C")
-	if err := os.MkdirAll(filepath.Join(r.dir, ".lore"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r.git("mv", "agents/learnings.md", rel)
-	r.commit("2026-03-03T10:00:00Z", "move")
-	r.write(rel, learnings("A", "B", "C", "D"))
-	r.commit("2026-03-04T10:00:00Z", "add D")
-	r.git("mv", rel, ".lore/staging.md")
-	r.write(".lore/staging.md", learnings("A", "B|B edited.", "C", "D"))
-	r.commit("2026-03-05T10:00:00Z", "rename with edit")
+	r := testrepo.New(t)
+	r.Write("agents/learnings.md", learnings("A", "B"))
+	r.Commit("2026-03-01T10:00:00Z", "add")
+	r.Write("agents/learnings.md", learnings("A", "B", "C"))
+	r.Commit("2026-03-02T10:00:00Z", "add C")
+	r.Mkdir(".lore")
+	r.Git("mv", "agents/learnings.md", rel)
+	r.Commit("2026-03-03T10:00:00Z", "move")
+	r.Write(rel, learnings("A", "B", "C", "D"))
+	r.Commit("2026-03-04T10:00:00Z", "add D")
+	r.Git("mv", rel, ".lore/staging.md")
+	r.Write(".lore/staging.md", learnings("A", "B|B edited.", "C", "D"))
+	r.Commit("2026-03-05T10:00:00Z", "rename with edit")
 	rep := check(t, r, ".lore/staging.md", "2026-03-09", true)
 	if got, want := titles(rep), []string{"A=4", "B=4", "C=3", "D=1"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("ages %v, want %v", got, want)
@@ -114,9 +113,9 @@ func TestRenamesMatchOracleAndBlame(t *testing.T) {
 }
 
 func TestEmptyFile(t *testing.T) {
-	r := newRepo(t)
-	r.write(rel, "")
-	r.commit("2026-01-01T00:00:00Z", "empty")
+	r := testrepo.New(t)
+	r.Write(rel, "")
+	r.Commit("2026-01-01T00:00:00Z", "empty")
 	rep := check(t, r, rel, "2026-01-02", true)
 	if rep.Lines != 0 || len(rep.Entries) != 0 || rep.LastConsolidation != nil {
 		t.Fatalf("empty file report %+v", rep)
@@ -125,12 +124,9 @@ func TestEmptyFile(t *testing.T) {
 
 func TestShallowCloneCountsWhatIsThere(t *testing.T) {
 	src := linear(t)
-	src.git("add", "-A")
-	src.commit("2026-01-14T10:00:00Z", "add E")
-	r := &repo{t: t, dir: filepath.Join(t.TempDir(), "clone")}
-	if out, err := src.try(nil, "clone", "-q", "--depth", "3", "file://"+src.dir, r.dir); err != nil {
-		t.Fatalf("clone: %v\n%s", err, out)
-	}
+	src.Git("add", "-A")
+	src.Commit("2026-01-14T10:00:00Z", "add E")
+	r := src.Clone(filepath.Join(t.TempDir(), "clone"), "--depth", "3")
 	rep := check(t, r, rel, "2026-01-20", false)
 	if !rep.Shallow {
 		t.Fatal("shallow clone not reported")
@@ -143,10 +139,7 @@ func TestShallowCloneCountsWhatIsThere(t *testing.T) {
 
 func TestCacheIsDerivedAndIncremental(t *testing.T) {
 	r := linear(t)
-	s, err := gitstore.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := r.Store()
 	cold, err := s.History(rel)
 	if err != nil || cold.Cached {
 		t.Fatalf("cold: %+v %v", cold, err)
@@ -175,10 +168,10 @@ func TestCacheIsDerivedAndIncremental(t *testing.T) {
 		t.Fatalf("after corruption: %+v %v", again, err)
 	}
 	// New commits: the incremental answer equals a full walk and the oracle.
-	r.git("add", "-A")
-	r.commit("2026-01-15T10:00:00Z", "add E")
-	r.write(rel, learnings("B renamed", "D", "E", "F"))
-	r.commit("2026-01-16T10:00:00Z", "drop C, add F")
+	r.Git("add", "-A")
+	r.Commit("2026-01-15T10:00:00Z", "add E")
+	r.Write(rel, learnings("B renamed", "D", "E", "F"))
+	r.Commit("2026-01-16T10:00:00Z", "drop C, add F")
 	h, err := s.History(rel)
 	if err != nil || h.Walked > 3 {
 		t.Fatalf("two new commits decoded %d commits (want <= 3, the new ones and the cached HEAD): %v", h.Walked, err)
@@ -214,16 +207,13 @@ func TestFailures(t *testing.T) {
 	if _, err := gitstore.Open(t.TempDir()); err == nil {
 		t.Fatal("not a repository: no error")
 	}
-	r := newRepo(t)
-	s, err := gitstore.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := testrepo.New(t)
+	s := r.Store()
 	if _, err := ages.Load(s, rel, "2026-01-01"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Fatalf("missing file: %v", err)
 	}
 	// No commits yet: every entry is uncommitted.
-	r.write(rel, learnings("A"))
+	r.Write(rel, learnings("A"))
 	rep, err := ages.Load(s, rel, "2026-01-01")
 	if err != nil || len(rep.Entries) != 1 || rep.Entries[0].Commit != "" || rep.Entries[0].Age != 0 {
 		t.Fatalf("unborn HEAD: %+v %v", rep, err)

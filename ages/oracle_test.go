@@ -2,80 +2,19 @@ package ages_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/lore-agents/lore/ages"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
-// repo builds throwaway repositories with the git CLI and fixed dates.
-type repo struct {
-	t   testing.TB
-	dir string
-}
-
-func newRepo(t testing.TB) *repo {
-	r := &repo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	r.git("config", "user.name", "Lore Test")
-	r.git("config", "user.email", "lore@example.com")
-	r.git("config", "commit.gpgsign", "false")
-	return r
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	out, err := r.try(nil, args...)
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
-}
-
-func (r *repo) try(env []string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "TZ=UTC")
-	cmd.Env = append(cmd.Env, env...)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-func (r *repo) write(path, content string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// commit commits everything with author and committer date (ISO 8601 with
-// a zone, e.g. 2026-01-05T23:30:00+09:00).
-func (r *repo) commit(date, msg string, extra ...string) string {
-	r.t.Helper()
-	r.git("add", "-A")
-	env := []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
-	args := append([]string{"commit", "-q", "--allow-empty", "-m", msg}, extra...)
-	if out, err := r.try(env, args...); err != nil {
-		r.t.Fatalf("commit: %v\n%s", err, out)
-	}
-	return strings.TrimSpace(r.git("rev-parse", "HEAD"))
-}
-
 // merge merges branch with a fixed date; conflicts are left for the caller
-// (resolve, then r.commit).
-func (r *repo) merge(date, branch string) error {
-	env := []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
-	_, err := r.try(env, "merge", "-q", "--no-ff", "-m", "merge "+branch, branch)
+// (resolve, then r.Commit).
+func merge(r *testrepo.Repo, date, branch string) error {
+	_, err := r.Try(testrepo.Dated(date), "merge", "-q", "--no-ff", "-m", "merge "+branch, branch)
 	return err
 }
 
@@ -96,19 +35,19 @@ func learnings(entries ...string) string {
 
 // oracle computes DESIGN section 5 with the git CLI only.
 type oracle struct {
-	r       *repo
+	r       *testrepo.Repo
 	parents map[string][]string
 	dates   map[string]string
 	v       map[string]map[string]bool
 }
 
-func newOracle(r *repo) *oracle {
+func newOracle(r *testrepo.Repo) *oracle {
 	o := &oracle{r: r, parents: map[string][]string{}, dates: map[string]string{}, v: map[string]map[string]bool{}}
-	for _, l := range strings.Split(strings.TrimSpace(r.git("rev-list", "--parents", "HEAD")), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(r.Git("rev-list", "--parents", "HEAD")), "\n") {
 		f := strings.Fields(l)
 		o.parents[f[0]] = f[1:]
 	}
-	for _, l := range strings.Split(strings.TrimSpace(r.git("log", "--date=short", "--format=%H %ad", "HEAD")), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(r.Git("log", "--date=short", "--format=%H %ad", "HEAD")), "\n") {
 		f := strings.Fields(l)
 		o.dates[f[0]] = f[1]
 	}
@@ -120,7 +59,7 @@ func (o *oracle) V(c, path string) map[string]bool {
 	if v, ok := o.v[k]; ok {
 		return v
 	}
-	out, err := o.r.try(nil, "show", k)
+	out, err := o.r.Try(nil, "show", k)
 	v := map[string]bool{}
 	if err == nil {
 		v = markdown.HeadingTexts([]byte(out))
@@ -132,13 +71,13 @@ func (o *oracle) V(c, path string) map[string]bool {
 // pathIn follows a whole-file rename from c to its parent p as git's own
 // rename detection (-M, 50%) reports it.
 func (o *oracle) pathIn(c, p, path string) string {
-	if _, err := o.r.try(nil, "cat-file", "-e", p+":"+path); err == nil {
+	if _, err := o.r.Try(nil, "cat-file", "-e", p+":"+path); err == nil {
 		return path
 	}
-	if _, err := o.r.try(nil, "cat-file", "-e", c+":"+path); err != nil {
+	if _, err := o.r.Try(nil, "cat-file", "-e", c+":"+path); err != nil {
 		return path
 	}
-	for _, l := range strings.Split(o.r.git("diff", "-M", "--name-status", p, c), "\n") {
+	for _, l := range strings.Split(o.r.Git("diff", "-M", "--name-status", p, c), "\n") {
 		f := strings.Split(l, "\t")
 		if len(f) == 3 && strings.HasPrefix(f[0], "R") && f[2] == path {
 			return f[1]
@@ -147,7 +86,7 @@ func (o *oracle) pathIn(c, p, path string) string {
 	return path
 }
 
-func (o *oracle) head() string { return strings.TrimSpace(o.r.git("rev-parse", "HEAD")) }
+func (o *oracle) head() string { return strings.TrimSpace(o.r.Git("rev-parse", "HEAD")) }
 
 func (o *oracle) origin(h, path string) string {
 	c := o.head()
@@ -192,12 +131,9 @@ func (o *oracle) activeDays(since, today string) int {
 
 // check compares lore's ages with the oracle entry by entry, and with git
 // blame when blame is true.
-func check(t *testing.T, r *repo, rel, today string, blame bool) *ages.Report {
+func check(t *testing.T, r *testrepo.Repo, rel, today string, blame bool) *ages.Report {
 	t.Helper()
-	s, err := gitstore.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := r.Store()
 	rep, err := ages.Load(s, rel, today)
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +154,7 @@ func check(t *testing.T, r *repo, rel, today string, blame bool) *ages.Report {
 				want, o.dates[want], o.activeDays(o.dates[want], today))
 		}
 		if blame {
-			out := r.git("blame", "--porcelain", "-L", fmt.Sprintf("%d,%d", e.Line, e.Line), "HEAD", "--", rel)
+			out := r.Git("blame", "--porcelain", "-L", fmt.Sprintf("%d,%d", e.Line, e.Line), "HEAD", "--", rel)
 			if b := strings.Fields(out)[0]; b != e.Commit {
 				t.Errorf("%q: git blame says %.7s, lore %.7s", e.Title, b, e.Commit)
 			}

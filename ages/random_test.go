@@ -3,10 +3,10 @@ package ages_test
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // TestRandomHistoriesMatchOracle builds histories from random operations
@@ -17,7 +17,7 @@ func TestRandomHistoriesMatchOracle(t *testing.T) {
 	for seed := int64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed))
-			r := newRepo(t)
+			r := testrepo.New(t)
 			path := "notes/learnings.md"
 			var entries []string
 			n := 0
@@ -56,38 +56,36 @@ func TestRandomHistoriesMatchOracle(t *testing.T) {
 			for i := 0; i < 18; i++ {
 				switch {
 				case i == 9: // rename the file
-					if err := os.MkdirAll(filepath.Join(r.dir, "docs"), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					r.git("mv", path, "docs/learnings.md")
+					r.Mkdir("docs")
+					r.Git("mv", path, "docs/learnings.md")
 					path = "docs/learnings.md"
-					r.commit(date(), "rename")
+					r.Commit(date(), "rename")
 					continue
 				case i%6 == 5: // a branch with its own entries, merged back
-					r.git("checkout", "-q", "-b", fmt.Sprint("b", i))
+					r.Git("checkout", "-q", "-b", fmt.Sprint("b", i))
 					saved := append([]string(nil), entries...)
 					n++
 					entries = append(entries, fmt.Sprintf("B%d|On a branch.", n))
-					r.write(path, learnings(entries...))
-					r.commit(date(), "branch")
+					r.Write(path, learnings(entries...))
+					r.Commit(date(), "branch")
 					branch := entries
-					r.git("checkout", "-q", "main")
+					r.Git("checkout", "-q", "main")
 					entries = saved
-					r.write("main.txt", fmt.Sprint(i))
-					r.commit(date(), "main")
+					r.Write("main.txt", fmt.Sprint(i))
+					r.Commit(date(), "main")
 					d := date()
-					if err := r.merge(d, fmt.Sprint("b", i)); err != nil {
+					if err := merge(r, d, fmt.Sprint("b", i)); err != nil {
 						entries = branch
-						r.write(path, learnings(entries...))
-						r.commit(d, "resolve")
+						r.Write(path, learnings(entries...))
+						r.Commit(d, "resolve")
 					} else {
 						entries = branch
 					}
 					continue
 				}
 				mutate()
-				r.write(path, learnings(entries...))
-				r.commit(date(), fmt.Sprint("step ", i))
+				r.Write(path, learnings(entries...))
+				r.Commit(date(), fmt.Sprint("step ", i))
 			}
 			today := when.AddDate(0, 0, 3).Format("2006-01-02")
 			rep := check(t, r, path, today, false)

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
@@ -19,16 +19,7 @@ import (
 // newStore is an initialized store in a throwaway git repository.
 func newStore(t *testing.T) *gitstore.Store {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command("git", "init", "-q", dir)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	s, err := gitstore.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testrepo.New(t).Store()
 	if _, err := Init(s, InitOptions{}); err != nil {
 		t.Fatal(err)
 	}

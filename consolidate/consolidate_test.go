@@ -3,7 +3,6 @@ package consolidate_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -14,64 +13,27 @@ import (
 	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/consolidate"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
 const rel = ".lore/learnings.md"
 
+// repo commits one day after another (2026-01-01 is day 0).
 type repo struct {
+	*testrepo.Repo
 	t   *testing.T
-	dir string
 	day int
 }
 
-func newRepo(t *testing.T) *repo {
-	r := &repo{t: t, dir: t.TempDir()}
-	r.git(nil, "init", "-q", "-b", "main")
-	return r
-}
+func newRepo(t *testing.T) *repo { return &repo{Repo: testrepo.New(t), t: t} }
 
-func (r *repo) git(env []string, args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	cmd.Env = append(cmd.Env, env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func (r *repo) write(path, content string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, path)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *repo) read(path string) string {
-	r.t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.dir, path))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return string(data)
-}
-
-// commit commits everything on the next day (2026-01-01 is day 0).
+// commit commits everything on the next day.
 func (r *repo) commit(msg string) {
 	r.t.Helper()
 	date := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).AddDate(0, 0, r.day).Format(time.RFC3339)
 	r.day++
-	r.git(nil, "add", "-A")
-	r.git([]string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, "commit", "-q", "--allow-empty", "-m", msg)
+	r.Commit(date, msg)
 }
 
 func (r *repo) today() string {
@@ -118,20 +80,17 @@ The deploy script needs a git tag on HEAD to name the release.
 // three recent entries.
 func fixture(t *testing.T, cfg string, more ...[2]string) (*repo, *gitstore.Store, config.Config) {
 	r := newRepo(t)
-	r.write(".lore/config.yaml", cfg)
-	r.write("docs/deploy.md", deployDoc)
-	r.write(rel, preamble+entries(old...)+entries(more...))
+	r.Write(".lore/config.yaml", cfg)
+	r.Write("docs/deploy.md", deployDoc)
+	r.Write(rel, preamble+entries(old...)+entries(more...))
 	r.commit("old entries")
 	for i := 0; i < 14; i++ {
-		r.write("work.txt", fmt.Sprint(i))
+		r.Write("work.txt", fmt.Sprint(i))
 		r.commit("work")
 	}
-	r.write(rel, preamble+entries(old...)+entries(more...)+entries(recent...))
+	r.Write(rel, preamble+entries(old...)+entries(more...)+entries(recent...))
 	r.commit("recent entries")
-	s, err := gitstore.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := r.Store()
 	c, err := s.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -143,15 +102,15 @@ const routes = "consolidate:\n  routes:\n    - match: deploy\n      target: docs
 
 func TestChecksRoutingAndRemoval(t *testing.T) {
 	r, s, cfg := fixture(t, routes)
-	before := r.read(rel)
+	before := r.Read(rel)
 	dry, err := consolidate.Run(s, cfg, consolidate.Options{DryRun: true, Today: r.today()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.read(rel) != before || r.read("docs/deploy.md") != deployDoc {
+	if r.Read(rel) != before || r.Read("docs/deploy.md") != deployDoc {
 		t.Fatal("dry run changed files")
 	}
-	if !strings.Contains(r.read("tmp/consolidation-report.md"), "dry run") {
+	if !strings.Contains(r.Read("tmp/consolidation-report.md"), "dry run") {
 		t.Fatal("dry run wrote no report")
 	}
 	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
@@ -186,7 +145,7 @@ func TestChecksRoutingAndRemoval(t *testing.T) {
 		t.Fatalf("routed %+v", res.Routed)
 	}
 	for _, ro := range res.Routed {
-		it, err := markdown.Parse(ro.Target, []byte(r.read(ro.Target)))
+		it, err := markdown.Parse(ro.Target, []byte(r.Read(ro.Target)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,12 +153,12 @@ func TestChecksRoutingAndRemoval(t *testing.T) {
 			t.Fatalf("%s: %v %+v", ro.Target, errs, it)
 		}
 	}
-	if it, _ := markdown.Parse("x", []byte(r.read(want[1].Target))); it.Kind != "pitfall" || it.Ref != "PF-0001" ||
+	if it, _ := markdown.Parse("x", []byte(r.Read(want[1].Target))); it.Kind != "pitfall" || it.Ref != "PF-0001" ||
 		!strings.Contains(it.Section("Issue"), "Network tests flake") || strings.Contains(string(it.Body()), "kind:") {
 		t.Fatalf("pitfall %+v", it)
 	}
 	// Staging keeps the escalated entry and the three newest.
-	l, err := markdown.ParseLearnings(rel, []byte(r.read(rel)))
+	l, err := markdown.ParseLearnings(rel, []byte(r.Read(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +169,10 @@ func TestChecksRoutingAndRemoval(t *testing.T) {
 	if want := []string{"Deploy migrations order", "Recent one", "Recent two", "Recent three"}; !reflect.DeepEqual(left, want) {
 		t.Fatalf("staging keeps %v, want %v", left, want)
 	}
-	if !strings.HasPrefix(r.read(rel), preamble) || r.read("docs/deploy.md") != deployDoc {
+	if !strings.HasPrefix(r.Read(rel), preamble) || r.Read("docs/deploy.md") != deployDoc {
 		t.Fatal("preamble or contradicting target touched")
 	}
-	report := r.read("tmp/consolidation-report.md")
+	report := r.Read("tmp/consolidation-report.md")
 	for _, s := range []string{"superseded by Pytest no longer hangs (score", "contradicts docs/deploy.md § Migrations (score",
 		"already said by docs/deploy.md § Tags (score 1.00)", "Flaky network tests -> .lore/pitfalls/PF-0001-flaky-network-tests.md"} {
 		if !strings.Contains(report, s) {
@@ -234,13 +193,13 @@ func TestChecksRoutingAndRemoval(t *testing.T) {
 
 func TestAgentModeWritesTaskOnly(t *testing.T) {
 	r, s, cfg := fixture(t, routes)
-	before := r.read(rel)
+	before := r.Read(rel)
 	res, err := consolidate.Run(s, cfg, consolidate.Options{Agent: true, Today: r.today()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := r.read(consolidate.TaskPath)
-	if res.Task != consolidate.TaskPath || r.read(rel) != before || len(res.Removed) != 0 {
+	task := r.Read(consolidate.TaskPath)
+	if res.Task != consolidate.TaskPath || r.Read(rel) != before || len(res.Removed) != 0 {
 		t.Fatalf("agent mode: %+v", res)
 	}
 	for _, s := range []string{"lore-remember-task", "### Lint before commit", "- Age: 15 active days", "contradiction: Deploy migrations order"} {
@@ -248,7 +207,7 @@ func TestAgentModeWritesTaskOnly(t *testing.T) {
 			t.Errorf("task lacks %q:\n%s", s, task)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(r.dir, ".lore/lessons")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.Dir, ".lore/lessons")); err == nil {
 		t.Fatal("agent mode wrote items")
 	}
 }
@@ -264,9 +223,9 @@ func TestFileLimitSplitAndRetry(t *testing.T) {
 	}
 	cfg := "consolidate:\n  fileLimit: 40\n  keepRecent: 0\n  routes:\n    - match: guide\n      target: docs/guide.md\n"
 	r := newRepo(t)
-	r.write(".lore/config.yaml", cfg)
-	r.write("docs/guide.md", doc.String())
-	r.write(rel, preamble+entries(
+	r.Write(".lore/config.yaml", cfg)
+	r.Write("docs/guide.md", doc.String())
+	r.Write(rel, preamble+entries(
 		[2]string{"Guide alpha", "The guide needs alpha notes on gadgets."},
 		[2]string{"Guide beta", "The guide needs beta notes on sprockets."},
 		[2]string{"Guide gamma", "The guide needs gamma notes on gizmos."},
@@ -274,7 +233,7 @@ func TestFileLimitSplitAndRetry(t *testing.T) {
 	for i := 0; i < 15; i++ {
 		r.commit("day")
 	}
-	s, _ := gitstore.Open(r.dir)
+	s := r.Store()
 	c, err := s.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +248,7 @@ func TestFileLimitSplitAndRetry(t *testing.T) {
 	retried := 0
 	var all strings.Builder
 	for _, f := range res.Splits[0].Files {
-		data := r.read(f)
+		data := r.Read(f)
 		all.WriteString(data)
 		if n := markdown.CountLines([]byte(data)); n > 40 {
 			t.Errorf("%s has %d lines", f, n)
@@ -330,32 +289,32 @@ func TestFileLimitSplitAndRetry(t *testing.T) {
 // the end is the clean run's.
 func TestRerunAfterAKill(t *testing.T) {
 	r, s, cfg := fixture(t, "", [2]string{"Pytest hangs in CI too", "Bare pytest hangs in agent shells and CI without a TTY."})
-	before := r.read(rel)
+	before := r.Read(rel)
 	clean, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := r.read(rel)
+	after := r.Read(rel)
 	first := clean.Routed[0]
 	if first.Title != "Pytest no longer hangs" {
 		t.Fatalf("routed %+v", clean.Routed)
 	}
-	draft := r.read(first.Target)
+	draft := r.Read(first.Target)
 	// The killed run's state: learnings.md as before, only the first draft.
 	for _, ro := range clean.Routed[1:] {
-		if err := os.Remove(filepath.Join(r.dir, ro.Target)); err != nil {
+		if err := os.Remove(filepath.Join(r.Dir, ro.Target)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r.write(rel, before)
+	r.Write(rel, before)
 	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Routed[0] != (consolidate.Routed{Title: first.Title, Target: first.Target, Earlier: true}) || r.read(first.Target) != draft {
+	if res.Routed[0] != (consolidate.Routed{Title: first.Title, Target: first.Target, Earlier: true}) || r.Read(first.Target) != draft {
 		t.Fatalf("the first entry: %+v", res.Routed[0])
 	}
-	if len(res.Routed) != len(clean.Routed) || !reflect.DeepEqual(res.Redundant, clean.Redundant) || r.read(rel) != after {
+	if len(res.Routed) != len(clean.Routed) || !reflect.DeepEqual(res.Redundant, clean.Redundant) || r.Read(rel) != after {
 		t.Fatalf("rerun %+v\nclean %+v", res, clean)
 	}
 	items, _ := s.Load()

@@ -5,17 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5"
 )
 
 // An older lore's state in the cache moves to .lore/local on first use,
 // and an existing .lore/.gitignore learns to ignore local/ once.
 func TestLocalMovesStateOutOfTheCache(t *testing.T) {
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
+	root := tempRepo(t)
 	if err := os.MkdirAll(filepath.Join(root, ".lore", "cache"), 0o755); err != nil {
 		t.Fatal(err)
 	}

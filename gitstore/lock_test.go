@@ -11,12 +11,20 @@ import (
 	"github.com/go-git/go-git/v5"
 )
 
+// tempRepo is a fresh repository in a temporary folder. (gitstore's own
+// tests cannot use internal/testrepo: it imports gitstore.)
+func tempRepo(tb testing.TB) string {
+	tb.Helper()
+	root := tb.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		tb.Fatal(err)
+	}
+	return root
+}
+
 func openTemp(t *testing.T) *Store {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
+	root := tempRepo(t)
 	s, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -106,10 +114,7 @@ func TestLockSweepsStrayTempFiles(t *testing.T) {
 // BenchmarkLock: taking and releasing the store lock, with the sweep for
 // temp files, in a store of 300 items.
 func BenchmarkLock(b *testing.B) {
-	root := b.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		b.Fatal(err)
-	}
+	root := tempRepo(b)
 	s, err := Open(root)
 	if err != nil {
 		b.Fatal(err)

@@ -9,15 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/go-git/go-git/v5"
 )
 
 func TestOpenFindsTheWorkTree(t *testing.T) {
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
+	root := tempRepo(t)
 	sub := filepath.Join(root, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)

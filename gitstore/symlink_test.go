@@ -7,18 +7,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5"
 )
 
 // linkedStore is a repository whose .lore/cache is a link to a folder
 // outside it.
 func linkedStore(t *testing.T) (*Store, string) {
 	t.Helper()
-	root, out := t.TempDir(), t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
+	root, out := tempRepo(t), t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, ".lore/lessons"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -92,10 +87,7 @@ func TestLinks(t *testing.T) {
 // TestNoWriteThroughALinkToARepository: a link whose target holds a .git
 // (another checkout) is still a link inside this work tree.
 func TestNoWriteThroughALinkToARepository(t *testing.T) {
-	root, other := t.TempDir(), t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
+	root, other := tempRepo(t), t.TempDir()
 	for _, d := range []string{".git", "cache/.git"} {
 		if err := os.MkdirAll(filepath.Join(other, d), 0o755); err != nil {
 			t.Fatal(err)

@@ -11,10 +11,8 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/compile"
-	"github.com/lore-agents/lore/config"
 	"github.com/lore-agents/lore/internal/benchproc"
 	"github.com/lore-agents/lore/manifest"
-	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
 )
 
@@ -77,34 +75,10 @@ func binaries(b *testing.B) (hook, trivial string) {
 // source, so each hook call pays for its freshness check.
 func benchStore(b *testing.B, n int) string {
 	b.Helper()
-	root := b.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		b.Fatalf("git init: %v\n%s", err, out)
-	}
-	var items []*markdown.Item
-	for rel, data := range compile.SyntheticFiles(n) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-		it, err := markdown.Parse(rel, data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		items = append(items, it)
-	}
-	snap := compile.TakeSnapshot(root, "", config.Default().Learnings)
-	data, rep, err := compile.Build(compile.Input{Items: items, Config: config.Default(), Snapshot: snap})
-	if err != nil {
-		b.Fatal(err)
-	}
+	root, rep := buildStore(b, compile.SyntheticFiles(n))
 	if rep.Compiled != n {
 		b.Fatalf("compiled %d of %d items", rep.Compiled, n)
 	}
-	writeManifest(b, root, data)
 	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
 	if err != nil {
 		b.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/protocol"
 )
@@ -116,39 +117,42 @@ Edit the templates in docs/src and run make docs.
 `,
 }
 
-// repo writes the test store into a fresh work tree and builds its manifest
-// with the stat of its sources, as lore build does.
+// repo writes the test store into a fresh repository and builds its
+// manifest with the stat of its sources, as lore build does.
 func repo(t testing.TB, items map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var parsed []*markdown.Item
+	files := map[string][]byte{}
 	for rel, text := range items {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		it, err := markdown.Parse(rel, []byte(text))
+		files[rel] = []byte(text)
+	}
+	root, rep := buildStore(t, files)
+	if len(rep.Excluded) > 0 {
+		t.Fatalf("excluded: %+v", rep.Excluded[0].Errors)
+	}
+	return root
+}
+
+// buildStore writes the item files into a fresh repository and compiles
+// their manifest there.
+func buildStore(t testing.TB, files map[string][]byte) (string, compile.Report) {
+	t.Helper()
+	r := testrepo.New(t)
+	var parsed []*markdown.Item
+	for rel, data := range files {
+		r.Write(rel, string(data))
+		it, err := markdown.Parse(rel, data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		parsed = append(parsed, it)
 	}
-	snap := compile.TakeSnapshot(root, "", config.Default().Learnings)
+	snap := compile.TakeSnapshot(r.Dir, "", config.Default().Learnings)
 	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Excluded) > 0 {
-		t.Fatalf("excluded: %+v", rep.Excluded[0].Errors)
-	}
-	writeManifest(t, root, data)
-	return root
+	writeManifest(t, r.Dir, data)
+	return r.Dir, rep
 }
 
 func writeManifest(t testing.TB, root string, data []byte) {

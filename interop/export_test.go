@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -21,7 +22,7 @@ import (
 // accepted decision, and a draft (not exported).
 func exportStore(t *testing.T) (*gitstore.Store, []*markdown.Item) {
 	t.Helper()
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	specs := []markdown.Spec{
 		{Kind: "lesson", Title: "Wrap errors with %w", Status: "active", Priority: "high",
 			Triggers: markdown.Triggers{Tools: fileTools, Paths: []string{"**/*.go", "cmd/**/main.go"}},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -88,7 +89,7 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 // amendment kept, Active and Accepted arrive for review; the ledger beside
 // them adds nothing twice and says which entries Devflow retired.
 func TestImportDevflowReal(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/devflow-repo/.devflow", filepath.Join(s.Root, ".devflow"))
 	p, res := importTwice(t, s, "devflow", 29)
 	kinds := map[string]int{}
@@ -151,7 +152,7 @@ func TestImportDevflowReal(t *testing.T) {
 // rendered as Devflow's formatter would; what it promoted, deprecated or
 // cannot read does not.
 func TestImportDevflowLearningLog(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	log := strings.Join([]string{
 		`{"id":"obs_obs001","type":"decision","pattern":"Use Result types everywhere","confidence":0.9,"observations":1,"first_seen":"2026-01-01T00:00:00Z","last_seen":"2026-01-01T00:00:00Z","status":"observing","evidence":[],"details":"context: TypeScript project; decision: return Result<T,E>; rationale: functional error handling","quality_ok":true}`,
 		`{"id":"obs_pf007","type":"pitfall","pattern":"Editing installed hook scripts directly","confidence":0.8,"observations":2,"first_seen":"2026-01-01T00:00:00Z","last_seen":"2026-01-02T00:00:00Z","status":"ready","evidence":["edited ~/.devflow/scripts"],"details":"area: src/assets/scripts/hooks/; issue: edits to installed copies; impact: silently overwritten; resolution: edit source + rebuild + reinstall"}`,
@@ -203,7 +204,7 @@ func TestImportDevflowLearningLog(t *testing.T) {
 // one draft titled by its description; MEMORY.md's index lines add
 // nothing, its one section with more than links arrives.
 func TestImportClaudeMemoryReal(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
@@ -272,7 +273,7 @@ func TestImportEverySourceTwice(t *testing.T) {
 		{"testdata/lessons-learned", "lessons-store.json"},
 	} {
 		t.Run(filepath.Base(tc.dir)+"/"+tc.arg, func(t *testing.T) {
-			s := newStore(t)
+			s := testrepo.NewStore(t)
 			copyTree(t, tc.dir, s.Root)
 			p := plan(t, s.Root, tc.arg)
 			if len(p.Drafts) == 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -13,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -147,22 +146,6 @@ func TestImportADR(t *testing.T) {
 	}
 }
 
-func newStore(t *testing.T) *gitstore.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, gitstore.DirName), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s, err := gitstore.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // treeSum hashes every file under dir (paths and bytes).
 func treeSum(t *testing.T, dir string) string {
 	t.Helper()
@@ -187,7 +170,7 @@ func treeSum(t *testing.T, dir string) string {
 // it replaces; both arrive with their numbers; a second import adds
 // nothing and changes no byte.
 func TestApplyADRSupersedesAndIdempotence(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	p := plan(t, s.Root, mustAbs(t, "testdata/adr-tools-supersede/doc/adr"))
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	dry, err := Apply(s, p, true, now)
@@ -299,7 +282,7 @@ func TestImportDevflow(t *testing.T) {
 // metadata.type, as Claude Code writes them). No public repository with
 // a licence publishes its auto memory, so the files are written here.
 func TestImportClaudeMemory(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")

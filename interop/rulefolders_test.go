@@ -16,6 +16,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -192,7 +193,7 @@ func TestExportRuleFoldersCheck(t *testing.T) {
 // Windsurf reads 12,000 characters of a rule file: a longer one is named
 // in the report.
 func TestExportWindsurfLimit(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	sp := markdown.Spec{Kind: "lesson", Title: "Long", Status: "active", Body: "## Injection\n" + strings.Repeat("é", windsurfLimit) + "\n"}
 	id := ulid.MustNew(1, strings.NewReader(strings.Repeat("y", 16))).String()
 	if _, _, err := s.Create(sp.Kind, "", func(ref string) ([]byte, error) { return sp.Compose(id, ref, time.Unix(0, 0)) }); err != nil {
@@ -215,7 +216,7 @@ func TestExportWindsurfLimit(t *testing.T) {
 // always_on rules arrive without triggers, the glob rule with its bare
 // `globs: **/*.ts` (not YAML) as paths; titles are the rules' H1s.
 func TestImportWindsurfReal(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/otter", s.Root)
 	p, _ := importTwice(t, s, "windsurf", 8)
 	got := map[string]string{}
@@ -244,7 +245,7 @@ func TestImportWindsurfReal(t *testing.T) {
 // A real Cline rule folder (cap-js/ord, Apache-2.0): rules without
 // frontmatter, always on, arrive without triggers, titled by their H1.
 func TestImportClineReal(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/cap-js-ord", s.Root)
 	p, _ := importTwice(t, s, "cline", 2)
 	if got := titles(p); !reflect.DeepEqual(got, []string{"Here are code quality and tool use rules", "Testing Rules and Standards"}) {
@@ -264,7 +265,7 @@ func TestImportClineReal(t *testing.T) {
 // workflows and hooks folders, which Cline does not read as rules, add
 // nothing.
 func TestImportClineOwnRules(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/cline", s.Root)
 	p, _ := importTwice(t, s, "cline", 4)
 	want := []string{"Bun (tooling) and Node (runtime)", "Networking & Proxy Support", "SDK Adapter", "Storage Architecture"}
@@ -353,7 +354,7 @@ func TestImportRuleFolderModes(t *testing.T) {
 // autoMemoryDirectory set to .claude/memory, as vidarc/recommendarr does)
 // is the claude-memory kind: the folder and each file of it.
 func TestImportClaudeMemoryInRepo(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/claude-memory/memory", filepath.Join(s.Root, ".claude", "memory"))
 	p, res := importTwice(t, s, ".claude/memory", 14)
 	if p.Source != "claude-memory" || res.Created[0].Key != "claude-memory:.claude/memory/MEMORY.md#references" {

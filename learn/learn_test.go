@@ -3,15 +3,13 @@ package learn
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/fuzzlimit"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/signals"
 )
@@ -94,28 +92,12 @@ func TestTitle(t *testing.T) {
 	}
 }
 
-func newStore(t *testing.T) *gitstore.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ".lore"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s, err := gitstore.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 const lpath = ".lore/learnings.md"
 
 func TestCaptureOncePerKey(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	src := []Source{{"p.md", []byte("## Learnings\n- alpha beta gamma\n- delta epsilon zeta\n")}}
 	res, err := Capture(s, lpath, "phase-1", src, false, now, nil)
 	if err != nil || res.Status != Captured || len(res.Added) != 2 {
@@ -153,7 +135,7 @@ func TestCaptureOncePerKey(t *testing.T) {
 func TestCaptureKilled(t *testing.T) {
 	src := []Source{{"p.md", []byte("## Learnings\n- alpha beta gamma\n- delta epsilon zeta\n")}}
 	for _, force := range []bool{false, true} {
-		s := newStore(t)
+		s := testrepo.NewStore(t)
 		if force {
 			if _, err := Capture(s, lpath, "k", []Source{{"o.md", []byte("Lesson: an older lesson here\n")}}, false, now, nil); err != nil {
 				t.Fatal(err)

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -19,19 +18,12 @@ import (
 // given) and opens its log.
 func newLog(t testing.TB, config string) *Log {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := git.PlainInit(root, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(root, ".lore"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	r := testrepo.New(t)
+	r.Mkdir(".lore")
 	if config != "" {
-		if err := os.WriteFile(filepath.Join(root, ".lore", "config.yaml"), []byte(config), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		r.Write(".lore/config.yaml", config)
 	}
-	return openLog(t, root)
+	return openLog(t, r.Dir)
 }
 
 func openLog(t testing.TB, dir string) *Log {
@@ -325,53 +317,35 @@ func TestOrphanWithNoOrSeveralMatchesIsLeftAlone(t *testing.T) {
 	}
 }
 
-func git1(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x", "GIT_MERGE_AUTOEDIT=no")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
 // Two clones of a shared log each add a sighting; a real git merge keeps
 // both lines (merge=union) and the counts add up to a ready observation.
 func TestSharedLogMergesAcrossClones(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("the git CLI is the oracle here")
 	}
-	dir := t.TempDir()
-	origin := filepath.Join(dir, "origin")
-	os.MkdirAll(filepath.Join(origin, ".lore"), 0o755)
-	git1(t, dir, "init", "-q", "-b", "main", origin)
-	os.WriteFile(filepath.Join(origin, ".lore", "config.yaml"), []byte("share: true\n"), 0o644)
+	origin := testrepo.New(t)
+	origin.Write(".lore/config.yaml", "share: true\n")
 	const title = "Run migrations before the integration tests"
-	l := openLog(t, origin)
+	l := openLog(t, origin.Dir)
 	if !l.Share || l.Rel() != ".lore/observations.jsonl" || l.ManifestRel() != ".lore/render.json" {
 		t.Fatalf("shared paths: %s %s", l.Rel(), l.ManifestRel())
 	}
 	observe(t, l, Procedural, title, 1, day0)
-	if attrs, _ := os.ReadFile(filepath.Join(origin, ".gitattributes")); string(attrs) != "/.lore/observations.jsonl merge=union\n" {
+	if attrs, _ := os.ReadFile(origin.Path(".gitattributes")); string(attrs) != "/.lore/observations.jsonl merge=union\n" {
 		t.Fatalf(".gitattributes = %q", attrs)
 	}
-	git1(t, origin, "add", "-A")
-	git1(t, origin, "commit", "-q", "-m", "first sighting")
-	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	git1(t, dir, "clone", "-q", origin, a)
-	git1(t, dir, "clone", "-q", origin, b)
-	observe(t, openLog(t, a), Procedural, title, 1, day0.Add(2*24*time.Hour))
-	git1(t, a, "commit", "-qam", "a saw it")
-	observe(t, openLog(t, b), Procedural, title, 1, day0.Add(5*24*time.Hour))
-	git1(t, b, "commit", "-qam", "b saw it")
-	git1(t, b, "pull", "-q", "--no-rebase", a, "main")
-	if st := git1(t, b, "status", "--porcelain"); st != "" {
+	origin.Commit("", "first sighting")
+	dir := t.TempDir()
+	a, b := origin.Clone(filepath.Join(dir, "a")), origin.Clone(filepath.Join(dir, "b"))
+	observe(t, openLog(t, a.Dir), Procedural, title, 1, day0.Add(2*24*time.Hour))
+	a.Git("commit", "-qam", "a saw it")
+	observe(t, openLog(t, b.Dir), Procedural, title, 1, day0.Add(5*24*time.Hour))
+	b.Git("commit", "-qam", "b saw it")
+	b.Git("pull", "-q", "--no-rebase", a.Dir, "main")
+	if st := b.Git("status", "--porcelain"); st != "" {
 		t.Fatalf("merge left changes: %s", st)
 	}
-	lb := openLog(t, b)
+	lb := openLog(t, b.Dir)
 	if o := load(t, lb, Procedural, title); o.Count != 3 || o.Confidence != 0.75 || o.Status != Ready || DaySpread(o.FirstSeen, o.LastSeen) != 5 {
 		t.Fatalf("merged: count %d confidence %.2f status %s", o.Count, o.Confidence, o.Status)
 	}

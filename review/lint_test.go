@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/scan"
 )
@@ -15,7 +16,7 @@ import (
 // draft, passes lore lint without an error, has a one-line title of at most
 // 100 characters and one-word tool: tags.
 func TestDraftsFromRealTranscriptsLint(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	files, err := scan.Files([]string{filepath.Join("..", "scan", "testdata", "transcripts"), filepath.Join("..", "scan", "testdata", "labelled")})
 	if err != nil {
 		t.Fatal(err)

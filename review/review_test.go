@@ -7,28 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
 )
-
-func newStore(t *testing.T) *gitstore.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := git.PlainInit(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ".lore", "lessons"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s, err := gitstore.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func cand(title, mistake string, pri int) scan.Candidate {
 	return scan.Candidate{Tier: 1, Signal: scan.SignalLessonTag, Session: "s1", File: "/t/s1.jsonl", Line: 7,
@@ -44,7 +26,7 @@ var now = time.Date(2026, 3, 28, 14, 0, 0, 0, time.UTC)
 // second run with the same candidates writes nothing; maxCandidates
 // keeps the highest priorities.
 func TestWriteDraftsAndDedup(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	cands := []scan.Candidate{cand("pytest hangs", "hangs without a TTY", 3), cand("make races", "parallel make races", 8), cand("third", "x", 1)}
 	known, err := Known(s)
 	if err != nil {
@@ -91,7 +73,7 @@ func TestWriteDraftsAndDedup(t *testing.T) {
 // TestPromoteArchiveReject: promote changes only the status and updated
 // lines; reject removes the draft and remembers its hash.
 func TestPromoteArchiveReject(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	w, err := Write(s, []scan.Candidate{cand("a", "ma", 5), cand("b", "mb", 5)}, now)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +129,7 @@ func TestPromoteArchiveReject(t *testing.T) {
 // TestPitfallDraft: a block with kind: pitfall becomes a numbered pitfall
 // draft with Issue and Avoid sections.
 func TestPitfallDraft(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	c := cand("Shared cache corrupts builds", "two builds share one cache", 7)
 	c.Kind = markdown.KindPitfall
 	w, err := Write(s, []scan.Candidate{c, func() scan.Candidate { c2 := c; c2.Title = "second"; return c2 }()}, now)
@@ -184,7 +166,7 @@ func TestCommandRegexNarrowsToTheSubcommand(t *testing.T) {
 // Rejections an older lore kept in the cache move to .lore/rejected on
 // first use, so deleting the cache afterwards loses none.
 func TestRejectedMovesFromCache(t *testing.T) {
-	s := newStore(t)
+	s := testrepo.NewStore(t)
 	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -211,11 +193,9 @@ func TestRejectedMovesFromCache(t *testing.T) {
 // An item with neither Mistake nor Fix does not make every candidate
 // without them known.
 func TestKnownIgnoresEmptySections(t *testing.T) {
-	s := newStore(t)
-	item := "---\nid: 01J0000000000000000000000A\nkind: lesson\ntitle: Notes\nstatus: active\n---\n## Notes\nsomething\n"
-	if err := os.WriteFile(s.Path(".lore/lessons/notes.md"), []byte(item), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	r := testrepo.New(t)
+	r.Write(".lore/lessons/notes.md", "---\nid: 01J0000000000000000000000A\nkind: lesson\ntitle: Notes\nstatus: active\n---\n## Notes\nsomething\n")
+	s := r.Store()
 	if items, errs := s.Load(); len(items) != 1 || len(errs) > 0 {
 		t.Fatalf("load: %d items, %v", len(items), errs)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // These tests drive the real lore binary (this test binary, on PATH as
@@ -52,10 +54,11 @@ Ran twiddle bare.
 `
 
 type gitRepo struct {
-	t         *testing.T
-	dir, home string
-	env       []string
-	n         int
+	*testrepo.Repo
+	t    *testing.T
+	home string
+	env  []string // lore's: git's, an empty home, lore enabled
+	n    int
 }
 
 func newGitRepo(t *testing.T) *gitRepo {
@@ -64,41 +67,22 @@ func newGitRepo(t *testing.T) *gitRepo {
 		t.Fatal("these tests need the git CLI")
 	}
 	home := t.TempDir()
-	r := &gitRepo{t: t, dir: t.TempDir(), home: home, env: append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Lore Test", "GIT_AUTHOR_EMAIL=test@example.com",
-		"GIT_COMMITTER_NAME=Lore Test", "GIT_COMMITTER_EMAIL=test@example.com", "LORE_DISABLE=")}
-	r.run("git", "init", "-q", "-b", "main")
-	r.run("lore", "init", "--no-git-hooks")
+	r := &gitRepo{Repo: testrepo.New(t), t: t, home: home, env: append(testrepo.Env(),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "LORE_DISABLE=")}
+	r.lore("init", "--no-git-hooks")
 	return r
 }
 
-func (r *gitRepo) run(name string, args ...string) string {
+// lore runs the lore binary in the repository.
+func (r *gitRepo) lore(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd := exec.Command("lore", args...)
+	cmd.Dir, cmd.Env = r.Dir, r.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		r.t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		r.t.Fatalf("lore %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
-}
-
-func (r *gitRepo) write(rel, text string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-func (r *gitRepo) commit(msg string) {
-	r.t.Helper()
-	r.run("git", "add", "-A")
-	r.run("git", "commit", "-q", "-m", msg)
 }
 
 // hook runs PreToolUse for a Bash command in a new session and returns
@@ -112,11 +96,11 @@ func (r *gitRepo) hookTool(tool string, input map[string]string) string {
 	r.t.Helper()
 	r.n++
 	in, _ := json.Marshal(map[string]any{
-		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.dir,
+		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.Dir,
 		"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
 	})
 	cmd := exec.Command("lore", "hook", "claude", "PreToolUse")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.dir, r.env, strings.NewReader(string(in))
+	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.env, strings.NewReader(string(in))
 	out, err := cmd.Output()
 	if err != nil {
 		r.t.Fatalf("hook: %v", err)
@@ -155,86 +139,86 @@ const frobFile, twiddleFile = ".lore/lessons/frob.md", ".lore/lessons/twiddle.md
 
 func TestFreshAfterAmend(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("frob")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "frob")
 	r.expect("frobnicate all", v1)
-	r.run("git", "rm", "-q", frobFile)
-	r.run("git", "commit", "-q", "--amend", "--allow-empty", "-m", "no frob after all")
+	r.Git("rm", "-q", frobFile)
+	r.Git("commit", "-q", "--amend", "--allow-empty", "-m", "no frob after all")
 	r.expect("frobnicate all", "", v1)
 }
 
 func TestFreshAfterStash(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("frob")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "frob")
 	r.expect("frobnicate all", v1)
-	r.write(frobFile, frob(v2)) // an edit in place, same size
+	r.Write(frobFile, frob(v2)) // an edit in place, same size
 	r.expect("frobnicate all", v2, v1)
-	r.run("git", "stash", "-q")
+	r.Git("stash", "-q")
 	r.expect("frobnicate all", v1, v2)
-	r.run("git", "stash", "pop", "-q")
+	r.Git("stash", "pop", "-q")
 	r.expect("frobnicate all", v2, v1)
 }
 
 func TestFreshAfterResetHard(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("v1")
-	r.write(frobFile, frob(v2))
-	r.write(twiddleFile, twiddle(t1))
-	r.commit("v2")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "v1")
+	r.Write(frobFile, frob(v2))
+	r.Write(twiddleFile, twiddle(t1))
+	r.Commit("", "v2")
 	r.expect("frobnicate all", v2, v1)
 	r.expect("twiddle it", t1)
-	r.run("git", "reset", "-q", "--hard", "HEAD~1")
+	r.Git("reset", "-q", "--hard", "HEAD~1")
 	r.expect("frobnicate all", v1, v2)
 	r.expect("twiddle it", "", t1)
 }
 
 func TestFreshAfterCheckoutAndMerge(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("v1")
-	r.run("git", "checkout", "-q", "-b", "topic")
-	r.write(frobFile, frob(v2))
-	r.write(twiddleFile, twiddle(t1))
-	r.commit("v2")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "v1")
+	r.Git("checkout", "-q", "-b", "topic")
+	r.Write(frobFile, frob(v2))
+	r.Write(twiddleFile, twiddle(t1))
+	r.Commit("", "v2")
 	r.expect("frobnicate all", v2, v1)
-	r.run("git", "checkout", "-q", "main")
+	r.Git("checkout", "-q", "main")
 	r.expect("frobnicate all", v1, v2)
 	r.expect("twiddle it", "", t1)
-	r.write("README", "main moves on\n")
-	r.commit("readme")
-	r.run("git", "merge", "-q", "--no-edit", "topic")
+	r.Write("README", "main moves on\n")
+	r.Commit("", "readme")
+	r.Git("merge", "-q", "--no-edit", "topic")
 	r.expect("frobnicate all", v2, v1)
 	r.expect("twiddle it", t1)
 }
 
 func TestFreshAfterRebase(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.write(twiddleFile, twiddle(t1))
-	r.commit("base")
-	r.run("git", "checkout", "-q", "-b", "topic")
-	r.write(frobFile, frob(v2))
-	r.commit("frob v2")
-	r.run("git", "checkout", "-q", "main")
-	r.write(twiddleFile, twiddle(t2))
-	r.commit("twiddle x2")
-	r.run("git", "checkout", "-q", "topic")
+	r.Write(frobFile, frob(v1))
+	r.Write(twiddleFile, twiddle(t1))
+	r.Commit("", "base")
+	r.Git("checkout", "-q", "-b", "topic")
+	r.Write(frobFile, frob(v2))
+	r.Commit("", "frob v2")
+	r.Git("checkout", "-q", "main")
+	r.Write(twiddleFile, twiddle(t2))
+	r.Commit("", "twiddle x2")
+	r.Git("checkout", "-q", "topic")
 	r.expect("twiddle it", t1, t2)
-	r.run("git", "rebase", "-q", "main")
+	r.Git("rebase", "-q", "main")
 	r.expect("twiddle it", t2, t1)
 	r.expect("frobnicate all", v2, v1)
 }
 
 func TestFreshAfterEditsOutsideGit(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("v1")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "v1")
 	r.expect("frobnicate all", v1)
 
 	// In place, as VS Code and nano write: same inode, same size.
-	p := filepath.Join(r.dir, frobFile)
+	p := filepath.Join(r.Dir, frobFile)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +265,7 @@ func TestFreshAfterEditsOutsideGit(t *testing.T) {
 	r.expect("twiddle it", "", t1)
 
 	// The config counts too: a higher threshold drops the lesson.
-	r.write(".lore/config.yaml", "inject:\n  threshold: 5\n")
+	r.Write(".lore/config.yaml", "inject:\n  threshold: 5\n")
 	r.expect("frobnicate all", "", v3)
 }
 
@@ -289,13 +273,13 @@ func TestFreshAfterEditsOutsideGit(t *testing.T) {
 // freshness check sees what they wrote.
 func TestFreshAfterLoreAdd(t *testing.T) {
 	r := newGitRepo(t)
-	r.write(frobFile, frob(v1))
-	r.commit("v1")
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "v1")
 	r.expect("frobnicate all", v1)
 	r.expect("wibble now", "", "wibble")
-	r.run("lore", "add", "lesson", "wibble needs care", "--tools", "Bash", "--command", `\bwibble\b`, "--fix", "WIBBLE-FIX handle with care")
+	r.lore("add", "lesson", "wibble needs care", "--tools", "Bash", "--command", `\bwibble\b`, "--fix", "WIBBLE-FIX handle with care")
 	r.expect("wibble now", "WIBBLE-FIX")
-	if got := r.run("lore", "build"); !strings.Contains(got, "is up to date") {
+	if got := r.lore("build"); !strings.Contains(got, "is up to date") {
 		t.Errorf("the hook left the manifest stale: %s", got)
 	}
 }

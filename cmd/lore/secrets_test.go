@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // plant is one secret placed in a line of text: kind names it, text is
@@ -193,10 +194,7 @@ func TestScanWritesNoSecret(t *testing.T) {
 	if len(kinds) < 50 {
 		t.Fatalf("only %d kinds", len(kinds))
 	}
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	dir := testrepo.New(t).Dir
 	blocks, tier2, markers := transcripts(t, ps)
 	trs := []string{filepath.Join(dir, "t", "blocks.jsonl"), filepath.Join(dir, "t", "tier2.jsonl")}
 	if err := os.MkdirAll(filepath.Dir(trs[0]), 0o755); err != nil {
