@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lore-agents/lore/internal/textcut"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -157,22 +158,9 @@ func Sanitize(s string) string {
 // capText keeps s within max bytes, cutting at a line (or rune) boundary and
 // saying where the rest is.
 func capText(s string, max int, file string) string {
-	if len(s) <= max {
-		return s
-	}
 	note := "\n…(truncated)\n"
 	if file != "" {
 		note = "\n…(truncated; see " + file + ")\n"
 	}
-	cut := max - len(note)
-	if cut < 0 {
-		cut = 0
-	}
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if i := strings.LastIndexByte(s[:cut], '\n'); i > cut/2 {
-		cut = i
-	}
-	return s[:cut] + note
+	return textcut.Cut(s, max, note)
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // maxContext caps additionalContext in bytes. Claude Code replaces context
@@ -72,21 +74,7 @@ func invisible(r rune) bool {
 // capText cuts s to at most max bytes at a line boundary (or a rune
 // boundary for a single long line) and says that it did.
 func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	const note = "\n[lore: truncated; run `lore list` for the rest]"
-	cut := max - len(note)
-	if cut < 0 {
-		cut = 0
-	}
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if i := strings.LastIndexByte(s[:cut], '\n'); i > cut/2 {
-		cut = i
-	}
-	return s[:cut] + note
+	return textcut.Cut(s, max, "\n[lore: truncated; run `lore list` for the rest]")
 }
 
 // record is the trailing machine-readable line of every injection

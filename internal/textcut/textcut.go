@@ -1,0 +1,30 @@
+// Package textcut cuts text to a byte budget the way lore shows it to an
+// agent: at a line boundary (or a rune boundary for one long line), with a
+// note saying that it did. It links only the standard library, so the
+// lean hook and the compiler share it.
+package textcut
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Cut returns s when it fits in max bytes, else its head and note within
+// max bytes: cut at the last line break in the second half of the room,
+// else at a rune boundary.
+func Cut(s string, max int, note string) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(note)
+	if cut < 0 {
+		cut = 0
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > cut/2 {
+		cut = i
+	}
+	return s[:cut] + note
+}
