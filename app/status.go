@@ -146,16 +146,12 @@ func learningsStatus(s *gitstore.Store, cfg config.Config, today string) *Learni
 
 // observationStatus folds the observation log.
 func observationStatus(s *gitstore.Store) (*ObservationStatus, error) {
-	l, err := observe.Open(s)
+	obs, err := ListObservations(s)
 	if err != nil {
 		return nil, err
 	}
-	obs, st, err := l.Load()
-	if err != nil {
-		return nil, err
-	}
-	o := &ObservationStatus{ByStatus: map[string]int{}, Ready: []string{}, Broken: st.Broken}
-	for _, ob := range obs {
+	o := &ObservationStatus{ByStatus: map[string]int{}, Ready: []string{}, Broken: obs.Stats.Broken}
+	for _, ob := range obs.List {
 		o.ByStatus[ob.Status]++
 		if ob.Status == observe.Ready {
 			o.Ready = append(o.Ready, ob.Title)
