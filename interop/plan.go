@@ -84,17 +84,11 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 	var res Result
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
-		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
+		if imported(ids, key, d) {
 			res.Present++
 			continue
 		}
-		spec := d.Spec
-		spec.Extra = append(spec.Extra, markdown.Field{Key: ImportedKey, Value: key})
-		for _, k := range d.Supersedes {
-			if id := ids[p.Source+":"+k]; id != "" {
-				spec.Supersedes = append(spec.Supersedes, id)
-			}
-		}
+		spec := p.spec(d, key, ids)
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
 		rel, it, err := w.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
 			return spec.Compose(id, ref, now)
@@ -106,6 +100,26 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
 	}
 	return res, nil
+}
+
+// imported reports whether an earlier import created the draft: an item
+// has its key, or it is the lore item the draft was exported from.
+func imported(ids map[string]string, key string, d Draft) bool {
+	_, ok := ids[key]
+	return ok || d.ItemID != "" && ids["id:"+d.ItemID] != ""
+}
+
+// spec is the item the draft becomes: its spec with the imported key, and
+// the ids of the items it supersedes that ids knows.
+func (p Plan) spec(d Draft, key string, ids map[string]string) markdown.Spec {
+	spec := d.Spec
+	spec.Extra = append(spec.Extra, markdown.Field{Key: ImportedKey, Value: key})
+	for _, k := range d.Supersedes {
+		if id := ids[p.Source+":"+k]; id != "" {
+			spec.Supersedes = append(spec.Supersedes, id)
+		}
+	}
+	return spec
 }
 
 // importedIDs maps the imported key of every item in the store to its id.
