@@ -35,63 +35,80 @@ type ScanResult struct {
 // scanLockWait bounds how long a scan waits for another one to finish.
 const scanLockWait = time.Minute
 
-// Scan mines the transcripts for candidates and, unless DryRun, writes the
-// new ones as drafts, counts them as observations and moves the bookmarks.
+// Scan mines the transcripts for candidates and, unless DryRun, applies
+// what it found: under the scan lock, it writes the new ones as drafts,
+// counts them as observations and moves the bookmarks.
 func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
-	if !opt.DryRun {
-		unlock, err := s.ScanLock(scanLockWait)
+	if opt.DryRun {
+		// Only the plan: no lock, and the bookmarks read where they are.
+		p, err := planScan(s, cfg, opt, func() (string, error) { return gitstore.LocalRel + "/" + review.BookmarksFile, nil })
 		if err != nil {
 			return nil, err
 		}
-		defer unlock()
+		return p.res, nil
 	}
+	unlock, err := s.ScanLock(scanLockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	// An older lore's bookmarks move out of the cache first (a write).
+	p, err := planScan(s, cfg, opt, func() (string, error) { return s.Local(review.BookmarksFile) })
+	if err != nil {
+		return nil, err
+	}
+	if err := p.apply(s, cfg); err != nil {
+		return nil, err
+	}
+	return p.res, nil
+}
+
+// scanPlan is what a scan found, and the bookmarks it read and moves to.
+type scanPlan struct {
+	res       *ScanResult
+	bmRel     string
+	bmRead    []byte // the bookmarks as read
+	bookmarks []byte // as the scan moved them
+}
+
+// planScan scans the transcripts from the bookmarks (none: an empty file)
+// at the path bookmarksAt says; it writes nothing but what bookmarksAt
+// does.
+func planScan(s *gitstore.Store, cfg config.Config, opt ScanOptions, bookmarksAt func() (string, error)) (*scanPlan, error) {
 	files, err := transcripts(s, opt.Paths, cfg.Scan.Paths)
 	if err != nil {
 		return nil, err
 	}
-	bmRel, data, err := bookmarks(s, opt.DryRun)
+	bmRel, err := bookmarksAt()
 	if err != nil {
 		return nil, err
 	}
+	data, _ := s.ReadFile(bmRel)
 	home, _ := os.UserHomeDir()
 	res, err := scan.Scan(files, scan.ParseBookmarks(data), scan.Options{Since: opt.Since, Root: s.Root, Home: home})
 	if err != nil {
 		return nil, err
 	}
 	r := &ScanResult{Candidates: res.Candidates, Stats: res.Stats, Files: len(files), MaxCandidates: cfg.Scan.MaxCandidates}
-	if opt.DryRun {
-		return r, nil
-	}
-	if err := r.write(s, cfg); err != nil {
-		return nil, err
-	}
-	// The bookmarks last: a scan killed before them reads the same lines
-	// again, and finds its drafts and sightings already there. Unchanged
-	// bookmarks (nothing new) are not rewritten: the fsyncs of a rewrite
-	// were most of what a re-scan cost.
-	if bm := res.Bookmarks.Marshal(); !bytes.Equal(bm, data) {
-		if err := s.WriteFile(bmRel, bm); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
+	return &scanPlan{res: r, bmRel: bmRel, bmRead: data, bookmarks: res.Bookmarks.Marshal()}, nil
 }
 
-// bookmarks reads the scan bookmarks (none: an empty file). Unless dryRun,
-// an older lore's bookmarks move out of the cache first (a write).
-func bookmarks(s *gitstore.Store, dryRun bool) (rel string, data []byte, err error) {
-	rel = gitstore.LocalRel + "/" + review.BookmarksFile
-	if !dryRun {
-		if rel, err = s.Local(review.BookmarksFile); err != nil {
-			return rel, nil, err
-		}
+// apply writes the drafts and observations, then the bookmarks: a scan
+// killed before them reads the same lines again, and finds its drafts and
+// sightings already there. Unchanged bookmarks (nothing new) are not
+// rewritten: the fsyncs of a rewrite were most of what a re-scan cost.
+func (p *scanPlan) apply(s *gitstore.Store, cfg config.Config) error {
+	if err := p.res.write(s, cfg); err != nil {
+		return err
 	}
-	data, _ = s.ReadFile(rel)
-	return rel, data, nil
+	if bytes.Equal(p.bookmarks, p.bmRead) {
+		return nil
+	}
+	return s.WriteFile(p.bmRel, p.bookmarks)
 }
 
 // write writes the new candidates as drafts and counts them as sightings.

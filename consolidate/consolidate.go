@@ -90,9 +90,11 @@ type candidate struct {
 }
 
 // run holds a consolidation in progress: pending writes go to an overlay
-// so a dry run and a real run make the same decisions.
+// (the plan), applied at the end through w, which on a dry run is a
+// Recorder, so a dry run and a real run make the same decisions.
 type run struct {
 	s       *gitstore.Store
+	w       gitstore.Writer
 	cfg     config.Config
 	opt     Options
 	res     *Result
@@ -163,7 +165,11 @@ func (opt Options) withDefaults() Options {
 }
 
 func newRun(s *gitstore.Store, cfg config.Config, opt Options, rep *ages.Report) *run {
-	return &run{s: s, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
+	var w gitstore.Writer = s
+	if opt.DryRun {
+		w = gitstore.NewRecorder(s)
+	}
+	return &run{s: s, w: w, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
 		res: &Result{DryRun: opt.DryRun, ages: rep, cfg: cfg.Consolidate,
 			Batch: []string{}, Superseded: []Finding{}, Contradictions: []Finding{}, Redundant: []Finding{},
 			Routed: []Routed{}, FileLimit: []Finding{}, Splits: []Split{}, Removed: []string{}, Kept: []string{}}}

@@ -212,6 +212,52 @@ func TestAgentModeWritesTaskOnly(t *testing.T) {
 	}
 }
 
+// A dry run, routing or writing the agent's task, decides what the real
+// run would and writes its report, nothing else.
+func TestDryRunWritesOnlyTheReport(t *testing.T) {
+	for _, agent := range []bool{false, true} {
+		r, s, cfg := fixture(t, routes)
+		before := tree(t, r.Dir)
+		res, err := consolidate.Run(s, cfg, consolidate.Options{DryRun: true, Agent: agent, Today: r.today()})
+		if err != nil || !res.Ran || len(res.Routed) == 0 {
+			t.Fatalf("agent %v: %v %+v", agent, err, res)
+		}
+		after := tree(t, r.Dir)
+		if !strings.Contains(after[res.Report], "- Mode: dry run") {
+			t.Fatalf("agent %v: no dry-run report at %s", agent, res.Report)
+		}
+		delete(after, res.Report)
+		if !reflect.DeepEqual(after, before) {
+			t.Errorf("agent %v: a dry run wrote more than its report", agent)
+		}
+	}
+}
+
+// tree is every file of the work tree but .git and the cache, by path.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case err != nil:
+			return err
+		case rel == ".git" || rel == ".lore/cache":
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		out[rel] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func TestFileLimitSplitAndRetry(t *testing.T) {
 	var doc strings.Builder
 	doc.WriteString("# Guide\n\nIntro.\n")

@@ -234,22 +234,15 @@ func (r *run) removeFromStaging(done map[int]bool) error {
 }
 
 // finish applies the pending writes (the caller holds the store lock):
-// new items and parts, rewritten documents, then the report, the staging
-// file last, so a
-// run killed in between leaves entries that a rerun finds already placed
-// (placedEarlier) rather than lost, and a report of what was placed.
+// new items and parts, rewritten documents or the agent's task, then the
+// report, the staging file last, so a run killed in between leaves
+// entries that a rerun finds already placed (placedEarlier) rather than
+// lost, and a report of what was placed. The report goes to the store
+// even on a dry run: it is all a dry run writes.
 func (r *run) finish() error {
-	staging := ""
-	if !r.opt.DryRun && !r.opt.Agent {
-		var err error
-		if staging, err = r.writeDocuments(); err != nil {
-			return err
-		}
-	}
-	if r.opt.Agent && !r.opt.DryRun {
-		if err := r.flush(TaskPath); err != nil {
-			return err
-		}
+	staging, err := r.writeDocuments()
+	if err != nil {
+		return err
 	}
 	r.res.Report = r.cfg.Consolidate.Report
 	if err := r.s.WriteLocked(r.res.Report, []byte(r.res.Markdown())); err != nil {
@@ -263,14 +256,15 @@ func (r *run) finish() error {
 
 // flush writes one pending file.
 func (r *run) flush(rel string) error {
-	if err := r.s.WriteLocked(rel, r.overlay[rel]); err != nil {
+	if err := r.w.WriteLocked(rel, r.overlay[rel]); err != nil {
 		return fmt.Errorf("consolidate: %w", err)
 	}
 	return nil
 }
 
-// writeDocuments writes the new items, parts and rewritten documents, and
-// returns the staging file when the run changed it (written last).
+// writeDocuments writes the new items, parts and rewritten documents (or
+// the agent's task, all an agent run plans), and returns the staging file
+// when the run changed it (written last).
 func (r *run) writeDocuments() (staging string, err error) {
 	// New files before rewrites: a document split into parts is
 	// shortened only once its parts are written.

@@ -33,27 +33,37 @@ func (s *Store) CreateLocked(kind, want string, build func(ref string) ([]byte, 
 	if err != nil {
 		return "", nil, err
 	}
-	data, err := build(ref)
+	it, data, err := s.newItem(kind, ref, build, nil)
 	if err != nil {
 		return "", nil, err
+	}
+	if err := s.WriteLocked(it.Path, data); err != nil {
+		return "", nil, err
+	}
+	return it.Path, it, nil
+}
+
+// newItem builds the item of kind with ref, parses and validates it, and
+// names its file by ref and title, free on disk and of the planned names
+// (a dry run's): what Create writes and what a Recorder reports.
+func (s *Store) newItem(kind, ref string, build func(ref string) ([]byte, error), planned map[string]bool) (*markdown.Item, []byte, error) {
+	data, err := build(ref)
+	if err != nil {
+		return nil, nil, err
 	}
 	folder := lorepath.InDir(markdown.Folder(kind))
 	it, err := markdown.Parse(path.Join(folder, markdown.FileName(ref, titleOf(data))), data)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	if errs := markdown.Validate(it); len(errs) > 0 {
-		return "", nil, errs[0]
+		return nil, nil, errs[0]
 	}
 	if it.Kind != kind {
-		return "", nil, fmt.Errorf("%s:%d: kind: the item says %q, not %q", it.Path, it.KeyLine("kind"), it.Kind, kind)
+		return nil, nil, fmt.Errorf("%s:%d: kind: the item says %q, not %q", it.Path, it.KeyLine("kind"), it.Kind, kind)
 	}
-	rel := s.freeName(folder, markdown.FileName(it.Ref, it.Title))
-	it.Path = rel
-	if err := s.WriteLocked(rel, data); err != nil {
-		return "", nil, err
-	}
-	return rel, it, nil
+	it.Path = s.freeName(folder, markdown.FileName(it.Ref, it.Title), planned)
+	return it, data, nil
 }
 
 // titleOf reads the title for the provisional name in parse messages.
@@ -70,7 +80,7 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 		return "", nil
 	}
 	if n := markdown.RefNumber(want); n > 0 {
-		taken, err := s.RefsInUse(kind)
+		taken, err := s.refsInUse(kind)
 		if err != nil {
 			return "", err
 		}
@@ -81,9 +91,9 @@ func (s *Store) freeRef(kind, want string) (string, error) {
 	return s.NextRef(kind)
 }
 
-// RefsInUse is the set of PF-/ADR- numbers of kind, by file name or ref
-// key (an import's dry run names from it the numbers it would take).
-func (s *Store) RefsInUse(kind string) (map[int]bool, error) {
+// refsInUse is the set of PF-/ADR- numbers of kind, by file name or ref
+// key (a Recorder names from it the numbers it would take).
+func (s *Store) refsInUse(kind string) (map[int]bool, error) {
 	files, err := s.ItemFiles()
 	if err != nil {
 		return nil, err
@@ -101,12 +111,9 @@ func (s *Store) RefsInUse(kind string) (map[int]bool, error) {
 	return taken, nil
 }
 
-// freeName appends -2, -3, ... to the stem until the name is free.
-func (s *Store) freeName(folder, name string) string { return s.FreeName(folder, name, nil) }
-
-// FreeName is freeName past the names in planned too (those a dry run
-// already handed out), so that a dry run names the files an import writes.
-func (s *Store) FreeName(folder, name string, planned map[string]bool) string {
+// freeName appends -2, -3, ... to the stem until the name is free, on disk
+// and of the names in planned (those a Recorder handed out).
+func (s *Store) freeName(folder, name string, planned map[string]bool) string {
 	stem := strings.TrimSuffix(name, ".md")
 	rel := path.Join(folder, name)
 	for i := 2; ; i++ {

@@ -370,21 +370,28 @@ func yamlQuote(s string) string {
 
 // Run exports the store's active items to target under the store lock
 // (which also removes the temp files of a killed export), or, with check,
-// only compares: it returns the plan and the items it could not load.
+// only plans: it returns the plan and the items it could not load.
 func Run(s *gitstore.Store, target string, check bool) (Export, []error, error) {
-	if !check {
-		unlock, err := s.Lock()
-		if err != nil {
-			return Export{}, nil, err
-		}
-		defer unlock()
+	if check {
+		return planStore(s, target)
 	}
-	items, errs := s.Load()
-	e, err := PlanExport(s.Root, target, items)
-	if err != nil || check {
+	unlock, err := s.Lock()
+	if err != nil {
+		return Export{}, nil, err
+	}
+	defer unlock()
+	e, errs, err := planStore(s, target)
+	if err != nil {
 		return e, errs, err
 	}
 	return e, errs, Write(s, e.Changes)
+}
+
+// planStore plans the export of the store's items (PlanExport).
+func planStore(s *gitstore.Store, target string) (Export, []error, error) {
+	items, errs := s.Load()
+	e, err := PlanExport(s.Root, target, items)
+	return e, errs, err
 }
 
 // Write applies an export's changes: each file written atomically, only

@@ -58,48 +58,39 @@ type Created struct {
 // Apply creates every draft not imported before, as `lore add` creates an
 // item, under one hold of the store lock (numbered there). A draft's
 // Supersedes name keys of the same plan; they become the ids of those
-// items. On a dry run nothing is written and Created lists what would be.
+// items. On a dry run a Recorder stands in for the store: nothing is
+// written, and Created lists what would be.
 func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error) {
-	if !dryRun {
-		// One lock over reading the imported keys and creating what is
-		// missing: two imports of one source in parallel create each
-		// item once.
-		unlock, err := s.Lock()
-		if err != nil {
-			return Result{}, err
-		}
-		defer unlock()
+	if dryRun {
+		// No lock either: taking it sweeps stray temp files, a write.
+		return apply(s, gitstore.NewRecorder(s), p, now)
 	}
+	// One lock over reading the imported keys and creating what is
+	// missing: two imports of one source in parallel create each item once.
+	unlock, err := s.Lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return apply(s, s, p, now)
+}
+
+// apply creates the drafts of p that s does not hold yet through w.
+func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result, error) {
 	ids, err := importedIDs(s)
 	if err != nil {
 		return Result{}, err
 	}
 	var res Result
-	dry := newDryRun(s)
 	for _, d := range p.Drafts {
 		key := p.Source + ":" + d.Key
-		if _, ok := ids[key]; ok || d.ItemID != "" && ids["id:"+d.ItemID] != "" {
+		if imported(ids, key, d) {
 			res.Present++
 			continue
 		}
-		spec := d.Spec
-		spec.Extra = append(spec.Extra, markdown.Field{Key: ImportedKey, Value: key})
-		for _, k := range d.Supersedes {
-			if id := ids[p.Source+":"+k]; id != "" {
-				spec.Supersedes = append(spec.Supersedes, id)
-			}
-		}
+		spec := p.spec(d, key, ids)
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
-		if dryRun {
-			rel, err := dry.path(spec.Kind, d.Ref, spec.Title)
-			if err != nil {
-				return res, fmt.Errorf("import %s: %w", d.From, err)
-			}
-			ids[key] = id
-			res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
-			continue
-		}
-		rel, it, err := s.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
+		rel, it, err := w.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
 			return spec.Compose(id, ref, now)
 		})
 		if err != nil {
@@ -109,6 +100,26 @@ func Apply(s *gitstore.Store, p Plan, dryRun bool, now time.Time) (Result, error
 		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
 	}
 	return res, nil
+}
+
+// imported reports whether an earlier import created the draft: an item
+// has its key, or it is the lore item the draft was exported from.
+func imported(ids map[string]string, key string, d Draft) bool {
+	_, ok := ids[key]
+	return ok || d.ItemID != "" && ids["id:"+d.ItemID] != ""
+}
+
+// spec is the item the draft becomes: its spec with the imported key, and
+// the ids of the items it supersedes that ids knows.
+func (p Plan) spec(d Draft, key string, ids map[string]string) markdown.Spec {
+	spec := d.Spec
+	spec.Extra = append(spec.Extra, markdown.Field{Key: ImportedKey, Value: key})
+	for _, k := range d.Supersedes {
+		if id := ids[p.Source+":"+k]; id != "" {
+			spec.Supersedes = append(spec.Supersedes, id)
+		}
+	}
+	return spec
 }
 
 // importedIDs maps the imported key of every item in the store to its id.
