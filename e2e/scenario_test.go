@@ -45,15 +45,6 @@ func requestsOf[C view](srv *standIn, parse func(*request) (C, bool), keep func(
 	return out
 }
 
-func stepsOf(turns []view, sc script) []step {
-	var out []step
-	for _, c := range turns {
-		tag, n, _ := sc.step(c.msgs())
-		out = append(out, step{c, tag, n})
-	}
-	return out
-}
-
 // at returns the first request of script tag after n assistant turns.
 func at(t *testing.T, steps []step, tag string, n int) view {
 	t.Helper()
@@ -99,7 +90,15 @@ type client struct {
 	ask func(t *testing.T, cb clientBin, w *world, srv *standIn, prompt string)
 }
 
-func (k client) steps(srv *standIn, sc script) []step { return stepsOf(k.turns(srv), sc) }
+// steps are the agent's turns srv received so far, placed in sc.
+func (k client) steps(srv *standIn, sc script) []step {
+	var out []step
+	for _, c := range k.turns(srv) {
+		tag, n, _ := sc.step(c.msgs())
+		out = append(out, step{c, tag, n})
+	}
+	return out
+}
 
 // world is a throwaway user with the repository set up and lore installed
 // for the client and committed, as a user would.
