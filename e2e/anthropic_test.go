@@ -98,17 +98,32 @@ func (c *conv) lastUser() string {
 	return ""
 }
 
-// resultFor returns the text of the tool_result answering a tool_use id
-// and whether it is in this request.
-func (c *conv) resultFor(id string) (string, bool) {
+// msgs is the conversation for the script: user text blocks (not tool
+// results, which may quote anything) and assistant turns.
+func (c *conv) msgs() []msg {
+	var out []msg
+	for _, m := range c.body.Messages {
+		var sb strings.Builder
+		for _, b := range blocks(m.Content) {
+			if b.Type == "text" {
+				sb.WriteString(b.Text + "\n")
+			}
+		}
+		out = append(out, msg{m.Role, sb.String()})
+	}
+	return out
+}
+
+// toolResult returns the text of the tool_result answering a tool_use id.
+func (c *conv) toolResult(id string) string {
 	for _, m := range c.body.Messages {
 		for _, b := range blocks(m.Content) {
 			if b.Type == "tool_result" && b.ToolUseID == id {
-				return text(b.Content), true
+				return text(b.Content)
 			}
 		}
 	}
-	return "", false
+	return ""
 }
 
 // hasTool reports whether the request offers the named tool.

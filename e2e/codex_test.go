@@ -77,45 +77,21 @@ func (c *codexClient) exec(args ...string) string {
 	return ""
 }
 
-// setupCodex installs lore for Codex as a user would.
-func setupCodex(w *world) {
-	w.t.Helper()
-	w.setupRepo()
-	if out, err := w.try("lore", "init", "--agent", "codex"); err != nil {
-		w.t.Fatalf("lore init --agent codex: %v\n%s", err, out)
-	}
-	w.run("git", "add", "-A")
-	w.run("git", "commit", "-qm", "lore: codex hooks")
+var codex = client{
+	agent: "codex", settings: ".codex/hooks.json", hook: "lore-hook codex PreToolUse",
+	user:  "{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]\n            }\n        ]\n    }\n}\n",
+	tells: "trust", // the hooks run only once the user trusts them
+	serve: func(t *testing.T, sc script) *standIn { return newStandIn(t, responsesHandler(codexScript(sc))) },
+	turns: codexTurns,
+	ask: func(t *testing.T, cb clientBin, w *world, srv *standIn, prompt string) {
+		newCodex(t, cb, w, srv, "").exec(prompt)
+	},
 }
 
-type rstep struct {
-	c   *rconv
-	tag string
-	n   int
-}
-
-func codexSteps(s *standIn, sc script) []rstep {
-	var out []rstep
-	for _, r := range s.requests() {
-		c, ok := parseResponses(r)
-		if !ok || len(c.body.Tools) == 0 || isCodexCompaction(c) {
-			continue
-		}
-		tag, n, _ := sc.step(c.msgs())
-		out = append(out, rstep{c, tag, n})
-	}
-	return out
-}
-
-func rat(t *testing.T, steps []rstep, tag string, n int) *rconv {
-	t.Helper()
-	for _, s := range steps {
-		if s.tag == tag && s.n == n {
-			return s.c
-		}
-	}
-	t.Fatalf("the model never received the request for step %d of %q (%d requests)", n, tag, len(steps))
-	return nil
+// codexTurns: the stand-in's Responses requests that offered tools and
+// are no compaction.
+func codexTurns(s *standIn) []view {
+	return requestsOf(s, parseResponses, func(c *rconv) bool { return len(c.body.Tools) > 0 && !isCodexCompaction(c) })
 }
 
 // isCodexCompaction: Codex compacts with a request whose last user
@@ -136,96 +112,39 @@ func codexScript(sc script) func(c *rconv) reply {
 		if isCodexCompaction(c) {
 			return say("[e2e:compacted] E2E compaction summary: the user asked to run make check.")
 		}
-		_, _, r := sc.step(c.msgs())
-		return r
+		return scripted[*rconv](sc)(c)
 	}
 }
 
 func TestCodex(t *testing.T) {
-	for _, cb := range clientBins(t, "codex") {
-		t.Run(cb.Version, func(t *testing.T) {
-			t.Run("session", func(t *testing.T) { codexSession(t, cb) })
-			t.Run("subagent", func(t *testing.T) { codexSubagent(t, cb) })
-			t.Run("compact", func(t *testing.T) { codexCompact(t, cb) })
-			t.Run("clone", func(t *testing.T) { codexClone(t, cb) })
-			t.Run("install", func(t *testing.T) { codexInstall(t, cb) })
-		})
-	}
+	codex.suite(t, scenario{"session", codexSession}, scenario{"subagent", codexSubagent}, scenario{"compact", codexCompact})
 }
 
-// codexSession: protocol, keyword, the lesson at the matching call and
-// once, a deny (side effect absent, reason at the model), capture by lore
-// scan, then resume and a compaction.
+// codexSession: the shared session (captured by the Stop hook, then by
+// lore scan), then resumed with `codex exec resume` on its thread.
 func codexSession(t *testing.T, cb clientBin) {
-	w := newWorld(t)
-	setupCodex(w)
-	first, deny := bash(lessonCommand), bash(denyCommand)
-	sc := script{
-		"main":   {first, bash(lessonCommand + " && echo again"), deny, say(lessonBlock(capturedMarker))},
-		"resume": {bash(lessonCommand), say("resumed and done")},
-	}
-	srv := newStandIn(t, responsesHandler(codexScript(sc)))
+	w, deny, sc, srv := codex.startSession(t, nil)
 	cl := newCodex(t, cb, w, srv, "")
-	thread := cl.exec("[e2e:main] Please deploy the widget, then run make check.")
-	steps := codexSteps(srv, sc)
-	if len(steps) == 0 {
-		t.Fatalf("codex sent no model request with tools to the stand-in")
-	}
-	start := rat(t, steps, "main", 0)
-	if !strings.Contains(start.all(), protocolMarker) {
-		t.Errorf("protocol: the first request has no %q (SessionStart context)", protocolMarker)
-	}
-	if !strings.Contains(start.messages(), keywordFix) {
-		t.Errorf("keyword: the first request has no %q for the prompt %q", keywordFix, keywordPhrase)
-	}
-	afterFirst := rat(t, steps, "main", 1)
-	if n := count(afterFirst.messages(), lessonFix); n != 1 {
-		t.Errorf("lesson: the request after the first %q holds the lesson %d times, want 1", lessonCommand, n)
-	}
-	last := rat(t, steps, "main", 3)
-	if n := count(last.messages(), lessonFix); n != 1 {
-		t.Errorf("once per context: after two matching calls the lesson is in the context %d times, want 1", n)
-	}
-	if n := count(last.messages(), keywordFix); n != 1 {
-		t.Errorf("keyword: the keyword item is in the context %d times, want 1", n)
-	}
-	if strings.Contains(last.all(), stripFix) {
-		t.Errorf("keyword: %q fired without being in the prompt", stripKeyword)
-	}
-	if res, ok := last.resultFor(deny.ID); !ok || !strings.Contains(res+last.afterResult(deny.ID), denyFix) {
-		t.Errorf("deny: lore's reason %q is not at the model after the denied call (result %q)", denyFix, res)
-	}
-	if w.exists(denySideEffect) {
-		t.Errorf("deny: %q ran (its side effect %s exists)", denyCommand, denySideEffect)
-	}
-	if !eventually(10*time.Second, func() bool { return w.draftWith(capturedMarker) }) {
-		t.Errorf("capture: no draft from the #lesson block 10 s after the session (the Stop hook's background scan)")
-	}
+	thread := cl.exec(sessionPrompt)
+	checkSession(t, w, codex.steps(srv, sc), deny)
+	w.capturedByHooks(capturedMarker, 10*time.Second, "the Stop hook's background scan")
 	w.captured(capturedMarker)
 
 	if thread == "" {
 		t.Fatalf("resume: codex exec --json reported no thread id")
 	}
-	cl.exec("resume", thread, "[e2e:resume] Run make check once more.")
-	steps = codexSteps(srv, sc)
-	if !strings.Contains(rat(t, steps, "resume", 0).all(), protocolMarker) {
-		t.Errorf("resume: the resumed session's first request has no protocol")
-	}
-	if n := count(rat(t, steps, "resume", 1).messages(), lessonFix); n < 1 {
-		t.Errorf("resume: after the matching call the lesson is not in the context")
-	}
+	cl.exec("resume", thread, resumePrompt)
+	checkResume(t, codex.steps(srv, sc))
 }
 
-// codexSubagent: a sub-agent spawned with multi_agent_v1's spawn_agent
-// gets the lesson in its own context although the main thread had it
-// first, and its #lesson block is captured.
+// codexSubagent: the shared sub-agent checks, the sub-agent spawned with
+// multi_agent_v1's spawn_agent and waited for with wait_agent.
 func codexSubagent(t *testing.T, cb clientBin) {
-	w := newWorld(t)
-	setupCodex(w)
-	spawn := call("multi_agent_v1.spawn_agent", map[string]any{"message": "[e2e:sub] Run make check in this repository and report."})
+	w := codex.world(t)
+	spawn := call("multi_agent_v1.spawn_agent", map[string]any{"message": subTask})
 	sc := script{
 		"agent": {bash(lessonCommand), spawn, say("placeholder: wait_agent"), say("The sub-agent finished.")},
-		"sub":   {bash(lessonCommand), say(lessonBlock(subCapMarker))},
+		"sub":   subScript(),
 	}
 	srv := newStandIn(t, responsesHandler(func(c *rconv) reply {
 		tag, n, _ := sc.step(c.msgs())
@@ -240,123 +159,36 @@ func codexSubagent(t *testing.T, cb clientBin) {
 		}
 		return codexScript(sc)(c)
 	}))
-	cl := newCodex(t, cb, w, srv, "")
-	cl.exec("[e2e:agent] Run make check, then have a sub-agent run it too.")
-	steps := codexSteps(srv, sc)
-	if n := count(rat(t, steps, "agent", 1).messages(), lessonFix); n != 1 {
-		t.Errorf("main thread: the lesson is in its context %d times after its call, want 1", n)
-	}
-	sub := rat(t, steps, "sub", 1)
-	if strings.Contains(sub.messages(), "[e2e:agent]") {
-		t.Fatalf("the sub-agent's request holds the main prompt: not its own context")
-	}
-	if n := count(sub.messages(), lessonFix); n != 1 {
-		t.Errorf("sub-agent: the lesson is in its own context %d times after its matching call, want 1 (dedup per agent_id)", n)
-	}
-	if !eventually(15*time.Second, func() bool { return w.draftWith(subCapMarker) }) {
-		t.Errorf("sub-agent capture: no draft from the sub-agent's #lesson block 15 s after the session (SubagentStop)")
-		w.captured(subCapMarker)
-	}
+	newCodex(t, cb, w, srv, "").exec(agentPrompt)
+	checkSubagent(t, w, codex.steps(srv, sc), "SubagentStop")
 }
 
 // codexCompact: an auto-compaction (the stand-in reports a context over
 // model_auto_compact_token_limit) gives the compacted context the
 // protocol back and, at the next matching call, the high-priority lesson.
 func codexCompact(t *testing.T, cb clientBin) {
-	w := newWorld(t)
-	setupCodex(w)
+	w := codex.world(t)
 	big := bash(lessonCommand + " && echo big")
 	big.Usage = 900000
 	sc := script{
 		"main":      {bash(lessonCommand), big, say("done before compaction")},
 		"compacted": {bash(lessonCommand), say("compacted and done")},
 	}
-	srv := newStandIn(t, responsesHandler(codexScript(sc)))
+	srv := codex.serve(t, sc)
 	cl := newCodex(t, cb, w, srv, "model_auto_compact_token_limit = 200000\nmodel_context_window = 1000000\n")
 	cl.exec("[e2e:main] Run make check twice.")
-	compactions := 0
-	for _, r := range srv.requests() {
-		if c, ok := parseResponses(r); ok && isCodexCompaction(c) {
-			compactions++
-		}
-	}
-	if compactions == 0 {
+	if len(requestsOf(srv, parseResponses, isCodexCompaction)) == 0 {
 		t.Fatalf("compaction: no compaction request reached the model")
 	}
-	steps := codexSteps(srv, sc)
-	cf := rat(t, steps, "compacted", 0)
+	steps := codex.steps(srv, sc)
+	cf := at(t, steps, "compacted", 0)
 	if strings.Contains(cf.messages(), lessonFix) {
 		t.Fatalf("compaction: the compacted context still holds the lesson (nothing was compacted)")
 	}
 	if !strings.Contains(cf.all(), protocolMarker) {
 		t.Errorf("compaction: no protocol in the compacted context")
 	}
-	if n := count(rat(t, steps, "compacted", 1).messages(), lessonFix); n < 1 {
+	if n := count(at(t, steps, "compacted", 1).messages(), lessonFix); n < 1 {
 		t.Errorf("compaction: after the matching call the lesson is not in the compacted context")
-	}
-}
-
-// codexClone: in a teammate's fresh clone the first tool call of the
-// first session is denied by an enforce: deny lesson.
-func codexClone(t *testing.T, cb clientBin) {
-	w := newWorld(t)
-	setupCodex(w)
-	w.clone()
-	deny := bash(cloneCommand)
-	sc := script{"clone": {deny, say("done")}}
-	srv := newStandIn(t, responsesHandler(codexScript(sc)))
-	cl := newCodex(t, cb, w, srv, "")
-	cl.exec("[e2e:clone] Push the branch.")
-	if w.exists(denySideEffect) {
-		t.Errorf("fresh clone: %q ran (its side effect %s exists)", cloneCommand, denySideEffect)
-	}
-	after := rat(t, codexSteps(srv, sc), "clone", 1)
-	res, _ := after.resultFor(deny.ID)
-	res += after.afterResult(deny.ID)
-	if !strings.Contains(res, denyFix) {
-		t.Errorf("fresh clone: lore's reason %q is not at the model after the first call (result %q)", denyFix, res)
-	} else if !strings.Contains(after.messages(), lessonTitle) {
-		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
-	}
-}
-
-// codexInstall: `lore init --agent codex` then `--uninstall` leave the
-// user's .codex/hooks.json byte for byte as it was, and a run after the
-// uninstall sends nothing of lore to the model.
-func codexInstall(t *testing.T, cb clientBin) {
-	w := newWorld(t)
-	w.setupRepo()
-	for _, empty := range []string{"{}\n", "{\"hooks\":{}}\n"} {
-		w.roundTrip("codex", ".codex/hooks.json", empty)
-	}
-	const user = "{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]\n            }\n        ]\n    }\n}\n"
-	w.write(".codex/hooks.json", user)
-	out, err := w.try("lore", "init", "--agent", "codex")
-	if err != nil {
-		t.Fatalf("lore init --agent codex: %v\n%s", err, out)
-	}
-	if !strings.Contains(strings.ToLower(out), "trust") {
-		t.Errorf("install: lore init --agent codex does not tell the user to trust the hooks:\n%s", out)
-	}
-	got := w.read(".codex/hooks.json")
-	var parsed map[string]any
-	if err := json.Unmarshal([]byte(got), &parsed); err != nil || !strings.Contains(got, "lore-hook codex PreToolUse") || !strings.Contains(got, `"command": "true"`) {
-		t.Fatalf("install: .codex/hooks.json lacks lore's hook or lost the user's (%v):\n%s", err, got)
-	}
-	srv := newStandIn(t, responsesHandler(func(c *rconv) reply { return say("done") }))
-	cl := newCodex(t, cb, w, srv, "")
-	cl.exec("[e2e:x] hello")
-	if !anyRequest(srv, protocolMarker) {
-		t.Errorf("install: the installed hooks sent no protocol to the model")
-	}
-	w.run("lore", "init", "--agent", "codex", "--uninstall")
-	if got := w.read(".codex/hooks.json"); got != user {
-		t.Errorf("uninstall: .codex/hooks.json differs from the user's\n--- got\n%s\n--- want\n%s", got, user)
-	}
-	srv2 := newStandIn(t, responsesHandler(func(c *rconv) reply { return say("done") }))
-	cl2 := newCodex(t, cb, w, srv2, "")
-	cl2.exec("[e2e:x] hello again")
-	if anyRequest(srv2, protocolMarker) {
-		t.Errorf("uninstall: lore's protocol still reached the model")
 	}
 }

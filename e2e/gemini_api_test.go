@@ -128,23 +128,23 @@ func (c *gconv) hasTools() bool {
 	return false
 }
 
-// resultFor returns the text of the function response that follows the
+// toolResult returns the text of the function response that follows the
 // model's call with id (the stand-in puts its id into the call's args
 // as no field of its own exists; Gemini answers calls in order).
-func (c *gconv) resultAfter(marker string) (string, bool) {
+func (c *gconv) toolResult(id string) string {
 	seen := false
 	for _, m := range c.body.Contents {
 		for _, p := range m.Parts {
-			if p.FunctionCall != nil && strings.Contains(string(p.FunctionCall), marker) {
+			if p.FunctionCall != nil && strings.Contains(string(p.FunctionCall), id) {
 				seen = true
 				continue
 			}
 			if seen && p.FunctionResponse != nil {
-				return partText(p), true
+				return partText(p)
 			}
 		}
 	}
-	return "", false
+	return ""
 }
 
 func geminiHandler(script func(c *gconv) reply) func(w http.ResponseWriter, r *request) {

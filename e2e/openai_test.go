@@ -119,6 +119,13 @@ func (c *rconv) resultFor(callID string) (string, bool) {
 	return "", false
 }
 
+// toolResult is a call's result and the input after it, where Codex puts
+// context from hooks that ran around the call.
+func (c *rconv) toolResult(callID string) string {
+	res, _ := c.resultFor(callID)
+	return res + c.afterResult(callID)
+}
+
 // afterResult is the input that follows a call's result: where Codex puts
 // context from hooks that ran around the call.
 func (c *rconv) afterResult(callID string) string {
