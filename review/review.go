@@ -176,9 +176,9 @@ func Select(cands []scan.Candidate, known map[string]bool, max int) (sel []scan.
 }
 
 // Write creates one status: draft item per candidate (lessons, or pitfalls
-// when a block asked for kind: pitfall) under the store lock, so a PF-
-// number is decided once against every writer; a name already taken gets a
-// numeric suffix.
+// when a block asked for kind: pitfall) under the store lock, through the
+// store's draft creator, so a PF- number is decided once against every
+// writer; a name already taken gets a numeric suffix.
 func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written, error) {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -192,40 +192,15 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 			kind = markdown.KindPitfall
 		}
 		id := ulid.Make().String()
-		ref, err := s.NextRef(kind)
+		rel, _, err := s.CreateDraftLocked(kind, c.Title, func(ref string) ([]byte, error) {
+			return Compose(c, kind, id, ref, now)
+		})
 		if err != nil {
-			return out, err
-		}
-		rel := draftPath(s, kind, ref, c.Title)
-		data, err := Compose(c, kind, id, ref, now)
-		if err != nil {
-			return out, err
-		}
-		if err := s.WriteLocked(rel, data); err != nil {
 			return out, err
 		}
 		out = append(out, Written{Path: rel, ID: id, Candidate: c})
 	}
 	return out, nil
-}
-
-// draftPath names a new draft by ref and title, with a numeric suffix
-// when the name is taken.
-func draftPath(s *gitstore.Store, kind, ref, title string) string {
-	name := markdown.Slug(title)
-	if ref != "" {
-		name = ref + "-" + name
-	}
-	rel := lorepath.Item(markdown.Folder(kind), name+".md")
-	for n := 2; exists(s, rel); n++ {
-		rel = lorepath.Item(markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
-	}
-	return rel
-}
-
-func exists(s *gitstore.Store, rel string) bool {
-	_, err := os.Lstat(s.Path(rel))
-	return err == nil
 }
 
 // Compose renders a candidate as a draft item: frontmatter with its
