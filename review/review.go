@@ -187,10 +187,7 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 	defer unlock()
 	var out []Written
 	for _, c := range cands {
-		kind := markdown.KindLesson
-		if c.Kind == markdown.KindPitfall {
-			kind = markdown.KindPitfall
-		}
+		kind := draftKind(c)
 		id := ulid.Make().String()
 		rel, _, err := s.CreateDraftLocked(kind, c.Title, func(ref string) ([]byte, error) {
 			return Compose(c, kind, id, ref, now)
@@ -201,6 +198,14 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 		out = append(out, Written{Path: rel, ID: id, Candidate: c})
 	}
 	return out, nil
+}
+
+// draftKind is a lesson, or a pitfall when the block asked for one.
+func draftKind(c scan.Candidate) string {
+	if c.Kind == markdown.KindPitfall {
+		return markdown.KindPitfall
+	}
+	return markdown.KindLesson
 }
 
 // Compose renders a candidate as a draft item: frontmatter with its
@@ -516,13 +521,7 @@ func setTrigger(trig *yaml.Node, key string, vals []string, add bool) {
 		return
 	}
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	at := -1
-	for i := 0; i+1 < len(trig.Content); i += 2 {
-		if trig.Content[i].Value == key {
-			at = i + 1
-			break
-		}
-	}
+	at := valueIndex(trig, key)
 	if at >= 0 && add && trig.Content[at].Kind == yaml.SequenceNode {
 		seq = trig.Content[at]
 	}
@@ -534,4 +533,14 @@ func setTrigger(trig *yaml.Node, key string, vals []string, add bool) {
 		return
 	}
 	trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
+}
+
+// valueIndex is the index of key's value in the mapping node m, or -1.
+func valueIndex(m *yaml.Node, key string) int {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return i + 1
+		}
+	}
+	return -1
 }
