@@ -134,12 +134,12 @@ func partition(lines []int, limit int) [][]int {
 // partNames is the document's path and the free <stem>-N.md names of the
 // other n-1 parts.
 func partNames(rel string, n int, exists func(string) bool) []string {
-	stem := strings.TrimSuffix(rel, ".md")
 	names := []string{rel}
-	for i := 2; len(names) < n; i++ {
-		if name := fmt.Sprintf("%s-%d.md", stem, i); !exists(name) {
-			names = append(names, name)
-		}
+	picked := map[string]bool{rel: true}
+	for len(names) < n {
+		name := markdown.FreeName(path.Dir(rel), path.Base(rel), func(p string) bool { return picked[p] || exists(p) })
+		picked[name] = true
+		names = append(names, name)
 	}
 	return names
 }

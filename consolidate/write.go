@@ -74,14 +74,18 @@ func partOf(rel string, data []byte) (string, bool) {
 // parts is a topic document and the existing parts it was split into.
 func (r *run) parts(target string) []string {
 	out := []string{target}
-	stem := strings.TrimSuffix(target, ".md")
-	for n := 2; ; n++ {
-		p := fmt.Sprintf("%s-%d.md", stem, n)
-		if !r.exists(p) {
-			return out
+	// The parts are the names FreeName passes over on its way to a free one.
+	markdown.FreeName(path.Dir(target), path.Base(target), func(rel string) bool {
+		if rel == target {
+			return true
 		}
-		out = append(out, p)
-	}
+		if r.exists(rel) {
+			out = append(out, rel)
+			return true
+		}
+		return false
+	})
+	return out
 }
 
 // write records a pending write; finish applies them in order.
@@ -325,11 +329,7 @@ func (r *run) newItem(c *candidate) (string, error) {
 	if ref != "" {
 		name = ref + "-" + name
 	}
-	folder := lorepath.InDir(markdown.Folder(c.kind))
-	rel := path.Join(folder, name)
-	for i := 2; r.exists(rel); i++ {
-		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", strings.TrimSuffix(name, ".md"), i))
-	}
+	rel := markdown.FreeName(lorepath.InDir(markdown.Folder(c.kind)), name, r.exists)
 	r.write(rel, data)
 	return rel, nil
 }

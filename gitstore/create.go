@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"strings"
 
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
@@ -41,6 +40,30 @@ func (s *Store) CreateLocked(kind, want string, build func(ref string) ([]byte, 
 		return "", nil, err
 	}
 	return it.Path, it, nil
+}
+
+// CreateDraftLocked creates a draft that a scan or an observation
+// proposes, for a caller that holds the store lock: its ref is the next
+// one of kind ("" for lessons), its file is named by ref and the finding's
+// title (which names it even where the item's own title is a stand-in or
+// clipped) and free on disk, and it is written as built, unvalidated: a
+// draft carries what a transcript said, review and lint report what it
+// lacks, and one bad glob in a session does not stop a scan. It returns
+// the new file's repo-relative path and bytes.
+func (s *Store) CreateDraftLocked(kind, title string, build func(ref string) ([]byte, error)) (string, []byte, error) {
+	ref, err := s.freeRef(kind, "")
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := build(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	rel := s.freeName(lorepath.InDir(markdown.Folder(kind)), markdown.FileName(ref, title), nil)
+	if err := s.WriteLocked(rel, data); err != nil {
+		return "", nil, err
+	}
+	return rel, data, nil
 }
 
 // newItem builds the item of kind with ref, parses and validates it, and
@@ -111,15 +134,11 @@ func (s *Store) refsInUse(kind string) (map[int]bool, error) {
 	return taken, nil
 }
 
-// freeName appends -2, -3, ... to the stem until the name is free, on disk
-// and of the names in planned (those a Recorder handed out).
+// freeName is markdown.FreeName in folder: free on disk and of the names
+// in planned (those a Recorder handed out).
 func (s *Store) freeName(folder, name string, planned map[string]bool) string {
-	stem := strings.TrimSuffix(name, ".md")
-	rel := path.Join(folder, name)
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(s.Path(rel)); os.IsNotExist(err) && !planned[rel] {
-			return rel
-		}
-		rel = path.Join(folder, fmt.Sprintf("%s-%d.md", stem, i))
-	}
+	return markdown.FreeName(folder, name, func(rel string) bool {
+		_, err := os.Lstat(s.Path(rel))
+		return !os.IsNotExist(err) || planned[rel]
+	})
 }

@@ -314,10 +314,7 @@ func ourRules(root, dir, ext string) (map[string][]byte, error) {
 
 // ruleName is the free lore-<slug> name of an item's rule file.
 func ruleName(taken map[string]bool, title string) string {
-	name := "lore-" + markdown.Slug(title)
-	for i := 2; taken[name]; i++ {
-		name = fmt.Sprintf("lore-%s-%d", markdown.Slug(title), i)
-	}
+	name := markdown.FreeName("", "lore-"+markdown.Slug(title), func(n string) bool { return taken[n] })
 	taken[name] = true
 	return name
 }

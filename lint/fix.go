@@ -409,11 +409,7 @@ func renamed(oldPath, old, ref string, taken map[string]bool) string {
 	if !strings.EqualFold(m, old) {
 		return oldPath
 	}
-	newPath := path.Join(path.Dir(oldPath), ref+oldBase[len(m):])
-	for i := 2; taken[newPath]; i++ {
-		newPath = path.Join(path.Dir(oldPath), fmt.Sprintf("%s%s-%d.md", ref, strings.TrimSuffix(oldBase[len(m):], ".md"), i))
-	}
-	return newPath
+	return markdown.FreeName(path.Dir(oldPath), ref+oldBase[len(m):], func(rel string) bool { return taken[rel] })
 }
 
 // move re-keys an item (and its pending change) under its new path.

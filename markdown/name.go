@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,4 +48,22 @@ func FormatRef(kind string, n int) string {
 		return ""
 	}
 	return fmt.Sprintf("%s-%04d", RefPrefix(kind), n)
+}
+
+// FreeName is the one way a new file is named when its name may be taken:
+// folder/name when taken says it is free, else the first free of
+// folder/<stem>-2, -3, ..., where the stem is name without its .md (which
+// the suffixed name keeps). taken is asked about each name in that order
+// and may hold more than the disk: names a caller planned but has not
+// written yet.
+func FreeName(folder, name string, taken func(rel string) bool) string {
+	stem, ext := name, ""
+	if s, ok := strings.CutSuffix(name, ".md"); ok {
+		stem, ext = s, ".md"
+	}
+	rel := path.Join(folder, name)
+	for i := 2; taken(rel); i++ {
+		rel = path.Join(folder, stem+"-"+strconv.Itoa(i)+ext)
+	}
+	return rel
 }

@@ -12,7 +12,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +19,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -121,11 +119,8 @@ func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
 			rep.Drafted = append(rep.Drafted, o.ID+" "+rel)
 			continue
 		}
-		rel, data, err := l.artifact(o, now)
+		rel, data, err := l.writeArtifact(o, now)
 		if err != nil {
-			return out, rep, err
-		}
-		if err := l.s.WriteLocked(rel, data); err != nil {
 			return out, rep, err
 		}
 		if err := afterArtifact(rel); err != nil {
@@ -181,8 +176,9 @@ var (
 	_ = gitstore.WritesInto(SkillsDir+"/*", "SKILL.md")
 )
 
-// artifact picks a free path for o's artifact and renders its bytes.
-func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
+// writeArtifact writes o's artifact: a command or a skill at a free path,
+// or a pitfall or decision draft through the store's draft creator.
+func (l *Log) writeArtifact(o *Observation, now time.Time) (string, []byte, error) {
 	title := clip(o.Title, markdown.MaxTitle)
 	sl := markdown.Slug(o.Title)
 	seen := fmt.Sprintf("Observed %d times between %s and %s (confidence %.2f).",
@@ -191,40 +187,54 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 	if details == "" {
 		details = o.Title
 	}
+	var rel string
+	var data []byte
+	var err error
+	switch o.Type {
+	case Workflow:
+		rel = markdown.FreeName(CommandsDir, sl+".md", l.taken)
+		data, err = markdown.Compose([]markdown.Field{{Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
+			details+"\n\n"+seen+"\n")
+	case Procedural:
+		rel = path.Join(markdown.FreeName(SkillsDir, sl, l.skillTaken(path.Join(SkillsDir, sl))), "SKILL.md")
+		data, err = markdown.Compose([]markdown.Field{{Key: "name", Value: path.Base(path.Dir(rel))}, {Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
+			"# "+title+"\n\n"+details+"\n\n"+seen+"\n")
+	default:
+		return l.s.CreateDraftLocked(itemKind(o), o.Title, func(ref string) ([]byte, error) {
+			return itemDraft(o, ref, title, seen, details, now)
+		})
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return rel, data, l.s.WriteLocked(rel, data)
+}
+
+// itemKind is the kind of o's store draft: a decision, else a pitfall.
+func itemKind(o *Observation) string {
+	if o.Type == Decision {
+		return markdown.KindDecision
+	}
+	return markdown.KindPitfall
+}
+
+// itemDraft renders o's store draft with ref. Pitfalls and decisions
+// enter the store through review, like scan drafts: a draft (proposed
+// decision) that a reviewer promotes.
+func itemDraft(o *Observation, ref, title, seen, details string, now time.Time) ([]byte, error) {
 	var evidence string
 	for _, e := range o.Evidence {
 		evidence += "- " + oneLine(e) + "\n"
 	}
-	switch o.Type {
-	case Workflow:
-		rel := l.free(func(i int) string { return path.Join(CommandsDir, suffixed(sl, i)+".md") })
-		data, err := markdown.Compose([]markdown.Field{{Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
-			details+"\n\n"+seen+"\n")
-		return rel, data, err
-	case Procedural:
-		rel := l.free(func(i int) string { return path.Join(SkillsDir, suffixed(sl, i), "SKILL.md") })
-		data, err := markdown.Compose([]markdown.Field{{Key: "name", Value: path.Base(path.Dir(rel))}, {Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
-			"# "+title+"\n\n"+details+"\n\n"+seen+"\n")
-		return rel, data, err
-	}
-	// Pitfalls and decisions enter the store through review, like scan
-	// drafts: a draft (proposed decision) that a reviewer promotes.
-	kind := markdown.KindPitfall
 	status, body := "draft", "## Issue\n"+o.Title+"\n\n## Avoid\n"+details+"\n\n## Evidence\n"+seen+"\n"+evidence
 	if o.Type == Decision {
-		kind, status = markdown.KindDecision, "proposed"
+		status = "proposed"
 		body = "## Context\n" + seen + "\n" + evidence + "\n## Decision\n" + details + "\n"
 	}
-	ref, err := l.s.NextRef(kind)
-	if err != nil {
-		return "", nil, err
-	}
-	folder := lorepath.InDir(markdown.Folder(kind))
-	rel := l.free(func(i int) string { return path.Join(folder, ref+"-"+suffixed(sl, i)+".md") })
 	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	data, err := markdown.Compose([]markdown.Field{
+	return markdown.Compose([]markdown.Field{
 		{Key: "id", Value: ulid.Make().String()},
-		{Key: "kind", Value: kind},
+		{Key: "kind", Value: itemKind(o)},
 		{Key: "title", Value: title},
 		{Key: "status", Value: status},
 		{Key: "confidence", Value: o.Confidence},
@@ -237,7 +247,6 @@ func (l *Log) artifact(o *Observation, now time.Time) (string, []byte, error) {
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
 	}, body)
-	return rel, data, err
 }
 
 var evidenceHashRe = regexp.MustCompile(`\((\S+) ([0-9a-f]{16})\)$`)
@@ -284,26 +293,19 @@ func Drafted(o *Observation, drafts map[string]string) string {
 	return ""
 }
 
-// free returns the first name(i), i = 1, 2, ..., that no file uses.
-func (l *Log) free(name func(i int) string) string {
-	for i := 1; ; i++ {
-		rel := name(i)
-		if _, err := os.Lstat(l.s.Path(rel)); errors.Is(err, fs.ErrNotExist) {
-			if i == 1 || !strings.HasSuffix(rel, "/SKILL.md") {
-				return rel
-			}
-			if _, err := os.Lstat(l.s.Path(path.Dir(rel))); errors.Is(err, fs.ErrNotExist) {
-				return rel
-			}
-		}
-	}
+// taken says a file or folder has the name rel.
+func (l *Log) taken(rel string) bool {
+	_, err := os.Lstat(l.s.Path(rel))
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
-func suffixed(s string, i int) string {
-	if i == 1 {
-		return s
+// skillTaken says a skill folder is taken: its SKILL.md exists, or, for
+// a name other than plain, the folder itself (a folder of the plain name
+// without a SKILL.md is the skill's to fill).
+func (l *Log) skillTaken(plain string) func(dir string) bool {
+	return func(dir string) bool {
+		return l.taken(path.Join(dir, "SKILL.md")) || dir != plain && l.taken(dir)
 	}
-	return s + "-" + strconv.Itoa(i)
 }
 
 // clip shortens s to n runes at a word boundary.

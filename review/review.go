@@ -176,9 +176,9 @@ func Select(cands []scan.Candidate, known map[string]bool, max int) (sel []scan.
 }
 
 // Write creates one status: draft item per candidate (lessons, or pitfalls
-// when a block asked for kind: pitfall) under the store lock, so a PF-
-// number is decided once against every writer; a name already taken gets a
-// numeric suffix.
+// when a block asked for kind: pitfall) under the store lock, through the
+// store's draft creator, so a PF- number is decided once against every
+// writer; a name already taken gets a numeric suffix.
 func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written, error) {
 	unlock, err := s.Lock()
 	if err != nil {
@@ -187,21 +187,12 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 	defer unlock()
 	var out []Written
 	for _, c := range cands {
-		kind := markdown.KindLesson
-		if c.Kind == markdown.KindPitfall {
-			kind = markdown.KindPitfall
-		}
+		kind := draftKind(c)
 		id := ulid.Make().String()
-		ref, err := s.NextRef(kind)
+		rel, _, err := s.CreateDraftLocked(kind, c.Title, func(ref string) ([]byte, error) {
+			return Compose(c, kind, id, ref, now)
+		})
 		if err != nil {
-			return out, err
-		}
-		rel := draftPath(s, kind, ref, c.Title)
-		data, err := Compose(c, kind, id, ref, now)
-		if err != nil {
-			return out, err
-		}
-		if err := s.WriteLocked(rel, data); err != nil {
 			return out, err
 		}
 		out = append(out, Written{Path: rel, ID: id, Candidate: c})
@@ -209,23 +200,12 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 	return out, nil
 }
 
-// draftPath names a new draft by ref and title, with a numeric suffix
-// when the name is taken.
-func draftPath(s *gitstore.Store, kind, ref, title string) string {
-	name := markdown.Slug(title)
-	if ref != "" {
-		name = ref + "-" + name
+// draftKind is a lesson, or a pitfall when the block asked for one.
+func draftKind(c scan.Candidate) string {
+	if c.Kind == markdown.KindPitfall {
+		return markdown.KindPitfall
 	}
-	rel := lorepath.Item(markdown.Folder(kind), name+".md")
-	for n := 2; exists(s, rel); n++ {
-		rel = lorepath.Item(markdown.Folder(kind), fmt.Sprintf("%s-%d.md", name, n))
-	}
-	return rel
-}
-
-func exists(s *gitstore.Store, rel string) bool {
-	_, err := os.Lstat(s.Path(rel))
-	return err == nil
+	return markdown.KindLesson
 }
 
 // Compose renders a candidate as a draft item: frontmatter with its
@@ -541,13 +521,7 @@ func setTrigger(trig *yaml.Node, key string, vals []string, add bool) {
 		return
 	}
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	at := -1
-	for i := 0; i+1 < len(trig.Content); i += 2 {
-		if trig.Content[i].Value == key {
-			at = i + 1
-			break
-		}
-	}
+	at := valueIndex(trig, key)
 	if at >= 0 && add && trig.Content[at].Kind == yaml.SequenceNode {
 		seq = trig.Content[at]
 	}
@@ -559,4 +533,14 @@ func setTrigger(trig *yaml.Node, key string, vals []string, add bool) {
 		return
 	}
 	trig.Content = append(trig.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
+}
+
+// valueIndex is the index of key's value in the mapping node m, or -1.
+func valueIndex(m *yaml.Node, key string) int {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return i + 1
+		}
+	}
+	return -1
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
@@ -206,4 +207,9 @@ func TestKnownIgnoresEmptySections(t *testing.T) {
 	if known[scan.ContentHash("", "", "", "")] {
 		t.Fatal("the empty hash is known")
 	}
+}
+
+func exists(s *gitstore.Store, rel string) bool {
+	_, err := os.Lstat(s.Path(rel))
+	return err == nil
 }
