@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -20,9 +19,15 @@ type Section struct {
 	Content string // text between the heading and End, trimmed
 }
 
-// mdParser is built on first use, not at init: every command links this
-// package, few parse an item's sections.
-var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
+// mdParser is goldmark's default parser (goldmark.DefaultParser), built on
+// first use: every command links this package, few parse an item's
+// sections. Built from the parser package, not goldmark's root, which would
+// link and initialise its HTML renderer too.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // parseSections finds the top-level H2 headings of data[from:] with goldmark
 // (so a "## " inside a code fence is not a heading). Offsets and lines are
