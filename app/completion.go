@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/lazyre"
 )
 
 // Completion is the shell code that enables tab completion for shell
@@ -39,11 +40,11 @@ complete -f -c lore -a "(__complete_lore)"
 }
 
 // plainPath is a path a POSIX shell reads as it is.
-var plainPath = regexp.MustCompile(`^[A-Za-z0-9/._-]*$`)
+var plainPath = lazyre.New(`^[A-Za-z0-9/._-]*$`)
 
 // shellQuote quotes s for a POSIX shell unless it is a plain path.
 func shellQuote(s string) string {
-	if plainPath.MatchString(s) {
+	if plainPath().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

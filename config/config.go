@@ -9,12 +9,12 @@ import (
 	"io"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
@@ -99,7 +99,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, e.Msg)
 }
 
-var lineRe = regexp.MustCompile(`line (\d+): `)
+var lineRe = lazyre.New(`line (\d+): `)
 
 // Parse reads config.yaml over the defaults. Unknown keys are errors so a
 // typo does not silently fall back to a default.
@@ -114,9 +114,9 @@ func Parse(path string, data []byte) (Config, error) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
 		line := 1
-		if m := lineRe.FindStringSubmatch(msg); m != nil {
+		if m := lineRe().FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
-			msg = strings.TrimSpace(lineRe.ReplaceAllString(msg, ""))
+			msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
 		}
 		return c, &Error{Path: path, Line: line, Msg: "invalid config: " + msg}
 	}

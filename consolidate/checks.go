@@ -25,18 +25,19 @@ const (
 	minWords = 3
 )
 
-var stopWords = map[string]bool{}
-
-func init() {
+// stopWords are left out of the words two entries are compared on.
+var stopWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the and or but if then else of to in on at by for with from into onto
 	is are was were be been being it its this that these those there here as so than too very can could should
 	would will shall may might must do does did done have has had having we you they he she i me my our your
 	their them us what which who whom when where why how all any each every some such only own same also just
 	use using used via per about after before again more most other out over under up down off while because
 	entry learning learnings`) {
-		stopWords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // negation marks a sentence as saying "do not" rather than "do".
 var negation = sync.OnceValue(func() *regexp.Regexp {
@@ -57,7 +58,7 @@ func words(s string) map[string]bool {
 	set := map[string]bool{}
 	s = negation().ReplaceAllString(lowerText(s), " ")
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) < 3 || stopWords[w] {
+		if len(w) < 3 || stopWords()[w] {
 			continue
 		}
 		set[stem(w)] = true

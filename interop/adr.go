@@ -2,22 +2,22 @@ package interop
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
 var (
-	adrFileRe   = regexp.MustCompile(`^(\d{4})-.+\.md$`)
-	adrNumTitle = regexp.MustCompile(`^\d+\.\s+`)
-	adrStatusRe = regexp.MustCompile(`(?m)^\s*[*-]\s*Status:\s*(.+)$`)                       // older MADR
-	adrLinkRe   = regexp.MustCompile(`(?i)^(Supersedes|Supercedes)\s+\[[^\]]*\]\(([^)]+)\)`) // adr-tools spells it both ways
-	adrByRe     = regexp.MustCompile(`(?i)^(Superseded|Superceded) by\s+\[[^\]]*\]\(([^)]+)\)`)
+	adrFileRe   = lazyre.New(`^(\d{4})-.+\.md$`)
+	adrNumTitle = lazyre.New(`^\d+\.\s+`)
+	adrStatusRe = lazyre.New(`(?m)^\s*[*-]\s*Status:\s*(.+)$`)                       // older MADR
+	adrLinkRe   = lazyre.New(`(?i)^(Supersedes|Supercedes)\s+\[[^\]]*\]\(([^)]+)\)`) // adr-tools spells it both ways
+	adrByRe     = lazyre.New(`(?i)^(Superseded|Superceded) by\s+\[[^\]]*\]\(([^)]+)\)`)
 )
 
 // IsADRFile reports whether a file name is an ADR's (NNNN-title.md).
-func IsADRFile(name string) bool { return adrFileRe.MatchString(name) }
+func IsADRFile(name string) bool { return adrFileRe().MatchString(name) }
 
 // ReadADR plans one adr-tools or MADR decision record (rel: its path).
 // Its number is kept as the ADR- ref when free; its status maps to lore's
@@ -29,13 +29,13 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 	}
 	f := readRuleFile(data)
 	title, rest := splitTitle(f.body)
-	title = adrNumTitle.ReplaceAllString(title, "")
+	title = adrNumTitle().ReplaceAllString(title, "")
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(rel), ".md")
 	}
 	keep, supersedes, status := adrSections(rel, rest, metaString(f.meta, "status"))
 	if status == "" {
-		if m := adrStatusRe.FindStringSubmatch(rest); m != nil {
+		if m := adrStatusRe().FindStringSubmatch(rest); m != nil {
 			status = m[1]
 		}
 	}
@@ -47,7 +47,7 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 
 // adrRef is the record's ADR- ref, from the number in its file name.
 func adrRef(rel string) string {
-	if m := adrFileRe.FindStringSubmatch(path.Base(rel)); m != nil {
+	if m := adrFileRe().FindStringSubmatch(path.Base(rel)); m != nil {
 		return "ADR-" + m[1]
 	}
 	return ""
@@ -81,9 +81,9 @@ func adrSections(rel, rest, status string) (keep [][2]string, supersedes []strin
 func adrStatusSection(rel, content, status string) (supersedes []string, _ string) {
 	for _, l := range strings.Split(content, "\n") {
 		l = strings.TrimSpace(l)
-		if m := adrLinkRe.FindStringSubmatch(l); m != nil {
+		if m := adrLinkRe().FindStringSubmatch(l); m != nil {
 			supersedes = append(supersedes, path.Join(path.Dir(rel), m[2]))
-		} else if adrByRe.MatchString(l) {
+		} else if adrByRe().MatchString(l) {
 			status = "superseded"
 		} else if status == "" && l != "" {
 			status = l

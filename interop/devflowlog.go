@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -28,14 +30,14 @@ type devflowObs struct {
 
 // devflowAnchorRe finds the ADR-/PF- entry an observation was promoted to
 // in an artifact path ("…/decisions.md#ADR-003").
-var devflowAnchorRe = regexp.MustCompile(`#((?:ADR|PF)-\d+)$`)
+var devflowAnchorRe = lazyre.New(`#((?:ADR|PF)-\d+)$`)
 
 // anchor is the ADR-/PF- entry the observation became, if any.
 func (o devflowObs) anchor() string {
 	if o.AnchorID != "" {
 		return o.AnchorID
 	}
-	if m := devflowAnchorRe.FindStringSubmatch(o.ArtifactPath); m != nil {
+	if m := devflowAnchorRe().FindStringSubmatch(o.ArtifactPath); m != nil {
 		return m[1]
 	}
 	return ""
@@ -111,13 +113,13 @@ func (p *Plan) devflowObservation(rel, from string, o devflowObs) {
 
 // devflowDetailRe finds one "key: value" of an observation's details, as
 // Devflow's formatter does.
-var devflowDetailRe = map[string]*regexp.Regexp{}
-
-func init() {
+var devflowDetailRe = sync.OnceValue(func() map[string]*regexp.Regexp {
+	res := map[string]*regexp.Regexp{}
 	for _, k := range []string{"context", "decision", "rationale", "area", "issue", "impact", "resolution"} {
-		devflowDetailRe[k] = regexp.MustCompile(`(?i)` + k + `:\s*([^;]+)`)
+		res[k] = regexp.MustCompile(`(?i)` + k + `:\s*([^;]+)`)
 	}
-}
+	return res
+})
 
 // devflowDetails reads an observation's "key: value; key: value" details
 // as Devflow's formatter does (decisions-format.cjs): a decision's
@@ -126,7 +128,7 @@ func init() {
 // and resolution.
 func devflowDetails(o devflowObs) map[string]string {
 	get := func(key, fallback string) string {
-		m := devflowDetailRe[key].FindStringSubmatch(o.Details)
+		m := devflowDetailRe()[key].FindStringSubmatch(o.Details)
 		if m == nil {
 			return fallback
 		}

@@ -236,7 +236,7 @@ func managedBlock(items []*markdown.Item) (string, error) {
 	block.WriteString(markerBegin + "\n")
 	for _, it := range items {
 		text := itemText(it, 3, true)
-		if blockLineRe.MatchString(text) {
+		if blockLineRe().MatchString(text) {
 			return "", fmt.Errorf("%s: a line starts like lore's block marker (<!-- lore:begin/end): it would end the block early; reword it", it.Path)
 		}
 		block.WriteString("\n" + text)
@@ -322,7 +322,7 @@ func ruleName(taken map[string]bool, title string) string {
 // ours reports whether lore wrote a rule file (it names its item).
 func ours(root, rel string) bool {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	return err == nil && itemMarkerRe.Match(data)
+	return err == nil && itemMarkerRe().Match(data)
 }
 
 // ruleFrontmatter is the target's frontmatter, as each tool documents it:

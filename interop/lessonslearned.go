@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -405,12 +406,12 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-var tagRe = regexp.MustCompile(`^[a-z0-9]+:[^\s]+$`)
+var tagRe = lazyre.New(`^[a-z0-9]+:[^\s]+$`)
 
 func llTags(tags []string) []string {
 	var out []string
 	for _, t := range tags {
-		if tagRe.MatchString(t) {
+		if tagRe().MatchString(t) {
 			out = append(out, t)
 		}
 	}
@@ -454,9 +455,9 @@ func codeList(l []string) string {
 	return strings.Join(q, ", ")
 }
 
-var headingRe = regexp.MustCompile(`(?m)^#{1,2} `)
+var headingRe = lazyre.New(`(?m)^#{1,2} `)
 
-func demote(s string) string { return headingRe.ReplaceAllString(s, "### ") }
+func demote(s string) string { return headingRe().ReplaceAllString(s, "### ") }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

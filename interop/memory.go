@@ -3,15 +3,15 @@ package interop
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
 var (
-	devflowHeadRe  = regexp.MustCompile(`^(ADR|PF)-(\d+):\s*(.+)$`)
-	devflowFieldRe = regexp.MustCompile(`^- \*\*([^*]+)\*\*:\s*(.*)$`)
+	devflowHeadRe  = lazyre.New(`^(ADR|PF)-(\d+):\s*(.+)$`)
+	devflowFieldRe = lazyre.New(`^- \*\*([^*]+)\*\*:\s*(.*)$`)
 )
 
 // ReadDevflow plans Devflow's decisions.md or pitfalls.md: each
@@ -25,7 +25,7 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	for _, s := range h2Sections(text) {
-		m := devflowHeadRe.FindStringSubmatch(s.title)
+		m := devflowHeadRe().FindStringSubmatch(s.title)
 		from := fmt.Sprintf("%s:%d", rel, s.line)
 		if m == nil {
 			p.note(from, s.title, "not a Devflow entry (## ADR-NNN: or ## PF-NNN:): skipped")
@@ -88,7 +88,7 @@ func devflowFields(body string) map[string]string {
 	out := map[string]string{}
 	key := ""
 	for _, l := range strings.Split(body, "\n") {
-		if m := devflowFieldRe.FindStringSubmatch(l); m != nil {
+		if m := devflowFieldRe().FindStringSubmatch(l); m != nil {
 			key = strings.ToLower(strings.TrimSpace(m[1]))
 			if strings.HasPrefix(key, "amendment") {
 				key = devflowAmendments
@@ -177,22 +177,22 @@ func (p *Plan) ReadClaudeMemory(rel string, data []byte) {
 
 // memoryLinkRe is an index line of MEMORY.md that points at a topic file
 // of the same folder ("- [Title](file.md) — hook").
-var memoryLinkRe = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\((?:\./)?[^/()\s:]+\.md\).*$`)
+var memoryLinkRe = lazyre.New(`(?m)^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\((?:\./)?[^/()\s:]+\.md\).*$`)
 
 // readMemoryIndex plans MEMORY.md as H2 sections without its lines that
 // point at topic files: those are imported from the files themselves, so
 // a section of links only adds nothing. Blanking the lines keeps the
 // line numbers the report names.
 func (p *Plan) readMemoryIndex(rel string, data []byte) {
-	links := memoryLinkRe.FindAll(data, -1)
-	p.ReadSections(rel, memoryLinkRe.ReplaceAll(data, nil))
+	links := memoryLinkRe().FindAll(data, -1)
+	p.ReadSections(rel, memoryLinkRe().ReplaceAll(data, nil))
 	if len(links) > 0 {
 		p.note(rel, "", "%d index line(s) point at topic files: each topic file is imported on its own", len(links))
 	}
 }
 
 // plainDescRe is an unquoted description line of a frontmatter block.
-var plainDescRe = regexp.MustCompile(`(?m)^description:[ \t]+([^"'\n][^\n]*)$`)
+var plainDescRe = lazyre.New(`(?m)^description:[ \t]+([^"'\n][^\n]*)$`)
 
 // memoryDescription is a topic file's description as Claude Code wrote
 // it: YAML ends an unquoted value at " #" (a comment), which would cut
@@ -203,7 +203,7 @@ func memoryDescription(data []byte, desc string) string {
 	if !ok || !strings.HasPrefix(text, "---\n") || desc == "" {
 		return desc
 	}
-	if m := plainDescRe.FindStringSubmatch(block); m != nil {
+	if m := plainDescRe().FindStringSubmatch(block); m != nil {
 		raw := strings.TrimSpace(m[1])
 		if raw != desc && strings.HasPrefix(raw, desc) && strings.Contains(raw[len(desc):], "#") {
 			return raw

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -171,13 +171,13 @@ func (p *Plan) ReadClineRule(rel string, data []byte) {
 // clineNotRules are the folders of .clinerules/ that hold no rules:
 // Cline's workflows, hooks and skills (its rule loader leaves them out,
 // apps/vscode/src/core/context/instructions/user-instructions/cline-rules.ts).
-var clineNotRules = regexp.MustCompile(`/\.clinerules/(workflows|hooks|skills)/`)
+var clineNotRules = lazyre.New(`/\.clinerules/(workflows|hooks|skills)/`)
 
 // clineRule reports whether a file in Cline's rule folder is a rule: its
 // Markdown and text files, outside the folders that hold no rules.
 func clineRule(rel string) bool {
 	b := path.Base(rel)
-	return (strings.HasSuffix(b, ".md") || strings.HasSuffix(b, ".txt")) && !clineNotRules.MatchString("/"+rel)
+	return (strings.HasSuffix(b, ".md") || strings.HasSuffix(b, ".txt")) && !clineNotRules().MatchString("/"+rel)
 }
 
 // splitGlobs splits a comma-separated glob list at the commas outside

@@ -11,6 +11,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -21,7 +22,7 @@ var fileTools = []string{"Read", "Edit", "Write"}
 
 // itemMarker names the lore item an exported rule or section came from, so
 // that importing lore's own export adds nothing to the store it came from.
-var itemMarkerRe = regexp.MustCompile(`(?m)^<!-- lore:item (\S+) -->\n?`)
+var itemMarkerRe = lazyre.New(`(?m)^<!-- lore:item (\S+) -->\n?`)
 
 // ruleFile is a Markdown file with optional frontmatter, read leniently:
 // Cursor's documented globs are an unquoted comma list, which YAML reads
@@ -125,8 +126,8 @@ func everywhere(globs []string) bool {
 // the explicit injection.
 func (p *Plan) ruleDraft(key, from, fallback, body string, paths []string) (Draft, string) {
 	id := ""
-	if m := itemMarkerRe.FindStringSubmatch(body); m != nil {
-		id, body = m[1], itemMarkerRe.ReplaceAllString(body, "")
+	if m := itemMarkerRe().FindStringSubmatch(body); m != nil {
+		id, body = m[1], itemMarkerRe().ReplaceAllString(body, "")
 	}
 	title, rest := splitTitle(body)
 	rest = strings.Replace(rest, neverLine+"\n", "", 1)
@@ -300,8 +301,8 @@ func (p *Plan) ReadSections(rel string, data []byte) {
 
 // readSection plans one H2 section of a file of sections.
 func (p *Plan) readSection(rel string, s h2, body string) {
-	managed := itemMarkerRe.MatchString(body)
-	content := strings.TrimSpace(blockLineRe.ReplaceAllString(body, ""))
+	managed := itemMarkerRe().MatchString(body)
+	content := strings.TrimSpace(blockLineRe().ReplaceAllString(body, ""))
 	var paths []string
 	if managed { // lore's own export: its sections are one level down
 		content, paths = managedSection(content)
@@ -326,42 +327,42 @@ func (p *Plan) readSection(rel string, s h2, body string) {
 // paths, and its content with its headings one level up.
 func managedSection(content string) (string, []string) {
 	var paths []string
-	if m := appliesRe.FindStringSubmatch(content); m != nil {
+	if m := appliesRe().FindStringSubmatch(content); m != nil {
 		paths = codeSpans(m[1])
-		content = strings.TrimSpace(appliesRe.ReplaceAllString(content, ""))
+		content = strings.TrimSpace(appliesRe().ReplaceAllString(content, ""))
 	}
 	return promote(content), paths
 }
 
 // blockLineRe matches the lines of the managed block's markers.
-var blockLineRe = regexp.MustCompile(`(?m)^<!-- lore:(begin|end)\b.*-->\n?`)
+var blockLineRe = lazyre.New(`(?m)^<!-- lore:(begin|end)\b.*-->\n?`)
 
 // appliesRe is the line that carries a managed section's paths.
-var appliesRe = regexp.MustCompile(`(?m)^` + appliesPrefix + `(.*)\n?`)
+var appliesRe = lazyre.New(`(?m)^` + appliesPrefix + `(.*)\n?`)
 
 func codeSpans(s string) []string {
 	var out []string
-	for _, m := range codeSpanRe.FindAllStringSubmatch(s, -1) {
+	for _, m := range codeSpanRe().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
 	}
 	return out
 }
 
-var h3Re = regexp.MustCompile(`(?m)^### `)
+var h3Re = lazyre.New(`(?m)^### `)
 
-func promote(s string) string { return h3Re.ReplaceAllString(s, "## ") }
+func promote(s string) string { return h3Re().ReplaceAllString(s, "## ") }
 
 var (
-	codeSpanRe = regexp.MustCompile("`([^`\n]+)`")
-	cmdWordRe  = regexp.MustCompile(`^([a-z][a-z0-9_.-]*)\s+([a-z][a-z0-9_:.-]*)`)
+	codeSpanRe = lazyre.New("`([^`\n]+)`")
+	cmdWordRe  = lazyre.New(`^([a-z][a-z0-9_.-]*)\s+([a-z][a-z0-9_:.-]*)`)
 )
 
 // commandSpans suggests a --command regex for each inline code span that
 // starts like a command line ("go test ./...", "npm run build").
 func commandSpans(text string) []string {
 	var out []string
-	for _, m := range codeSpanRe.FindAllStringSubmatch(text, -1) {
-		w := cmdWordRe.FindStringSubmatch(m[1])
+	for _, m := range codeSpanRe().FindAllStringSubmatch(text, -1) {
+		w := cmdWordRe().FindStringSubmatch(m[1])
 		if w == nil || strings.ContainsAny(w[1], "./") {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -333,7 +334,7 @@ func moveLookaheads(cmds, unless *yaml.Node) []string {
 	return moved
 }
 
-var refInName = regexp.MustCompile(`(?i)^(?:PF|ADR)-\d+`)
+var refInName = lazyre.New(`(?i)^(?:PF|ADR)-\d+`)
 
 // renumber gives every newer item of a duplicate ref group the next free
 // number of its kind. items is re-keyed by final path.
@@ -364,7 +365,7 @@ func highestRefs(all []*markdown.Item) map[string]int {
 	next := map[string]int{}
 	for _, it := range all {
 		for _, s := range []string{it.Ref, path.Base(it.Path)} {
-			if m := refInName.FindString(s); m != "" {
+			if m := refInName().FindString(s); m != "" {
 				_, num, _ := strings.Cut(m, "-")
 				if n, _ := strconv.Atoi(num); n > next[it.Kind] {
 					next[it.Kind] = n
@@ -405,7 +406,7 @@ func renumberItem(items map[string]*markdown.Item, changes map[string]*Change, t
 // with its old ref; its path when the name does not.
 func renamed(oldPath, old, ref string, taken map[string]bool) string {
 	oldBase := path.Base(oldPath)
-	m := refInName.FindString(oldBase)
+	m := refInName().FindString(oldBase)
 	if !strings.EqualFold(m, old) {
 		return oldPath
 	}

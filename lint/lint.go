@@ -286,7 +286,7 @@ func refNameMismatch(it *markdown.Item) (Finding, bool) {
 	if it.Ref == "" {
 		return Finding{}, false
 	}
-	m := refInName.FindString(path.Base(it.Path))
+	m := refInName().FindString(path.Base(it.Path))
 	if m == "" || strings.EqualFold(m, it.Ref) {
 		return Finding{}, false
 	}

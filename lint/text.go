@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -98,11 +99,13 @@ func position(data []byte, off int) (line, col int) {
 
 // fetchRes find a download piped into an interpreter: the classic way to
 // turn a lesson into remote code execution by the agent that reads it.
-var fetchRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:ba|z|k|da|fi|c|tc)?sh\b`),
-	regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php|iex|pwsh|powershell|source)\b`),
-	regexp.MustCompile(`(?i)(?:\$\(|<\(|` + "`" + `)\s*(?:curl|wget)\b`),
-}
+var fetchRes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:ba|z|k|da|fi|c|tc)?sh\b`),
+		regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php|iex|pwsh|powershell|source)\b`),
+		regexp.MustCompile(`(?i)(?:\$\(|<\(|` + "`" + `)\s*(?:curl|wget)\b`),
+	}
+})
 
 // descriptive sections say what went wrong; a fetch pipeline there is the
 // mistake being described, not an instruction.
@@ -148,7 +151,7 @@ func sectionFetches(p string, raw []byte, s markdown.Section) []Finding {
 
 // fetchIn returns where the first fetch pipeline in text is, or nil.
 func fetchIn(text string) []int {
-	for _, re := range fetchRes {
+	for _, re := range fetchRes() {
 		if loc := re.FindStringIndex(text); loc != nil {
 			return loc
 		}

@@ -3,9 +3,10 @@ package markdown
 import (
 	"bytes"
 	"strings"
+	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -18,14 +19,22 @@ type Section struct {
 	Content string // text between the heading and End, trimmed
 }
 
-var mdParser = goldmark.New().Parser()
+// mdParser is goldmark's default parser (goldmark.DefaultParser), built on
+// first use: every command links this package, few parse an item's
+// sections. Built from the parser package, not goldmark's root, which would
+// link and initialise its HTML renderer too.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // parseSections finds the top-level H2 headings of data[from:] with goldmark
 // (so a "## " inside a code fence is not a heading). Offsets and lines are
 // those of the whole file.
 func parseSections(data []byte, from int) []Section {
 	body := data[from:]
-	doc := mdParser.Parse(text.NewReader(body))
+	doc := mdParser().Parse(text.NewReader(body))
 	var secs []Section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)

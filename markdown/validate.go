@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/oklog/ulid/v2"
 )
 
@@ -22,7 +23,7 @@ var (
 	}
 	forms     = []string{"checklist", "pattern", "warning", "requirement"}
 	scopes    = []string{"project", "global"}
-	refRe     = map[string]*regexp.Regexp{KindPitfall: regexp.MustCompile(`^PF-\d{4,}$`), KindDecision: regexp.MustCompile(`^ADR-\d{4,}$`)}
+	refRe     = map[string]func() *regexp.Regexp{KindPitfall: lazyre.New(`^PF-\d{4,}$`), KindDecision: lazyre.New(`^ADR-\d{4,}$`)}
 	refPrefix = map[string]string{KindPitfall: "PF", KindDecision: "ADR"}
 )
 
@@ -146,7 +147,7 @@ func (v *validation) ref() {
 	if it.Ref == "" {
 		return
 	}
-	if re := refRe[it.Kind]; re != nil && !re.MatchString(it.Ref) {
+	if re := refRe[it.Kind]; re != nil && !re().MatchString(it.Ref) {
 		v.add("ref", "%q: want %s-NNNN", it.Ref, refPrefix[it.Kind])
 	} else if re == nil && Folder(it.Kind) != "" {
 		v.add("ref", "only pitfalls and decisions have a ref")

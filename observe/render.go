@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -249,7 +249,7 @@ func itemDraft(o *Observation, ref, title, seen, details string, now time.Time) 
 	}, body)
 }
 
-var evidenceHashRe = regexp.MustCompile(`\((\S+) ([0-9a-f]{16})\)$`)
+var evidenceHashRe = lazyre.New(`\((\S+) ([0-9a-f]{16})\)$`)
 
 // Rejected says a reviewer rejected o: its rendered draft (by o's id), or
 // every scan draft its evidence came from (by their content hashes).
@@ -259,7 +259,7 @@ func Rejected(o *Observation, rejected map[string]bool) bool {
 	}
 	seen := 0
 	for _, e := range o.Evidence {
-		if m := evidenceHashRe.FindStringSubmatch(e); m != nil {
+		if m := evidenceHashRe().FindStringSubmatch(e); m != nil {
 			if !rejected[m[2]] {
 				return false
 			}
@@ -286,7 +286,7 @@ func (l *Log) scanDrafts() map[string]string {
 // sightings (by the candidate hash its evidence records), or "".
 func Drafted(o *Observation, drafts map[string]string) string {
 	for _, e := range o.Evidence {
-		if m := evidenceHashRe.FindStringSubmatch(e); m != nil && drafts[m[2]] != "" {
+		if m := evidenceHashRe().FindStringSubmatch(e); m != nil && drafts[m[2]] != "" {
 			return drafts[m[2]]
 		}
 	}

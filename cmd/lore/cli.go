@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
@@ -94,10 +95,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stdout, app.Version())
 		return 0
 	}
-	term := isTerminal(stdout)
-	_, noColor := os.LookupEnv("NO_COLOR")
-	cli := CLI{Globals: Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: term && !noColor,
-		Interactive: term && isTerminal(stdin)}}
+	cli := CLI{Globals: newGlobals(stdin, stdout, stderr)}
+	if paths, ok := quietScanArgs(args); ok {
+		// The agents' Stop hook (hooks/spawn.go) skips kong too: a quiet
+		// scan prints nothing and exits 0, and building the model of every
+		// command was half of what a scan with nothing new cost.
+		cli.Dir = "."
+		return exitCode((&ScanCmd{Paths: paths, Quiet: true}).Run(&cli.Globals), "scan", stderr)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			sig, ok := r.(exitSignal)
@@ -124,6 +129,31 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// Every error names the command that failed by its words ("signal
 	// emit"): lore has no aliases and no branching arguments in a path.
 	return exitCode(ctx.Run(&cli.Globals), ctx.Selected().Path(), stderr)
+}
+
+// newGlobals makes the one terminal decision: Color when stdout is a
+// terminal and NO_COLOR is unset, Interactive when stdin is one too.
+func newGlobals(stdin io.Reader, stdout, stderr io.Writer) Globals {
+	term := isTerminal(stdout)
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: term && !noColor,
+		Interactive: term && isTerminal(stdin)}
+}
+
+// quietScanArgs recognises exactly `scan --quiet [path...]` (no other flag,
+// no path that looks like one, no shell completion request) and returns
+// the paths; anything else goes through kong.
+func quietScanArgs(args []string) ([]string, bool) {
+	if len(args) < 2 || args[0] != "scan" || args[1] != "--quiet" || os.Getenv("COMP_LINE") != "" {
+		return nil, false
+	}
+	paths := args[2:]
+	for _, p := range paths {
+		if strings.HasPrefix(p, "-") {
+			return nil, false
+		}
+	}
+	return paths, true
 }
 
 // newParser is lore's kong parser over cli (the README test parses with it
