@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -139,6 +140,8 @@ func (it *Item) Section(title string) string {
 	return ""
 }
 
+var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+
 // Parse reads one knowledge item. A file that cannot be read as an item at
 // all (binary, no or unclosed frontmatter, YAML syntax) returns an *Error;
 // problems with individual keys are kept in Item.Problems.
@@ -162,8 +165,8 @@ func Parse(path string, data []byte) (*Item, error) {
 		return nil, errorf(path, open, "frontmatter", "unclosed frontmatter: no closing --- line")
 	}
 	var doc yaml.Node
-	yml, rest := splitFrontmatter(text)
-	if err := yaml.Unmarshal(yml, &doc); err != nil {
+	rest, err := frontmatter.Parse(bytes.NewReader(text), &doc, yamlFormat)
+	if err != nil {
 		return nil, yamlError(path, open, err)
 	}
 	it.bodyStart = bom + len(text) - len(rest)
@@ -180,7 +183,9 @@ func Parse(path string, data []byte) (*Item, error) {
 }
 
 // findFrontmatter returns the 1-based lines of the opening and closing ---
-// (leading blank lines are allowed before the opening); -1 when absent.
+// (leading blank lines are allowed before the opening, as adrg/frontmatter
+// allows them); -1 when absent. adrg/frontmatter does not report an unclosed
+// block, so it is detected here.
 func findFrontmatter(text []byte) (open, close int) {
 	open = -1 // close is set by every return
 	line := 0
@@ -205,31 +210,6 @@ func findFrontmatter(text []byte) (open, close int) {
 		}
 	}
 	return open, -1
-}
-
-// splitFrontmatter cuts text, whose frontmatter findFrontmatter found, into
-// the YAML between the opening --- and the first later line that is ---
-// once trimmed of white space, and the rest after that line: the split
-// adrg/frontmatter made, without linking that module (and with it a TOML
-// and a second YAML decoder that every command initialised at start-up).
-func splitFrontmatter(text []byte) (yml, rest []byte) {
-	start, opened := -1, false
-	for off := 0; off < len(text); {
-		end := len(text)
-		if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
-			end = off + i + 1
-		}
-		line := string(bytes.TrimSpace(text[off:end]))
-		switch {
-		case !opened && line == "": // blank lines before the opening
-		case !opened:
-			opened, start = true, end
-		case line == "---":
-			return text[start:off], text[end:]
-		}
-		off = end
-	}
-	return nil, text // no closing line: all of it is body (Parse reports it first)
 }
 
 var (
