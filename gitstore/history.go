@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -73,7 +72,7 @@ type walker struct {
 // and the path (the record also names the file's blob at HEAD); a newer
 // HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
-	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
 	defer st.Close()
 
 	ref, err := storer.ResolveReference(st, plumbing.HEAD)

@@ -37,7 +37,7 @@ func startPrefetch(fs billy.Filesystem, path string) *prefetch {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	st := filesystem.NewStorageWithOptions(fs, newWalkCache(), filesystem.Options{KeepDescriptors: true})
 	p := &prefetch{
 		wake: make(chan struct{}, 1), done: make(chan struct{}), path: path,
 		blob: map[plumbing.Hash]plumbing.Hash{},
@@ -133,5 +133,19 @@ func (p *prefetch) finish(w *walker) {
 	}
 	for t, b := range p.blob {
 		w.pre[t] = b
+	}
+}
+
+// walkCache is the object cache of the history walk's storages: go-git's
+// LRU, minus commits. Every commit is decoded once (the walker keeps its
+// own nodes) and is almost never a delta base, yet putting one in the LRU
+// hashes its whole content.
+type walkCache struct{ *cache.ObjectLRU }
+
+func newWalkCache() walkCache { return walkCache{cache.NewObjectLRUDefault()} }
+
+func (c walkCache) Put(o plumbing.EncodedObject) {
+	if o.Type() != plumbing.CommitObject {
+		c.ObjectLRU.Put(o)
 	}
 }
