@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/lore-agents/lore/internal/filewrite"
 )
 
 // historyVersion changes whenever the cached facts or their format change;
@@ -73,9 +75,10 @@ func (c *historyCache) load(head plumbing.Hash, path string) *History {
 }
 
 // The record, one fact a line: a version line, then head, path, blob,
-// shallow, dates (space-separated), last (absent when there is none) and
-// one "origin DATE COMMIT TITLE" line per heading. A title is one line of
-// Markdown and the path cannot hold a newline (save skips such a path).
+// shallow, dates (space-separated), last (absent when there is none), one
+// "origin DATE COMMIT TITLE" line per heading, and "end". A title is one
+// line of Markdown and the path cannot hold a newline (save skips such a
+// path).
 const recordMagic = "lore-ages-history"
 
 func formatRecord(r historyRecord) []byte {
@@ -89,6 +92,7 @@ func formatRecord(r historyRecord) []byte {
 		o := r.Origins[t]
 		fmt.Fprintf(&b, "origin %s %s %s\n", o.Date, o.Commit, t)
 	}
+	b.WriteString("end\n")
 	return []byte(b.String())
 }
 
@@ -96,7 +100,7 @@ func formatRecord(r historyRecord) []byte {
 func parseRecord(data string) (*historyRecord, bool) {
 	lines := strings.Split(data, "\n")
 	want := fmt.Sprintf("%s %d", recordMagic, historyVersion)
-	if len(lines) < 7 || lines[0] != want || lines[len(lines)-1] != "" {
+	if len(lines) < 8 || lines[0] != want || lines[len(lines)-2] != "end" || lines[len(lines)-1] != "" {
 		return nil, false
 	}
 	r := &historyRecord{Origins: map[string]Origin{}}
@@ -121,7 +125,7 @@ func parseRecord(data string) (*historyRecord, bool) {
 		return nil, false
 	}
 	r.Dates = strings.Fields(dates)
-	for _, l := range lines[6 : len(lines)-1] {
+	for _, l := range lines[6 : len(lines)-2] {
 		if !r.addLine(l) {
 			return nil, false
 		}
@@ -198,8 +202,21 @@ func (c *historyCache) save(h *History, blob plumbing.Hash, loaded []plumbing.Ha
 	}
 	// The commit list first: a record never points at a list that
 	// belongs to another HEAD (previous checks the list's header anyway).
-	if WriteAtomic(c.commits, b.Bytes()) != nil {
+	if writeCache(c.commits, b.Bytes()) != nil {
 		return
 	}
-	_ = WriteAtomic(c.record, data)
+	_ = writeCache(c.record, data)
+}
+
+// cacheWrite replaces a cache file without fsync (four of them were a
+// twentieth of a cold `lore ages`): after a power cut a file may be cut
+// short, which the record's end line and the commit list's header and
+// length reveal, and the next run walks again.
+var cacheWrite = filewrite.Options{}
+
+func writeCache(path string, data []byte) error {
+	if err := NoSymlink(path); err != nil {
+		return err
+	}
+	return filewrite.Replace(path, data, cacheWrite)
 }
