@@ -72,10 +72,7 @@ type walker struct {
 // and the path (the record also names the file's blob at HEAD); a newer
 // HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
-	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
-	defer st.Close()
-
-	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	ref, err := storer.ResolveReference(s.storage, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return &History{Path: rel, Origins: map[string]Origin{}}, nil // no commits yet
 	}
@@ -88,6 +85,8 @@ func (s *Store) History(rel string) (*History, error) {
 	if h := c.load(ref.Hash(), rel); h != nil {
 		return h, nil
 	}
+	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
+	defer st.Close()
 	w := s.newWalker(st, rel)
 	head, err := w.load(ref.Hash())
 	if err != nil {
