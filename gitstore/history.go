@@ -146,26 +146,17 @@ func (w *walker) load(h plumbing.Hash) (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", h, err)
 	}
-	c, err := object.DecodeCommit(w.st, knownHash{o, h})
+	c, err := decodeCommit(w.st, o, h)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", h, err)
 	}
-	n := &node{hash: h, tree: c.TreeHash, date: c.Author.When.Format("2006-01-02"), parents: c.ParentHashes}
+	n := &node{hash: h, tree: c.tree, date: c.author.When.Format("2006-01-02"), parents: c.parents}
 	if w.shallow[h] {
 		n.parents, w.cut = nil, true
 	}
 	w.nodes[h] = n
 	return n, nil
 }
-
-// knownHash is an object read by its hash: decoding it need not hash its
-// content again (go-git does for an object read from a pack).
-type knownHash struct {
-	plumbing.EncodedObject
-	h plumbing.Hash
-}
-
-func (o knownHash) Hash() plumbing.Hash { return o.h }
 
 // enumerate loads every commit reachable from start that is not in stop,
 // counting children among them. Missing parents (a broken or partial clone)
