@@ -299,24 +299,54 @@ func (w *walker) carry(head *node, titles []string, stop map[plumbing.Hash]bool,
 		c := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		if len(c.carry) > 0 {
-			parents, sets, err := w.parentsOf(c)
-			if err != nil {
+			settled, ok, err := w.carryFrom(c, titles, stop, boundary, origins)
+			if err != nil || !ok {
 				return nil, false, err
 			}
-			for _, i := range c.carry {
-				done, ok := w.carryOne(c, i, titles[i], parents, sets, stop, boundary, origins)
-				if !ok {
-					return nil, false, nil
-				}
-				if done {
-					pending--
-				}
-			}
-			c.carry = nil
+			pending -= settled
 		}
 		ready = w.release(c, stop, ready)
 	}
 	return origins, true, nil
+}
+
+// carryFrom moves the headings carried to c on to its parents, or settles
+// their origins; settled counts those it settled.
+func (w *walker) carryFrom(c *node, titles []string, stop map[plumbing.Hash]bool,
+	boundary func(p *node, title string) (Origin, bool), origins map[string]Origin) (settled int, ok bool, err error) {
+	parents, sets, err := w.parentsOf(c)
+	if err != nil {
+		return 0, false, err
+	}
+	carried := c.carry
+	c.carry = nil
+	if len(parents) > 0 && w.unchanged(c, parents[0]) && !stop[parents[0].hash] {
+		// Every heading carried here is in the first parent's file, the
+		// same blob: what carryOne would find for each.
+		parents[0].carry = append(parents[0].carry, carried...)
+		return 0, true, nil
+	}
+	for _, i := range carried {
+		done, ok := w.carryOne(c, i, titles[i], parents, sets, stop, boundary, origins)
+		if !ok {
+			return 0, false, nil
+		}
+		if done {
+			settled++
+		}
+	}
+	return settled, true, nil
+}
+
+// unchanged reports whether p has c's learnings file as it is in c (most
+// commits change other files).
+func (w *walker) unchanged(c, p *node) bool {
+	cb, ok := w.blobAt(c.tree, c.path)
+	if !ok {
+		return false
+	}
+	pb, ok := w.blobAt(p.tree, p.path)
+	return ok && pb == cb
 }
 
 // parentsOf loads c's parents, their learnings paths and heading sets.
