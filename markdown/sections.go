@@ -3,9 +3,11 @@ package markdown
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -18,14 +20,16 @@ type Section struct {
 	Content string // text between the heading and End, trimmed
 }
 
-var mdParser = goldmark.New().Parser()
+// mdParser is built on first use: a plain learnings file never needs it,
+// and every lore process would pay for building it at start-up.
+var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New().Parser() })
 
 // parseSections finds the top-level H2 headings of data[from:] with goldmark
 // (so a "## " inside a code fence is not a heading). Offsets and lines are
 // those of the whole file.
 func parseSections(data []byte, from int) []Section {
 	body := data[from:]
-	doc := mdParser.Parse(text.NewReader(body))
+	doc := mdParser().Parse(text.NewReader(body))
 	var secs []Section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
