@@ -25,7 +25,7 @@ func TestHeadingSetMatchesGoldmark(t *testing.T) {
 		}
 	}
 	for _, l := range []string{"text", "- item", "* item", "1. item", "", "    code"} {
-		if !plainLine([]byte(l)) {
+		if !markdown.PlainLine([]byte(l)) {
 			t.Errorf("%q takes the slow path", l)
 		}
 	}

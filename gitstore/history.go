@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -73,10 +72,7 @@ type walker struct {
 // and the path (the record also names the file's blob at HEAD); a newer
 // HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
-	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	defer st.Close()
-
-	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	ref, err := storer.ResolveReference(s.storage, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return &History{Path: rel, Origins: map[string]Origin{}}, nil // no commits yet
 	}
@@ -89,6 +85,8 @@ func (s *Store) History(rel string) (*History, error) {
 	if h := c.load(ref.Hash(), rel); h != nil {
 		return h, nil
 	}
+	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
+	defer st.Close()
 	w := s.newWalker(st, rel)
 	head, err := w.load(ref.Hash())
 	if err != nil {
@@ -148,11 +146,11 @@ func (w *walker) load(h plumbing.Hash) (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", h, err)
 	}
-	c, err := object.DecodeCommit(w.st, o)
+	c, err := decodeCommit(w.st, o, h)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", h, err)
 	}
-	n := &node{hash: h, tree: c.TreeHash, date: c.Author.When.Format("2006-01-02"), parents: c.ParentHashes}
+	n := &node{hash: h, tree: c.tree, date: c.author.When.Format("2006-01-02"), parents: c.parents}
 	if w.shallow[h] {
 		n.parents, w.cut = nil, true
 	}
@@ -301,24 +299,54 @@ func (w *walker) carry(head *node, titles []string, stop map[plumbing.Hash]bool,
 		c := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		if len(c.carry) > 0 {
-			parents, sets, err := w.parentsOf(c)
-			if err != nil {
+			settled, ok, err := w.carryFrom(c, titles, stop, boundary, origins)
+			if err != nil || !ok {
 				return nil, false, err
 			}
-			for _, i := range c.carry {
-				done, ok := w.carryOne(c, i, titles[i], parents, sets, stop, boundary, origins)
-				if !ok {
-					return nil, false, nil
-				}
-				if done {
-					pending--
-				}
-			}
-			c.carry = nil
+			pending -= settled
 		}
 		ready = w.release(c, stop, ready)
 	}
 	return origins, true, nil
+}
+
+// carryFrom moves the headings carried to c on to its parents, or settles
+// their origins; settled counts those it settled.
+func (w *walker) carryFrom(c *node, titles []string, stop map[plumbing.Hash]bool,
+	boundary func(p *node, title string) (Origin, bool), origins map[string]Origin) (settled int, ok bool, err error) {
+	parents, sets, err := w.parentsOf(c)
+	if err != nil {
+		return 0, false, err
+	}
+	carried := c.carry
+	c.carry = nil
+	if len(parents) > 0 && w.unchanged(c, parents[0]) && !stop[parents[0].hash] {
+		// Every heading carried here is in the first parent's file, the
+		// same blob: what carryOne would find for each.
+		parents[0].carry = append(parents[0].carry, carried...)
+		return 0, true, nil
+	}
+	for _, i := range carried {
+		done, ok := w.carryOne(c, i, titles[i], parents, sets, stop, boundary, origins)
+		if !ok {
+			return 0, false, nil
+		}
+		if done {
+			settled++
+		}
+	}
+	return settled, true, nil
+}
+
+// unchanged reports whether p has c's learnings file as it is in c (most
+// commits change other files).
+func (w *walker) unchanged(c, p *node) bool {
+	cb, ok := w.blobAt(c.tree, c.path)
+	if !ok {
+		return false
+	}
+	pb, ok := w.blobAt(p.tree, p.path)
+	return ok && pb == cb
 }
 
 // parentsOf loads c's parents, their learnings paths and heading sets.

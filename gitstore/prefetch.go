@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -17,6 +18,9 @@ import (
 // enumeration keeps decoding commits. It stops when the enumeration ends:
 // the walk computes whatever is missing on demand, which in a history that
 // is consolidated now and then is mostly old blobs it never needs.
+// Without a second core (taskset, GOMAXPROCS=1) it would only take turns
+// with the enumeration and resolve trees the walk never asks for: there is
+// none then, and a nil *prefetch does nothing.
 type prefetch struct {
 	mu     sync.Mutex
 	queue  []plumbing.Hash
@@ -30,7 +34,10 @@ type prefetch struct {
 }
 
 func startPrefetch(fs billy.Filesystem, path string) *prefetch {
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	if runtime.GOMAXPROCS(0) < 2 {
+		return nil
+	}
+	st := filesystem.NewStorageWithOptions(fs, newWalkCache(), filesystem.Options{KeepDescriptors: true})
 	p := &prefetch{
 		wake: make(chan struct{}, 1), done: make(chan struct{}), path: path,
 		blob: map[plumbing.Hash]plumbing.Hash{},
@@ -53,6 +60,9 @@ func startPrefetch(fs billy.Filesystem, path string) *prefetch {
 
 // push queues a root tree; it never blocks the enumeration.
 func (p *prefetch) push(t plumbing.Hash) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	p.queue = append(p.queue, t)
 	p.mu.Unlock()
@@ -103,6 +113,9 @@ func (p *prefetch) resolve(t plumbing.Hash) {
 
 // finish stops the prefetch and hands what it found to w.
 func (p *prefetch) finish(w *walker) {
+	if p == nil {
+		return
+	}
 	p.stop.Store(true)
 	p.mu.Lock()
 	p.closed = true
@@ -120,5 +133,19 @@ func (p *prefetch) finish(w *walker) {
 	}
 	for t, b := range p.blob {
 		w.pre[t] = b
+	}
+}
+
+// walkCache is the object cache of the history walk's storages: go-git's
+// LRU, minus commits. Every commit is decoded once (the walker keeps its
+// own nodes) and is almost never a delta base, yet putting one in the LRU
+// hashes its whole content.
+type walkCache struct{ *cache.ObjectLRU }
+
+func newWalkCache() walkCache { return walkCache{cache.NewObjectLRUDefault()} }
+
+func (c walkCache) Put(o plumbing.EncodedObject) {
+	if o.Type() != plumbing.CommitObject {
+		c.ObjectLRU.Put(o)
 	}
 }

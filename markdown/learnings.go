@@ -29,6 +29,13 @@ type Learnings struct {
 // ParseLearnings reads the staging file. It never fails on content: any text
 // is a valid learnings file; binary or non-UTF-8 input is an *Error.
 func ParseLearnings(path string, data []byte) (*Learnings, error) {
+	return parseLearnings(path, data, true)
+}
+
+// parseLearnings is ParseLearnings; fast takes plainEntries' path for a
+// plain file, otherwise goldmark decides (HeadingTexts, the definition the
+// fast paths are checked against, always asks goldmark).
+func parseLearnings(path string, data []byte, fast bool) (*Learnings, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, errorf(path, lineAt(data, i), "", "binary file (NUL byte), not a learnings file")
 	}
@@ -36,6 +43,12 @@ func ParseLearnings(path string, data []byte) (*Learnings, error) {
 		return nil, errorf(path, lineAt(data, firstInvalidUTF8(data)), "", "invalid UTF-8")
 	}
 	l := &Learnings{Lines: CountLines(data)}
+	if fast {
+		if entries, ok := plainEntries(data); ok {
+			l.Entries = entries
+			return l, nil
+		}
+	}
 	for _, s := range parseSections(data, 0) {
 		if s.Line <= PreambleLines {
 			continue
@@ -52,7 +65,7 @@ func ParseLearnings(path string, data []byte) (*Learnings, error) {
 // of DESIGN section 5.
 func HeadingTexts(data []byte) map[string]bool {
 	set := map[string]bool{}
-	l, err := ParseLearnings("", data)
+	l, err := parseLearnings("", data, false)
 	if err != nil {
 		return set
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -112,11 +114,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = int(sig)
 		}
 	}()
-	parser, err := newParser(&cli, stdout, stderr)
+	parser, err := commandParser(&cli, args, stdout, stderr)
 	if err != nil {
 		return exitCode(err, "", stderr)
 	}
-	kongcompletion.Register(parser) // answers the shell's completion requests (COMP_LINE) and exits
+	if os.Getenv("COMP_LINE") != "" {
+		// Answers the shell's completion request and exits; it walks the
+		// whole model, so only when the shell asks.
+		kongcompletion.Register(parser)
+	}
 	ctx, err := parser.Parse(args)
 	if err != nil {
 		var perr *kong.ParseError
@@ -156,10 +162,61 @@ func quietScanArgs(args []string) ([]string, bool) {
 	return paths, true
 }
 
+// commandParser is a parser whose model holds only the command args[0]
+// names, on the same globals: kong.New reflects over every command's flags
+// and tags, which costs more than a warm `lore ages` needs for itself
+// (issue 14). Help and completion, and anything that is not a command's
+// name, get the whole model (newParser), so what they print is unchanged.
+func commandParser(cli *CLI, args []string, stdout, stderr io.Writer) (*kong.Kong, error) {
+	if len(args) == 0 || os.Getenv("COMP_LINE") != "" || slices.ContainsFunc(args, isHelpFlag) {
+		return newParser(cli, stdout, stderr)
+	}
+	cmd, help, ok := commandField(reflect.ValueOf(cli).Elem(), args[0])
+	if !ok {
+		return newParser(cli, stdout, stderr)
+	}
+	return kong.New(&cli.Globals, append(parserOptions(cli, stdout, stderr),
+		kong.DynamicCommand(args[0], help, "", cmd.Addr().Interface()))...)
+}
+
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "--help" }
+
+// commandField finds the field of v (a CLI, or a struct it embeds) that is
+// the command called name, and its help: kong names a command by its
+// field's name in lower case unless a name tag says otherwise.
+func commandField(v reflect.Value, name string) (reflect.Value, string, bool) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, ok := f.Tag.Lookup("embed"); ok {
+			if cmd, help, ok := commandField(v.Field(i), name); ok {
+				return cmd, help, true
+			}
+			continue
+		}
+		if _, ok := f.Tag.Lookup("cmd"); !ok {
+			continue
+		}
+		fieldName := f.Tag.Get("name")
+		if fieldName == "" {
+			fieldName = strings.ToLower(f.Name)
+		}
+		if fieldName == name {
+			return v.Field(i), f.Tag.Get("help"), true
+		}
+	}
+	return reflect.Value{}, "", false
+}
+
 // newParser is lore's kong parser over cli (the README test parses with it
 // too).
 func newParser(cli *CLI, stdout, stderr io.Writer) (*kong.Kong, error) {
-	return kong.New(cli,
+	return kong.New(cli, parserOptions(cli, stdout, stderr)...)
+}
+
+// parserOptions are the options of both parsers.
+func parserOptions(cli *CLI, stdout, stderr io.Writer) []kong.Option {
+	return []kong.Option{
 		kong.Name("lore"),
 		kong.Description("A git-native memory for coding agents: lessons, pitfalls and decisions as Markdown in the repository."),
 		kong.Writers(stdout, stderr),
@@ -169,7 +226,7 @@ func newParser(cli *CLI, stdout, stderr io.Writer) (*kong.Kong, error) {
 		// A command that needs .lore/ takes the store as a Run argument.
 		kong.BindToProvider(cli.InitializedStore),
 		kong.Vars{"version": app.Version()},
-	)
+	}
 }
 
 // isTerminal reports whether stdin or stdout is a terminal.
