@@ -132,6 +132,14 @@ func TestRoundTrip(t *testing.T) {
 		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
 			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
 		}
+		// Head reads the id and deny flag alone; ItemOf the rest.
+		h, err := m.Head(i)
+		if err != nil || h.ID != it.ID || h.Deny != it.Deny {
+			t.Errorf("Head(%d) = %q deny %v (%v), want %q deny %v", i, h.ID, h.Deny, err, it.ID, it.Deny)
+		}
+		if of, err := m.ItemOf(h); err != nil || !reflect.DeepEqual(of, it) {
+			t.Errorf("ItemOf(Head(%d)) = %+v (%v), want %+v", i, of, err, it)
+		}
 		it.textRef, it.fixRef = ref{}, ref{}
 		want.Text, want.Fix = "", ""
 		if !reflect.DeepEqual(it, want) {
@@ -275,6 +283,9 @@ func lookups(data []byte, dir string) {
 	}
 	for i := 0; i < m.Len() && i < 100; i++ {
 		_, _ = m.Item(i)
+		if h, err := m.Head(i); err == nil {
+			_, _ = m.ItemOf(h)
+		}
 	}
 }
 

@@ -433,6 +433,11 @@ func (m *Manifest) Item(i int) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
+	return decodeItem(i, p)
+}
+
+// decodeItem decodes item i's record p, its checksum checked.
+func decodeItem(i int, p []byte) (Item, error) {
 	_, k := binary.Uvarint(p) // the index, checked by record
 	d := decoder{b: p[k:]}
 	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
@@ -458,6 +463,40 @@ func (m *Manifest) Item(i int) (Item, error) {
 	}
 	return it, nil
 }
+
+// Head is an item's id and deny flag, read from its checked record
+// without decoding the rest: in a long session most candidates were shown
+// already, and only their ids are needed to skip them. ItemOf decodes the
+// rest.
+type Head struct {
+	ID   string
+	Deny bool
+	i    int
+	rec  []byte // the record, its checksum checked
+}
+
+// Head reads item i's id and deny flag.
+func (m *Manifest) Head(i int) (Head, error) {
+	p, err := m.record(i)
+	if err != nil {
+		return Head{}, err
+	}
+	_, k := binary.Uvarint(p) // the index, checked by record
+	d := decoder{b: p[k:]}
+	h := Head{ID: d.str(), i: i, rec: p}
+	for range 4 { // kind, title, file, status
+		d.bytes()
+	}
+	d.byte() // priority
+	h.Deny = d.byte()&1 != 0
+	if d.bad {
+		return Head{}, errf("record %d is malformed", i)
+	}
+	return h, nil
+}
+
+// ItemOf decodes the item whose head h is (not its Text or Fix).
+func (m *Manifest) ItemOf(h Head) (Item, error) { return decodeItem(h.i, h.rec) }
 
 // Text reads the injection text of an item returned by Item.
 func (m *Manifest) Text(it Item) (string, error) { return m.text(it.textRef) }

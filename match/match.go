@@ -167,14 +167,20 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
-		it, err := m.Item(i)
+		// Dedup first, on the record's id alone: in a long session most
+		// candidates were shown already, and decoding and scoring them
+		// (compiling their regexes) would be wasted. Denies are never
+		// deduplicated.
+		h, err := m.Head(i)
 		if err != nil {
 			return nil, err
 		}
-		// Dedup first: in a long session most candidates were shown already,
-		// and scoring compiles their regexes. Denies are never deduplicated.
-		if !e.explain && !it.Deny && shown(seen, it.ID) {
+		if !e.explain && !h.Deny && shown(seen, h.ID) {
 			continue
+		}
+		it, err := m.ItemOf(h)
+		if err != nil {
+			return nil, err
 		}
 		r, out := e.score(it)
 		switch {
