@@ -492,10 +492,11 @@ func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(it.Confidence))
 	t := it.Triggers
 	for _, l := range [][]string{t.Tools, t.Commands, t.Unless, t.Paths, t.Keywords, t.Topics, t.Content} {
-		p = binary.AppendUvarint(p, uint64(len(l)))
-		for _, s := range l {
-			p = appendString(p, s)
-		}
+		p = appendList(p, l)
+	}
+	p = binary.AppendUvarint(p, uint64(len(it.Required)))
+	for _, l := range it.Required {
+		p = appendList(p, l)
 	}
 	p = binary.AppendUvarint(p, uint64(len(it.Sources)))
 	for _, f := range it.Sources {
@@ -505,6 +506,14 @@ func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
 		p = binary.LittleEndian.AppendUint32(p, fileOffs[f])
 	}
 	return p, nil
+}
+
+func appendList(p []byte, l []string) []byte {
+	p = binary.AppendUvarint(p, uint64(len(l)))
+	for _, s := range l {
+		p = appendString(p, s)
+	}
+	return p
 }
 
 func appendString(p []byte, s string) []byte {

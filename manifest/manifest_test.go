@@ -20,6 +20,7 @@ func sample() Source {
 			Text:     "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
 		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`git\s+push\s+.*--force`}},
+			Required: [][]string{{"git", "push", "--force"}},
 			Text:     "### Pitfall: force push", Fix: "use --force-with-lease"},
 		{ID: "01C", Kind: "lesson", Title: "release", File: "~/.config/lore/lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
 			Triggers: Triggers{Keywords: []string{"release"}}, Text: "### Lesson: release"},

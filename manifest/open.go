@@ -449,6 +449,9 @@ func decodeItem(i int, p []byte) (Item, error) {
 	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics, &t.Content} {
 		*l = d.list()
 	}
+	for n := d.uvarint(); len(it.Required) < n && !d.bad; {
+		it.Required = append(it.Required, d.list())
+	}
 	n := d.uvarint()
 	if n > len(d.b)/4 {
 		d.bad = true

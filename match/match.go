@@ -108,6 +108,7 @@ type eval struct {
 	tool       string
 	kind       int
 	target     string // the command line or the path
+	targetLow  string // target, ASCII-lowercased, made on first need
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
@@ -342,7 +343,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	tool, out := e.toolFit(t.Tools, &n)
 	target, matched := 0.5, false
 	if out == "" {
-		target, matched, out = e.targetFit(t, &n)
+		target, matched, out = e.targetFit(t, it.Required, &n)
 	}
 	if out == "" {
 		out = e.vetoed(t.Unless)
@@ -382,7 +383,7 @@ func (e *eval) toolFit(tools []string, n *notes) (tool float64, out string) {
 // targetFit scores the command or path and content targets: 1 when the
 // call's matches, 0.5 when the item has none for it; out when it has and
 // they do not match.
-func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched bool, out string) {
+func (e *eval) targetFit(t manifest.Triggers, required [][]string, n *notes) (target float64, matched bool, out string) {
 	if len(t.Content) > 0 && !e.edits {
 		// Content is what the lesson is about: a call that adds no text
 		// (Read of the same file, a shell command) cannot show it.
@@ -390,7 +391,7 @@ func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched
 	}
 	switch {
 	case e.kind == targetShell && len(t.Commands) > 0:
-		out = e.commandFits(t.Commands, n)
+		out = e.commandFits(t.Commands, required, n)
 	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
 		out = e.fileFits(t, n)
 	default:
@@ -400,8 +401,8 @@ func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched
 	return 1, out == "", out
 }
 
-func (e *eval) commandFits(pats []string, n *notes) string {
-	pat, where := e.matchCommand(pats)
+func (e *eval) commandFits(pats []string, required [][]string, n *notes) string {
+	pat, where := e.matchCommand(pats, required)
 	if pat == "" {
 		return e.why("no command pattern %q matches", pats)
 	}
@@ -551,9 +552,14 @@ type hit struct {
 }
 
 // matchCommand returns the first pattern that matches the whole command line
-// or one of its simple commands, and what it matched.
-func (e *eval) matchCommand(pats []string) (pat, where string) {
-	for _, p := range pats {
+// or one of its simple commands, and what it matched. A pattern whose
+// required literals (by index, manifest.Item.Required) are not all in the
+// line cannot match either: it is not compiled.
+func (e *eval) matchCommand(pats []string, required [][]string) (pat, where string) {
+	for i, p := range pats {
+		if i < len(required) && !e.hasAll(required[i]) {
+			continue
+		}
 		h, done := e.cmdHits[p]
 		if !done {
 			h = e.runCommand(p)
@@ -567,6 +573,20 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 		}
 	}
 	return "", ""
+}
+
+// hasAll reports whether the command line holds every one of the
+// lowercased literals (ASCII case-insensitively).
+func (e *eval) hasAll(lits []string) bool {
+	if len(lits) > 0 && e.targetLow == "" {
+		e.targetLow = string(asciiLower(e.target))
+	}
+	for _, l := range lits {
+		if !strings.Contains(e.targetLow, l) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *eval) runCommand(p string) hit {
