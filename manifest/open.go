@@ -246,14 +246,16 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	// A long text (an edit's) repeats its grams: each slot's checksum is
 	// checked once, and each key's postings are read once.
 	var checked []uint64
-	if len(s) > 512 {
-		checked = make([]uint64, (b.tableLen+63)/64)
-	}
-	var done []uint32
 	// A gram probed already gives nothing new: a long text's repeats are
 	// skipped through a small direct-mapped cache of the last keys seen
-	// (bit 31, which no kind reaches, marks an entry used).
-	var seen [1024]uint32
+	// (bit 31, which no kind reaches, marks an entry used). On the heap:
+	// 4 KiB more of frame here would grow the goroutine's stack again.
+	var seen []uint32
+	if len(s) > 512 {
+		checked = make([]uint64, (b.tableLen+63)/64)
+		seen = make([]uint32, 1024)
+	}
+	var done []uint32
 	for i := 0; i+gramLen <= len(s); i++ {
 		key := gramKey(kind, s[i], s[i+1], s[i+2])
 		if checked != nil {
