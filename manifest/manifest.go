@@ -80,7 +80,8 @@ type Item struct {
 	// Required lists, for each of Triggers.Commands, literals that every
 	// match of the pattern contains (ASCII-lowercased; nil: none known):
 	// the hook runs a pattern only when all of them occur in the command,
-	// a test far cheaper than compiling it.
+	// a test far cheaper than compiling it. Nil or one list per pattern;
+	// kept in the item's head (Head, ItemOf), not read by Item.
 	Required [][]string
 
 	Text string // the rendered injection (input to Build only)

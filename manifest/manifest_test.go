@@ -133,12 +133,14 @@ func TestRoundTrip(t *testing.T) {
 		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
 			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
 		}
-		// Head reads the id and deny flag alone; ItemOf the rest.
+		// Head reads the id, deny flag and required literals alone;
+		// ItemOf the rest.
 		h, err := m.Head(i)
-		if err != nil || h.ID != it.ID || h.Deny != it.Deny {
-			t.Errorf("Head(%d) = %q deny %v (%v), want %q deny %v", i, h.ID, h.Deny, err, it.ID, it.Deny)
+		if err != nil || h.ID != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(h.Required, want.Required) {
+			t.Errorf("Head(%d) = %+v (%v), want %q deny %v required %q", i, h, err, it.ID, it.Deny, want.Required)
 		}
-		if of, err := m.ItemOf(h); err != nil || !reflect.DeepEqual(of, it) {
+		of, err := m.ItemOf(h)
+		if it.Required = h.Required; err != nil || !reflect.DeepEqual(of, it) {
 			t.Errorf("ItemOf(Head(%d)) = %+v (%v), want %+v", i, of, err, it)
 		}
 		it.textRef, it.fixRef = ref{}, ref{}

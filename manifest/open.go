@@ -17,6 +17,7 @@ type Manifest struct {
 	unmap    func() error
 	nItems   int
 	itemTab  int
+	headTab  int
 	postBase int
 	buckets  []bucket
 	set      Settings
@@ -78,7 +79,7 @@ func parse(data []byte) (*Manifest, error) {
 	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
 		return nil, errf("header checksum mismatch")
 	}
-	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
+	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), headTab: u(hHeadTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
 	copy(m.hash[:], data[hHash:hHash+32])
 	m.set = Settings{
 		BudgetBytes:      u(hBudget),
@@ -117,7 +118,7 @@ func checkHeader(data []byte) error {
 func (m *Manifest) sections() error {
 	data := m.data
 	u := func(at int) int { return int(binary.LittleEndian.Uint32(data[at:])) }
-	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) {
+	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) || !inRange(data, m.headTab, 4*m.nItems) {
 		return errf("item table out of range")
 	}
 	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
@@ -406,40 +407,40 @@ func (m *Manifest) bucket(tool string) *bucket {
 }
 
 // record returns item i's payload after checking its CRC.
-func (m *Manifest) record(i int) ([]byte, error) {
+func (m *Manifest) record(i int) ([]byte, error) { return m.framed(m.itemTab, i, "record") }
+
+// framed returns entry i of the table at tab (u32 offsets of {len u32,
+// crc u32, payload}): its payload, after checking its CRC and that it
+// starts with i.
+func (m *Manifest) framed(tab, i int, what string) ([]byte, error) {
 	if i < 0 || i >= m.nItems {
 		return nil, fmt.Errorf("manifest: item %d of %d", i, m.nItems)
 	}
 	le := binary.LittleEndian
-	off := int(le.Uint32(m.data[m.itemTab+4*i:]))
+	off := int(le.Uint32(m.data[tab+4*i:]))
 	if !inRange(m.data, off, 8) {
-		return nil, errf("record %d out of range", i)
+		return nil, errf("%s %d out of range", what, i)
 	}
 	n := int(le.Uint32(m.data[off:]))
 	if !inRange(m.data, off+8, n) {
-		return nil, errf("record %d out of range", i)
+		return nil, errf("%s %d out of range", what, i)
 	}
 	p := m.data[off+8 : off+8+n]
 	if sum32(p) != le.Uint32(m.data[off+4:]) {
-		return nil, errf("record %d checksum mismatch", i)
+		return nil, errf("%s %d checksum mismatch", what, i)
 	}
 	if idx, k := binary.Uvarint(p); k <= 0 || idx != uint64(i) {
-		return nil, errf("item table entry %d points at another record", i)
+		return nil, errf("%s table entry %d points at another %s", what, i, what)
 	}
 	return p, nil
 }
 
-// Item decodes item i's record (not its Text or Fix).
+// Item decodes item i's record (not its Text, Fix or Required: see Head).
 func (m *Manifest) Item(i int) (Item, error) {
 	p, err := m.record(i)
 	if err != nil {
 		return Item{}, err
 	}
-	return decodeItem(i, p)
-}
-
-// decodeItem decodes item i's record p, its checksum checked.
-func decodeItem(i int, p []byte) (Item, error) {
 	_, k := binary.Uvarint(p) // the index, checked by record
 	d := decoder{b: p[k:]}
 	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
@@ -450,9 +451,6 @@ func decodeItem(i int, p []byte) (Item, error) {
 	t := &it.Triggers
 	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics, &t.Content} {
 		*l = d.list()
-	}
-	for n := d.uvarint(); len(it.Required) < n && !d.bad; {
-		it.Required = append(it.Required, d.list())
 	}
 	n := d.uvarint()
 	if n > len(d.b)/4 {
@@ -469,39 +467,46 @@ func decodeItem(i int, p []byte) (Item, error) {
 	return it, nil
 }
 
-// Head is an item's id and deny flag, read from its checked record
-// without decoding the rest: in a long session most candidates were shown
-// already, and only their ids are needed to skip them. ItemOf decodes the
-// rest.
+// Head is what a call needs of a candidate before its record: its id and
+// deny flag (in a long session most candidates were shown already) and
+// the required literals of its command patterns (most of the others cannot
+// match the command). Heads are dense in the file, records are not: a
+// record read is a page fault. ItemOf reads the record.
 type Head struct {
 	ID   string
 	Deny bool
-	i    int
-	rec  []byte // the record, its checksum checked
+	// Required is Item.Required: none, or one list per command pattern.
+	Required [][]string
+	i        int
 }
 
-// Head reads item i's id and deny flag.
+// Head reads item i's head.
 func (m *Manifest) Head(i int) (Head, error) {
-	p, err := m.record(i)
+	p, err := m.framed(m.headTab, i, "head")
 	if err != nil {
 		return Head{}, err
 	}
-	_, k := binary.Uvarint(p) // the index, checked by record
+	_, k := binary.Uvarint(p) // the index, checked by framed
 	d := decoder{b: p[k:]}
-	h := Head{ID: d.str(), i: i, rec: p}
-	for range 4 { // kind, title, file, status
-		d.bytes()
-	}
-	d.byte() // priority
+	h := Head{i: i}
 	h.Deny = d.byte()&1 != 0
-	if d.bad {
-		return Head{}, errf("record %d is malformed", i)
+	h.ID = d.str()
+	for n := d.uvarint(); len(h.Required) < n && !d.bad; {
+		h.Required = append(h.Required, d.list())
+	}
+	if d.bad || len(d.b) != 0 {
+		return Head{}, errf("head %d is malformed", i)
 	}
 	return h, nil
 }
 
-// ItemOf decodes the item whose head h is (not its Text or Fix).
-func (m *Manifest) ItemOf(h Head) (Item, error) { return decodeItem(h.i, h.rec) }
+// ItemOf decodes the item whose head h is (not its Text or Fix), with the
+// head's Required.
+func (m *Manifest) ItemOf(h Head) (Item, error) {
+	it, err := m.Item(h.i)
+	it.Required = h.Required
+	return it, err
+}
 
 // Text reads the injection text of an item returned by Item.
 func (m *Manifest) Text(it Item) (string, error) { return m.text(it.textRef) }
@@ -670,11 +675,18 @@ func (m *Manifest) verifyBucket(b *bucket) error {
 	return nil
 }
 
-// verifyItem checks item i's record, texts and source entries.
+// verifyItem checks item i's head, record, texts and source entries.
 func (m *Manifest) verifyItem(i int) error {
 	it, err := m.Item(i)
 	if err != nil {
 		return err
+	}
+	h, err := m.Head(i)
+	if err != nil {
+		return err
+	}
+	if h.ID != it.ID || h.Deny != it.Deny {
+		return errf("head %d is not its record's", i)
 	}
 	if _, err := m.Text(it); err != nil {
 		return err

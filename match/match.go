@@ -168,15 +168,16 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
-		// Dedup first, on the record's id alone: in a long session most
-		// candidates were shown already, and decoding and scoring them
-		// (compiling their regexes) would be wasted. Denies are never
-		// deduplicated.
+		// Dedup first, on the item's head alone: in a long session most
+		// candidates were shown already, and reading their records and
+		// scoring them (compiling their regexes) would be wasted. Denies
+		// are never deduplicated. Then the candidates whose command
+		// patterns all lack a required literal: they cannot match.
 		h, err := m.Head(i)
 		if err != nil {
 			return nil, err
 		}
-		if !e.explain && !h.Deny && shown(seen, h.ID) {
+		if !e.explain && (!h.Deny && shown(seen, h.ID) || e.cannotMatch(h.Required)) {
 			continue
 		}
 		it, err := m.ItemOf(h)
@@ -573,6 +574,21 @@ func (e *eval) matchCommand(pats []string, required [][]string) (pat, where stri
 		}
 	}
 	return "", ""
+}
+
+// cannotMatch reports whether a command line lacks a required literal of
+// each of an item's command patterns (one list per pattern), which
+// targetFit would then reject.
+func (e *eval) cannotMatch(required [][]string) bool {
+	if e.kind != targetShell || len(required) == 0 {
+		return false
+	}
+	for _, lits := range required {
+		if len(lits) == 0 || e.hasAll(lits) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasAll reports whether the command line holds every one of the
