@@ -133,7 +133,7 @@ type builder struct {
 	tableFixes                       []int    // positions of postOff fields in tables
 	recOffs                          []uint32 // each record's offset in recs
 	headOffs                         []uint32 // each head's offset in heads
-	textFixes                 []int    // positions of text offsets in recs
+	textFixes                        []int    // positions of text offsets in recs
 }
 
 type dirEntry struct {
