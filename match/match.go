@@ -168,16 +168,11 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
-		// Dedup first, on the item's head alone: in a long session most
-		// candidates were shown already, and reading their records and
-		// scoring them (compiling their regexes) would be wasted. Denies
-		// are never deduplicated. Then the candidates whose command
-		// patterns all lack a required literal: they cannot match.
 		h, err := m.Head(i)
 		if err != nil {
 			return nil, err
 		}
-		if !e.explain && (!h.Deny && shown(seen, h.ID) || e.cannotMatch(h.Required)) {
+		if e.skip(h, seen) {
 			continue
 		}
 		it, err := m.ItemOf(h)
@@ -200,6 +195,18 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 		}
 	}
 	return kept, nil
+}
+
+// skip reports, from a candidate's head alone, that the call (not Explain)
+// need not read its record: it was shown earlier in the session (in a long
+// session, most were, and scoring them would compile their regexes for
+// nothing; a deny is never deduplicated), or each of its command patterns
+// lacks a required literal, so it cannot match.
+func (e *eval) skip(h manifest.Head, seen func(string) bool) bool {
+	if e.explain {
+		return false
+	}
+	return !h.Deny && shown(seen, h.ID) || e.cannotMatch(h.Required)
 }
 
 // reject lists r as not injected, with why (Explain).
