@@ -243,7 +243,10 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	}
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
-	var low []byte // s ASCII-lowercased, made on the first hit
+	// s ASCII-lowercased: the grams are keyed from it, rolling (a 64 KiB
+	// edit has 64 Ki grams), and the literals are looked up in it.
+	low := []byte(s)
+	lowerBytes(low)
 	// A long text (an edit's) repeats its grams: each slot's checksum is
 	// checked once, and each key's postings are read once.
 	var checked []uint64
@@ -257,8 +260,10 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 		seen = make([]uint32, 1024)
 	}
 	var done []uint32
-	for i := 0; i+gramLen <= len(s); i++ {
-		key := gramKey(kind, s[i], s[i+1], s[i+2])
+	gram := uint32(low[0])<<8 | uint32(low[1])
+	for i := gramLen - 1; i < len(low); i++ {
+		gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
+		key := kind<<24 | gram // gramKey of the three bytes ending at i
 		if checked != nil {
 			h := &seen[(key*0x9E3779B1)>>22]
 			if *h == key|1<<31 {
@@ -279,10 +284,6 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 				break // an empty slot ends the probe; a key is read once
 			}
 			done = append(done, key)
-			if low == nil {
-				low = []byte(s)
-				lowerBytes(low)
-			}
 			if out, err = m.hits(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])), low, out); err != nil {
 				return nil, err
 			}
