@@ -136,11 +136,11 @@ func TestRoundTrip(t *testing.T) {
 		// Head reads the id, deny flag and required literals alone;
 		// ItemOf the rest.
 		h, err := m.Head(i)
-		if err != nil || h.ID != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(h.Required, want.Required) {
+		if err != nil || h.ID != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(h.Required(), want.Required) {
 			t.Errorf("Head(%d) = %+v (%v), want %q deny %v required %q", i, h, err, it.ID, it.Deny, want.Required)
 		}
 		of, err := m.ItemOf(h)
-		if it.Required = h.Required; err != nil || !reflect.DeepEqual(of, it) {
+		if it.Required = h.Required(); err != nil || !reflect.DeepEqual(of, it) {
 			t.Errorf("ItemOf(Head(%d)) = %+v (%v), want %+v", i, of, err, it)
 		}
 		it.textRef, it.fixRef = ref{}, ref{}

@@ -476,9 +476,8 @@ func (m *Manifest) Item(i int) (Item, error) {
 type Head struct {
 	ID   string
 	Deny bool
-	// Required is Item.Required: none, or one list per command pattern.
-	Required [][]string
-	i        int
+	i    int
+	req  []byte // the encoded required literals, checked
 }
 
 // Head reads item i's head.
@@ -492,8 +491,11 @@ func (m *Manifest) Head(i int) (Head, error) {
 	h := Head{i: i}
 	h.Deny = d.byte()&1 != 0
 	h.ID = d.str()
-	for n := d.uvarint(); len(h.Required) < n && !d.bad; {
-		h.Required = append(h.Required, d.list())
+	h.req = d.b
+	for n := d.uvarint(); n > 0 && !d.bad; n-- { // walked, not decoded: see Required
+		for k := d.uvarint(); k > 0 && !d.bad; k-- {
+			d.bytes()
+		}
 	}
 	if d.bad || len(d.b) != 0 {
 		return Head{}, errf("head %d is malformed", i)
@@ -501,11 +503,22 @@ func (m *Manifest) Head(i int) (Head, error) {
 	return h, nil
 }
 
+// Required decodes Item.Required from the head: none, or one list per
+// command pattern. Not done by Head: a candidate shown already needs none.
+func (h Head) Required() [][]string {
+	d := decoder{b: h.req}
+	var out [][]string
+	for n := d.uvarint(); len(out) < n && !d.bad; {
+		out = append(out, d.list())
+	}
+	return out
+}
+
 // ItemOf decodes the item whose head h is (not its Text or Fix), with the
 // head's Required.
 func (m *Manifest) ItemOf(h Head) (Item, error) {
 	it, err := m.Item(h.i)
-	it.Required = h.Required
+	it.Required = h.Required()
 	return it, err
 }
 

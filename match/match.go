@@ -206,7 +206,7 @@ func (e *eval) skip(h manifest.Head, seen func(string) bool) bool {
 	if e.explain {
 		return false
 	}
-	return !h.Deny && shown(seen, h.ID) || e.cannotMatch(h.Required)
+	return !h.Deny && shown(seen, h.ID) || e.cannotMatch(h)
 }
 
 // reject lists r as not injected, with why (Explain).
@@ -584,10 +584,13 @@ func (e *eval) matchCommand(pats []string, required [][]string) (pat, where stri
 }
 
 // cannotMatch reports whether a command line lacks a required literal of
-// each of an item's command patterns (one list per pattern), which
-// targetFit would then reject.
-func (e *eval) cannotMatch(required [][]string) bool {
-	if e.kind != targetShell || len(required) == 0 {
+// each of an item's command patterns, which targetFit would then reject.
+func (e *eval) cannotMatch(h manifest.Head) bool {
+	if e.kind != targetShell {
+		return false
+	}
+	required := h.Required()
+	if len(required) == 0 {
 		return false
 	}
 	for _, lits := range required {
