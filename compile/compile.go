@@ -238,6 +238,9 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 		},
 		Text: Render(it, it.Path, itemCap),
 	}
+	for _, c := range m.Triggers.Commands {
+		m.Required = append(m.Required, match.RequiredLiterals(c))
+	}
 	if m.Deny {
 		m.Fix = FixText(it)
 	}

@@ -22,6 +22,12 @@ import (
 //	itemTab  nItems u32 record offsets; records are ordered by id
 //	records  {len u32, crc u32, payload}; the payload starts with the record's
 //	         own index, so a damaged itemTab entry cannot swap items unnoticed
+//	headTab  nItems u32 head offsets
+//	heads    {len u32, crc u32, payload} as records: index, flags, id and
+//	         the required literals of each command pattern. Dense, so a call
+//	         that skips candidates it showed already, or whose literals are
+//	         missing, reads their heads from a few pages instead of a page
+//	         fault per record across the file
 //	texts    injection texts and fixes, referenced by (off, len, crc) from records
 //	session  the SessionStart block
 //	files    the item files' stat entries (see fresh.go)
@@ -57,6 +63,7 @@ const (
 	hWatchLen   = 136
 	hFilesOff   = 140
 	hFilesLen   = 144
+	hHeadTab    = 148
 
 	slotSize = 16
 	gramLen  = 3
@@ -90,6 +97,7 @@ func Build(src Source) ([]byte, error) {
 	b.fixDirectory(d, lay)
 	tb := b.fixTables(lay)
 	rb := b.fixRecords(lay)
+	hb := b.heads.Bytes()
 
 	out := b.header(lay, len(d), len(watch), len(files))
 	out = append(out, watch...)
@@ -101,6 +109,10 @@ func Build(src Source) ([]byte, error) {
 		out = binary.LittleEndian.AppendUint32(out, uint32(lay.recs)+o)
 	}
 	out = append(out, rb...)
+	for _, o := range b.headOffs {
+		out = binary.LittleEndian.AppendUint32(out, uint32(lay.heads)+o)
+	}
+	out = append(out, hb...)
 	out = append(out, b.texts.Bytes()...)
 	out = append(out, src.SessionStart...)
 	out = append(out, files...)
@@ -115,12 +127,13 @@ type builder struct {
 	order  []int // order[new] = old: items in id order
 	newIdx []int // newIdx[old] = new
 
-	post, tables, recs, texts bytes.Buffer
-	lits                      map[string]uint32 // literal -> offset in post
-	dir                       []dirEntry
-	tableFixes                []int    // positions of postOff fields in tables
-	recOffs                   []uint32 // each record's offset in recs
-	textFixes                 []int    // positions of text offsets in recs
+	post, tables, recs, heads, texts bytes.Buffer
+	lits                             map[string]uint32 // literal -> offset in post
+	dir                              []dirEntry
+	tableFixes                       []int    // positions of postOff fields in tables
+	recOffs                          []uint32 // each record's offset in recs
+	headOffs                         []uint32 // each head's offset in heads
+	textFixes                        []int    // positions of text offsets in recs
 }
 
 type dirEntry struct {
@@ -261,8 +274,15 @@ func (b *builder) table(grams map[uint32][]posting) (off, slots uint32) {
 // records writes the items' records and texts, in id order.
 func (b *builder) records(fileOffs []uint32) error {
 	b.recOffs = make([]uint32, len(b.order))
+	b.headOffs = make([]uint32, len(b.order))
 	for nw, old := range b.order {
 		it := b.src.Items[old]
+		h, err := encodeHead(nw, it)
+		if err != nil {
+			return err
+		}
+		b.headOffs[nw] = uint32(b.heads.Len())
+		b.heads.Write(framed(h))
 		tr := putText(&b.texts, it.Text)
 		fr := putText(&b.texts, it.Fix)
 		p, err := encodeRecord(nw, it, fileOffs)
@@ -296,7 +316,7 @@ func (b *builder) directory() []byte {
 
 // layout is where each section starts in the file.
 type layout struct {
-	watch, dir, post, tables, itemTab, recs, texts, session, files, total int
+	watch, dir, post, tables, itemTab, recs, headTab, heads, texts, session, files, total int
 }
 
 func (b *builder) layout(watchLen, dirLen, filesLen int) layout {
@@ -307,7 +327,9 @@ func (b *builder) layout(watchLen, dirLen, filesLen int) layout {
 	l.tables = l.post + b.post.Len()
 	l.itemTab = l.tables + b.tables.Len()
 	l.recs = l.itemTab + 4*len(b.order)
-	l.texts = l.recs + b.recs.Len()
+	l.headTab = l.recs + b.recs.Len()
+	l.heads = l.headTab + 4*len(b.order)
+	l.texts = l.heads + b.heads.Len()
 	l.session = l.texts + b.texts.Len()
 	l.files = l.session + len(b.src.SessionStart)
 	l.total = l.files + filesLen
@@ -379,7 +401,7 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 	for _, f := range [][2]int{
 		{hNItems, len(b.order)}, {hNBuckets, len(b.dir)}, {hDirOff, lay.dir}, {hDirLen, dirLen}, {hItemTab, lay.itemTab},
 		{hSessionOff, lay.session}, {hSessionLen, len(src.SessionStart)}, {hPostBase, lay.post},
-		{hWatchOff, lay.watch}, {hWatchLen, watchLen}, {hFilesOff, lay.files}, {hFilesLen, filesLen},
+		{hWatchOff, lay.watch}, {hWatchLen, watchLen}, {hFilesOff, lay.files}, {hFilesLen, filesLen}, {hHeadTab, lay.headTab},
 	} {
 		le.PutUint32(out[f[0]:], uint32(f[1]))
 	}
@@ -481,21 +503,11 @@ func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
 	for _, s := range []string{it.ID, it.Kind, it.Title, it.File, it.Status} {
 		p = appendString(p, s)
 	}
-	var flags byte
-	if it.Deny {
-		flags |= 1
-	}
-	if it.Global {
-		flags |= 2
-	}
-	p = append(p, byte(it.Priority), flags)
+	p = append(p, byte(it.Priority), itemFlags(it))
 	p = binary.LittleEndian.AppendUint64(p, math.Float64bits(it.Confidence))
 	t := it.Triggers
 	for _, l := range [][]string{t.Tools, t.Commands, t.Unless, t.Paths, t.Keywords, t.Topics, t.Content} {
-		p = binary.AppendUvarint(p, uint64(len(l)))
-		for _, s := range l {
-			p = appendString(p, s)
-		}
+		p = appendList(p, l)
 	}
 	p = binary.AppendUvarint(p, uint64(len(it.Sources)))
 	for _, f := range it.Sources {
@@ -505,6 +517,48 @@ func encodeRecord(idx int, it Item, fileOffs []uint32) ([]byte, error) {
 		p = binary.LittleEndian.AppendUint32(p, fileOffs[f])
 	}
 	return p, nil
+}
+
+// encodeHead is item idx's head payload: index, flags, id and the required
+// literals of each command pattern (none, or one list per pattern).
+func encodeHead(idx int, it Item) ([]byte, error) {
+	if it.Required != nil && len(it.Required) != len(it.Triggers.Commands) {
+		return nil, fmt.Errorf("manifest: item %s: required literals for %d of %d command patterns", it.ID, len(it.Required), len(it.Triggers.Commands))
+	}
+	p := binary.AppendUvarint(nil, uint64(idx))
+	p = append(p, itemFlags(it))
+	p = appendString(p, it.ID)
+	p = binary.AppendUvarint(p, uint64(len(it.Required)))
+	for _, l := range it.Required {
+		p = appendList(p, l)
+	}
+	return p, nil
+}
+
+// framed is {len u32, crc u32, payload}.
+func framed(p []byte) []byte {
+	out := binary.LittleEndian.AppendUint32(nil, uint32(len(p)))
+	out = binary.LittleEndian.AppendUint32(out, sum32(p))
+	return append(out, p...)
+}
+
+func itemFlags(it Item) byte {
+	var flags byte
+	if it.Deny {
+		flags |= 1
+	}
+	if it.Global {
+		flags |= 2
+	}
+	return flags
+}
+
+func appendList(p []byte, l []string) []byte {
+	p = binary.AppendUvarint(p, uint64(len(l)))
+	for _, s := range l {
+		p = appendString(p, s)
+	}
+	return p
 }
 
 func appendString(p []byte, s string) []byte {

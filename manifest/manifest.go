@@ -38,7 +38,7 @@ const EditedRelPath = lorepath.Edited
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 4
+const Version = 5
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -77,6 +77,12 @@ type Item struct {
 	Deny       bool // enforce: deny on an active critical item
 	Global     bool // from the user's global store
 	Triggers   Triggers
+	// Required lists, for each of Triggers.Commands, literals that every
+	// match of the pattern contains (ASCII-lowercased; nil: none known):
+	// the hook runs a pattern only when all of them occur in the command,
+	// a test far cheaper than compiling it. Nil or one list per pattern;
+	// kept in the item's head (Head, ItemOf), not read by Item.
+	Required [][]string
 
 	Text string // the rendered injection (input to Build only)
 	Fix  string // the deny reason (input to Build only)

@@ -20,6 +20,7 @@ func sample() Source {
 			Text:     "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
 		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`git\s+push\s+.*--force`}},
+			Required: [][]string{{"git", "push", "--force"}},
 			Text:     "### Pitfall: force push", Fix: "use --force-with-lease"},
 		{ID: "01C", Kind: "lesson", Title: "release", File: "~/.config/lore/lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
 			Triggers: Triggers{Keywords: []string{"release"}}, Text: "### Lesson: release"},
@@ -131,6 +132,16 @@ func TestRoundTrip(t *testing.T) {
 		fix, err2 := m.Fix(it)
 		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
 			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
+		}
+		// Head reads the id, deny flag and required literals alone;
+		// ItemOf the rest.
+		h, err := m.Head(i)
+		if err != nil || h.ID != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(h.Required(), want.Required) {
+			t.Errorf("Head(%d) = %+v (%v), want %q deny %v required %q", i, h, err, it.ID, it.Deny, want.Required)
+		}
+		of, err := m.ItemOf(h)
+		if it.Required = h.Required(); err != nil || !reflect.DeepEqual(of, it) {
+			t.Errorf("ItemOf(Head(%d)) = %+v (%v), want %+v", i, of, err, it)
 		}
 		it.textRef, it.fixRef = ref{}, ref{}
 		want.Text, want.Fix = "", ""
@@ -275,6 +286,9 @@ func lookups(data []byte, dir string) {
 	}
 	for i := 0; i < m.Len() && i < 100; i++ {
 		_, _ = m.Item(i)
+		if h, err := m.Head(i); err == nil {
+			_, _ = m.ItemOf(h)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ type Manifest struct {
 	unmap    func() error
 	nItems   int
 	itemTab  int
+	headTab  int
 	postBase int
 	buckets  []bucket
 	set      Settings
@@ -78,7 +79,7 @@ func parse(data []byte) (*Manifest, error) {
 	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
 		return nil, errf("header checksum mismatch")
 	}
-	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
+	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), headTab: u(hHeadTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
 	copy(m.hash[:], data[hHash:hHash+32])
 	m.set = Settings{
 		BudgetBytes:      u(hBudget),
@@ -117,7 +118,7 @@ func checkHeader(data []byte) error {
 func (m *Manifest) sections() error {
 	data := m.data
 	u := func(at int) int { return int(binary.LittleEndian.Uint32(data[at:])) }
-	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) {
+	if m.nItems > len(data)/4 || !inRange(data, m.itemTab, 4*m.nItems) || !inRange(data, m.headTab, 4*m.nItems) {
 		return errf("item table out of range")
 	}
 	if !inRange(data, u(hSessionOff), u(hSessionLen)) {
@@ -242,20 +243,27 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	}
 	le := binary.LittleEndian
 	mask := b.tableLen - 1
-	var low []byte // s ASCII-lowercased, made on the first hit
+	// s ASCII-lowercased: the grams are keyed from it, rolling (a 64 KiB
+	// edit has 64 Ki grams), and the literals are looked up in it.
+	low := []byte(s)
+	lowerBytes(low)
 	// A long text (an edit's) repeats its grams: each slot's checksum is
 	// checked once, and each key's postings are read once.
 	var checked []uint64
-	if len(s) > 512 {
-		checked = make([]uint64, (b.tableLen+63)/64)
-	}
-	var done []uint32
 	// A gram probed already gives nothing new: a long text's repeats are
 	// skipped through a small direct-mapped cache of the last keys seen
-	// (bit 31, which no kind reaches, marks an entry used).
-	var seen [1024]uint32
-	for i := 0; i+gramLen <= len(s); i++ {
-		key := gramKey(kind, s[i], s[i+1], s[i+2])
+	// (bit 31, which no kind reaches, marks an entry used). On the heap:
+	// 4 KiB more of frame here would grow the goroutine's stack again.
+	var seen []uint32
+	if len(s) > 512 {
+		checked = make([]uint64, (b.tableLen+63)/64)
+		seen = make([]uint32, 1024)
+	}
+	var done []uint32
+	gram := uint32(low[0])<<8 | uint32(low[1])
+	for i := gramLen - 1; i < len(low); i++ {
+		gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
+		key := kind<<24 | gram // gramKey of the three bytes ending at i
 		if checked != nil {
 			h := &seen[(key*0x9E3779B1)>>22]
 			if *h == key|1<<31 {
@@ -276,10 +284,6 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 				break // an empty slot ends the probe; a key is read once
 			}
 			done = append(done, key)
-			if low == nil {
-				low = []byte(s)
-				lowerBytes(low)
-			}
 			if out, err = m.hits(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])), low, out); err != nil {
 				return nil, err
 			}
@@ -404,30 +408,35 @@ func (m *Manifest) bucket(tool string) *bucket {
 }
 
 // record returns item i's payload after checking its CRC.
-func (m *Manifest) record(i int) ([]byte, error) {
+func (m *Manifest) record(i int) ([]byte, error) { return m.framed(m.itemTab, i, "record") }
+
+// framed returns entry i of the table at tab (u32 offsets of {len u32,
+// crc u32, payload}): its payload, after checking its CRC and that it
+// starts with i.
+func (m *Manifest) framed(tab, i int, what string) ([]byte, error) {
 	if i < 0 || i >= m.nItems {
 		return nil, fmt.Errorf("manifest: item %d of %d", i, m.nItems)
 	}
 	le := binary.LittleEndian
-	off := int(le.Uint32(m.data[m.itemTab+4*i:]))
+	off := int(le.Uint32(m.data[tab+4*i:]))
 	if !inRange(m.data, off, 8) {
-		return nil, errf("record %d out of range", i)
+		return nil, errf("%s %d out of range", what, i)
 	}
 	n := int(le.Uint32(m.data[off:]))
 	if !inRange(m.data, off+8, n) {
-		return nil, errf("record %d out of range", i)
+		return nil, errf("%s %d out of range", what, i)
 	}
 	p := m.data[off+8 : off+8+n]
 	if sum32(p) != le.Uint32(m.data[off+4:]) {
-		return nil, errf("record %d checksum mismatch", i)
+		return nil, errf("%s %d checksum mismatch", what, i)
 	}
 	if idx, k := binary.Uvarint(p); k <= 0 || idx != uint64(i) {
-		return nil, errf("item table entry %d points at another record", i)
+		return nil, errf("%s table entry %d points at another %s", what, i, what)
 	}
 	return p, nil
 }
 
-// Item decodes item i's record (not its Text or Fix).
+// Item decodes item i's record (not its Text, Fix or Required: see Head).
 func (m *Manifest) Item(i int) (Item, error) {
 	p, err := m.record(i)
 	if err != nil {
@@ -457,6 +466,60 @@ func (m *Manifest) Item(i int) (Item, error) {
 		return Item{}, errf("record %d is malformed", i)
 	}
 	return it, nil
+}
+
+// Head is what a call needs of a candidate before its record: its id and
+// deny flag (in a long session most candidates were shown already) and
+// the required literals of its command patterns (most of the others cannot
+// match the command). Heads are dense in the file, records are not: a
+// record read is a page fault. ItemOf reads the record.
+type Head struct {
+	ID   string
+	Deny bool
+	i    int
+	req  []byte // the encoded required literals, checked
+}
+
+// Head reads item i's head.
+func (m *Manifest) Head(i int) (Head, error) {
+	p, err := m.framed(m.headTab, i, "head")
+	if err != nil {
+		return Head{}, err
+	}
+	_, k := binary.Uvarint(p) // the index, checked by framed
+	d := decoder{b: p[k:]}
+	h := Head{i: i}
+	h.Deny = d.byte()&1 != 0
+	h.ID = d.str()
+	h.req = d.b
+	for n := d.uvarint(); n > 0 && !d.bad; n-- { // walked, not decoded: see Required
+		for k := d.uvarint(); k > 0 && !d.bad; k-- {
+			d.bytes()
+		}
+	}
+	if d.bad || len(d.b) != 0 {
+		return Head{}, errf("head %d is malformed", i)
+	}
+	return h, nil
+}
+
+// Required decodes Item.Required from the head: none, or one list per
+// command pattern. Not done by Head: a candidate shown already needs none.
+func (h Head) Required() [][]string {
+	d := decoder{b: h.req}
+	var out [][]string
+	for n := d.uvarint(); len(out) < n && !d.bad; {
+		out = append(out, d.list())
+	}
+	return out
+}
+
+// ItemOf decodes the item whose head h is (not its Text or Fix), with the
+// head's Required.
+func (m *Manifest) ItemOf(h Head) (Item, error) {
+	it, err := m.Item(h.i)
+	it.Required = h.Required()
+	return it, err
 }
 
 // Text reads the injection text of an item returned by Item.
@@ -626,11 +689,18 @@ func (m *Manifest) verifyBucket(b *bucket) error {
 	return nil
 }
 
-// verifyItem checks item i's record, texts and source entries.
+// verifyItem checks item i's head, record, texts and source entries.
 func (m *Manifest) verifyItem(i int) error {
 	it, err := m.Item(i)
 	if err != nil {
 		return err
+	}
+	h, err := m.Head(i)
+	if err != nil {
+		return err
+	}
+	if h.ID != it.ID || h.Deny != it.Deny {
+		return errf("head %d is not its record's", i)
 	}
 	if _, err := m.Text(it); err != nil {
 		return err

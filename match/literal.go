@@ -2,6 +2,7 @@ package match
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -19,6 +20,36 @@ const maxAlternatives = 16
 // compiles only the regexes whose literals occur in the command.
 func RegexLiterals(pat string) []string {
 	return bestSet(RegexLiteralSets(pat))
+}
+
+// RequiredLiterals returns literals that every text the RE2 pattern matches
+// contains, ASCII-lowercased (nil when none is known): the sets of one
+// literal of RegexLiteralSets. A pattern that folds the case of k or s has
+// none, since it also matches the Kelvin sign and the long s, which ASCII
+// lowercasing does not map.
+func RequiredLiterals(pat string) []string {
+	re, err := syntax.Parse(pat, syntax.Perl)
+	if err != nil || foldsKS(re) {
+		return nil
+	}
+	var out []string
+	for _, o := range RegexLiteralSets(pat) {
+		if len(o) != 1 {
+			continue // any of several: not required one by one
+		}
+		if l := string(asciiLower(o[0])); !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// foldsKS reports whether a case-folded literal of re holds k or s.
+func foldsKS(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase != 0 && strings.ContainsAny(strings.ToLower(string(re.Rune)), "ks") {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, foldsKS)
 }
 
 // bestSet returns the set better than the others (nil when there is none).

@@ -108,6 +108,7 @@ type eval struct {
 	tool       string
 	kind       int
 	target     string // the command line or the path
+	targetLow  string // target, ASCII-lowercased, made on first need
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
@@ -167,14 +168,16 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
-		it, err := m.Item(i)
+		h, err := m.Head(i)
 		if err != nil {
 			return nil, err
 		}
-		// Dedup first: in a long session most candidates were shown already,
-		// and scoring compiles their regexes. Denies are never deduplicated.
-		if !e.explain && !it.Deny && shown(seen, it.ID) {
+		if e.skip(h, seen) {
 			continue
+		}
+		it, err := m.ItemOf(h)
+		if err != nil {
+			return nil, err
 		}
 		r, out := e.score(it)
 		switch {
@@ -192,6 +195,18 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 		}
 	}
 	return kept, nil
+}
+
+// skip reports, from a candidate's head alone, that the call (not Explain)
+// need not read its record: it was shown earlier in the session (in a long
+// session, most were, and scoring them would compile their regexes for
+// nothing; a deny is never deduplicated), or each of its command patterns
+// lacks a required literal, so it cannot match.
+func (e *eval) skip(h manifest.Head, seen func(string) bool) bool {
+	if e.explain {
+		return false
+	}
+	return !h.Deny && shown(seen, h.ID) || e.cannotMatch(h)
 }
 
 // reject lists r as not injected, with why (Explain).
@@ -336,7 +351,7 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 	tool, out := e.toolFit(t.Tools, &n)
 	target, matched := 0.5, false
 	if out == "" {
-		target, matched, out = e.targetFit(t, &n)
+		target, matched, out = e.targetFit(t, it.Required, &n)
 	}
 	if out == "" {
 		out = e.vetoed(t.Unless)
@@ -376,7 +391,7 @@ func (e *eval) toolFit(tools []string, n *notes) (tool float64, out string) {
 // targetFit scores the command or path and content targets: 1 when the
 // call's matches, 0.5 when the item has none for it; out when it has and
 // they do not match.
-func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched bool, out string) {
+func (e *eval) targetFit(t manifest.Triggers, required [][]string, n *notes) (target float64, matched bool, out string) {
 	if len(t.Content) > 0 && !e.edits {
 		// Content is what the lesson is about: a call that adds no text
 		// (Read of the same file, a shell command) cannot show it.
@@ -384,7 +399,7 @@ func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched
 	}
 	switch {
 	case e.kind == targetShell && len(t.Commands) > 0:
-		out = e.commandFits(t.Commands, n)
+		out = e.commandFits(t.Commands, required, n)
 	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
 		out = e.fileFits(t, n)
 	default:
@@ -394,8 +409,8 @@ func (e *eval) targetFit(t manifest.Triggers, n *notes) (target float64, matched
 	return 1, out == "", out
 }
 
-func (e *eval) commandFits(pats []string, n *notes) string {
-	pat, where := e.matchCommand(pats)
+func (e *eval) commandFits(pats []string, required [][]string, n *notes) string {
+	pat, where := e.matchCommand(pats, required)
 	if pat == "" {
 		return e.why("no command pattern %q matches", pats)
 	}
@@ -545,9 +560,14 @@ type hit struct {
 }
 
 // matchCommand returns the first pattern that matches the whole command line
-// or one of its simple commands, and what it matched.
-func (e *eval) matchCommand(pats []string) (pat, where string) {
-	for _, p := range pats {
+// or one of its simple commands, and what it matched. A pattern whose
+// required literals (by index, manifest.Item.Required) are not all in the
+// line cannot match either: it is not compiled.
+func (e *eval) matchCommand(pats []string, required [][]string) (pat, where string) {
+	for i, p := range pats {
+		if i < len(required) && !e.hasAll(required[i]) {
+			continue
+		}
 		h, done := e.cmdHits[p]
 		if !done {
 			h = e.runCommand(p)
@@ -561,6 +581,38 @@ func (e *eval) matchCommand(pats []string) (pat, where string) {
 		}
 	}
 	return "", ""
+}
+
+// cannotMatch reports whether a command line lacks a required literal of
+// each of an item's command patterns, which targetFit would then reject.
+func (e *eval) cannotMatch(h manifest.Head) bool {
+	if e.kind != targetShell {
+		return false
+	}
+	required := h.Required()
+	if len(required) == 0 {
+		return false
+	}
+	for _, lits := range required {
+		if len(lits) == 0 || e.hasAll(lits) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasAll reports whether the command line holds every one of the
+// lowercased literals (ASCII case-insensitively).
+func (e *eval) hasAll(lits []string) bool {
+	if len(lits) > 0 && e.targetLow == "" {
+		e.targetLow = string(asciiLower(e.target))
+	}
+	for _, l := range lits {
+		if !strings.Contains(e.targetLow, l) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *eval) runCommand(p string) hit {
