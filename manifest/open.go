@@ -235,6 +235,10 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 	return compact(out), nil
 }
 
+// seenSlots is the size of probe's cache of grams seen (10 bits of a key's
+// hash index it).
+const seenSlots = 1 << 10
+
 // probe appends the items of bucket b whose literals the grams of s (of
 // kind) point at and s contains.
 func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, error) {
@@ -248,16 +252,19 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	low := []byte(s)
 	lowerBytes(low)
 	// A long text (an edit's) repeats its grams: each slot's checksum is
-	// checked once, and each key's postings are read once.
-	var checked []uint64
-	// A gram probed already gives nothing new: a long text's repeats are
-	// skipped through a small direct-mapped cache of the last keys seen
-	// (bit 31, which no kind reaches, marks an entry used). On the heap:
-	// 4 KiB more of frame here would grow the goroutine's stack again.
-	var seen []uint32
+	// checked once (the bits of checked), and each key's postings are read
+	// once. A gram probed already gives nothing new: a long text's repeats
+	// are skipped through a small direct-mapped cache of the last keys
+	// seen (bit 31, which no kind reaches, marks an entry used). Both are
+	// one allocation whose size is known only at run time, so it is on
+	// the heap: a constant-size cache would be put in this frame, and its
+	// 4 KiB would grow the goroutine's stack on every call that probes,
+	// short text or long.
+	var checked, seen []uint32
 	if len(s) > 512 {
-		checked = make([]uint64, (b.tableLen+63)/64)
-		seen = make([]uint32, 1024)
+		words := (b.tableLen + 31) / 32
+		buf := make([]uint32, words+seenSlots)
+		checked, seen = buf[:words:words], buf[words:]
 	}
 	var done []uint32
 	gram := uint32(low[0])<<8 | uint32(low[1])
@@ -295,16 +302,16 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 
 // slot is slot j of b's table, its checksum checked; checked, when not
 // nil, marks the slots checked already.
-func (m *Manifest) slot(b *bucket, j int, checked []uint64) ([]byte, error) {
+func (m *Manifest) slot(b *bucket, j int, checked []uint32) ([]byte, error) {
 	slot := m.data[b.tableOff+j*slotSize : b.tableOff+j*slotSize+slotSize]
-	if checked != nil && checked[j/64]&(1<<(j%64)) != 0 {
+	if checked != nil && checked[j/32]&(1<<(j%32)) != 0 {
 		return slot, nil
 	}
 	if sum32(slot[:12]) != binary.LittleEndian.Uint32(slot[12:]) {
 		return nil, errf("bucket %q: slot %d checksum mismatch", b.name, j)
 	}
 	if checked != nil {
-		checked[j/64] |= 1 << (j % 64)
+		checked[j/32] |= 1 << (j % 32)
 	}
 	return slot, nil
 }
