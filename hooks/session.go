@@ -21,9 +21,9 @@ import (
 // recentPrompts is how many prompts the session keeps for topic matching.
 const recentPrompts = 5
 
-// session is one context's dedup state under stateDir. The main thread
-// and each sub-agent have their own context (and Codex sub-agents share
-// the parent's session_id), so the key is (session_id, agent_id):
+// session is one context's dedup state under the user's temp dir. The main
+// thread and each sub-agent have their own context (and Codex sub-agents
+// share the parent's session_id), so the key is (session_id, agent_id):
 //
 //	lore-<uid>/<sha256(session_id)[:16]>.*               the main thread
 //	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
@@ -45,34 +45,13 @@ type session struct{ self, main string }
 var stateWrite = filewrite.Options{Perm: 0o600, DirPerm: 0o700}
 
 func openSession(id, agent string) session {
-	base := filepath.Join(stateDir(), "lore-"+strconv.Itoa(os.Getuid()))
+	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 	main := filepath.Join(base, contextKey(id))
 	if agent == "" {
 		return session{self: main, main: main}
 	}
 	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
 }
-
-// stateDir is the folder that holds lore-<uid>: $TMPDIR when set, else a
-// folder in memory ($XDG_RUNTIME_DIR, the user's own, or /dev/shm), else
-// the temp dir. A session's first call creates its seen file, and creating
-// a file measured 100-200 us on a journalled disk against 5 us in memory:
-// more than the rest of the call. Dedup state is worth losing at a reboot.
-func stateDir() string {
-	if os.Getenv("TMPDIR") != "" {
-		return os.TempDir()
-	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
-		return d
-	}
-	if fi, err := os.Stat(shmDir); err == nil && fi.IsDir() {
-		return shmDir
-	}
-	return os.TempDir()
-}
-
-// shmDir is Linux's in-memory file system; elsewhere the path is absent.
-const shmDir = "/dev/shm"
 
 func contextKey(s string) string {
 	sum := sum256([]byte(s))
