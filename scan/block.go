@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/protocol"
 )
 
@@ -132,7 +133,7 @@ func appendPKBlocks(out []Block, text string) []Block {
 // users' history is read too.
 var lessonAliases = map[string]string{"problem": "mistake", "solution": "fix"}
 
-var keyRe = lazy(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
+var keyRe = lazyre.New(`^([A-Za-z][A-Za-z0-9_\-]{0,40}):(?:\s|$)`)
 
 // parseFields reads "key: value" lines leniently: any order, any keys, a
 // value continues on following lines that are indented or are not a key
@@ -191,7 +192,7 @@ func (p *fieldParser) line(l string, indent int) {
 	if indent > 0 && len(col) >= indent {
 		col = col[indent:]
 	}
-	m := keyRe.get().FindStringSubmatch(col)
+	m := keyRe().FindStringSubmatch(col)
 	if m == nil {
 		if p.cur != "" {
 			p.cont = append(p.cont, l)
@@ -249,12 +250,12 @@ func dedent(lines []string) string {
 	return strings.Join(out, "\n")
 }
 
-var placeholderRe = lazy(`^<[^<>]+>$`)
+var placeholderRe = lazyre.New(`^<[^<>]+>$`)
 
 // isTemplate: every value is a <placeholder>, as in the protocol's format.
 func isTemplate(b Block) bool {
 	for _, k := range b.Keys {
-		if v := b.Values[k]; v != "" && !placeholderRe.get().MatchString(v) {
+		if v := b.Values[k]; v != "" && !placeholderRe().MatchString(v) {
 			return false
 		}
 	}

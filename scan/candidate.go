@@ -153,7 +153,7 @@ func nested(s string) map[string]string {
 	var cur string
 	for _, l := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(l)
-		if mm := keyRe.get().FindStringSubmatch(t); mm != nil && l == strings.TrimLeft(l, " \t") {
+		if mm := keyRe().FindStringSubmatch(t); mm != nil && l == strings.TrimLeft(l, " \t") {
 			cur = strings.ToLower(mm[1])
 			m[cur] = strings.TrimSpace(t[len(mm[0]):])
 		} else if cur != "" && t != "" {

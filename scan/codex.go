@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/lazyre"
 )
 
 // codexLine reads one line of a Codex rollout file. Only response items
@@ -108,7 +110,7 @@ func (s *session) codexCall(p *codexPayload, n int) {
 	s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: p.CallID, Text: target})
 }
 
-var exitRe = lazy(`(?m)^(?:Exit code|Process exited with code):? (\d+)`)
+var exitRe = lazyre.New(`(?m)^(?:Exit code|Process exited with code):? (\d+)`)
 
 // codexOutput reads a tool output: a JSON string holding {"output",
 // "metadata":{"exit_code","duration_seconds"}} (older), plain text with
@@ -143,7 +145,7 @@ func codexOutput(raw json.RawMessage) (out string, failed, slow bool) {
 // timed, the exit code when given (else an "error" start says it failed).
 func codexText(text string) (out string, failed, slow bool) {
 	out = text
-	if m := wallRe.get().FindStringSubmatch(text); m != nil {
+	if m := wallRe().FindStringSubmatch(text); m != nil {
 		d, _ := strconv.ParseFloat(m[1], 64)
 		slow = d > 30
 		out = ""
@@ -151,14 +153,14 @@ func codexText(text string) (out string, failed, slow bool) {
 			out = text[i+len("Output:\n"):]
 		}
 	}
-	if m := exitRe.get().FindStringSubmatch(text); m != nil {
+	if m := exitRe().FindStringSubmatch(text); m != nil {
 		code, _ := strconv.Atoi(m[1])
 		return out, code != 0, slow
 	}
 	return out, strings.HasPrefix(text, "error") || strings.HasPrefix(text, "Error"), slow
 }
 
-var wallRe = lazy(`(?m)^Wall time: ([0-9.]+) seconds`)
+var wallRe = lazyre.New(`(?m)^Wall time: ([0-9.]+) seconds`)
 
 // patchTarget names the files an apply_patch input touches.
 func patchTarget(patch string) string {

@@ -3,6 +3,8 @@ package scan
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/lazyre"
 )
 
 // Tier 2 looks at a window of events after each tool error and at the
@@ -21,8 +23,8 @@ type blockRef struct {
 }
 
 var (
-	correctionRe = lazy(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
-	politeNoRe   = lazy(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b|\bi know i (said|asked|told you)\b`)
+	correctionRe = lazyre.New(`(?i)(^\s*(no|nope|wrong|stop|wait)\b[\s,.!:;-]|\b(that'?s|this is|it'?s) (not right|wrong|incorrect|not what i (asked|wanted|meant))|\byou (forgot|missed|didn'?t|did not|broke|shouldn'?t have|should not have|ignored)\b|\b(don'?t|do not) forget\b|\bi (said|told you|asked you)\b|\bremember to\b|\bmake sure (you|to)\b)`)
+	politeNoRe   = lazyre.New(`(?i)^\s*no (worries|problem|rush|need|hurry|thanks)\b|\bi know i (said|asked|told you)\b`)
 )
 
 // lookPrograms only look around: their failures (a missing file, no
@@ -149,7 +151,7 @@ func (f *finder) toolCall(i int) *Candidate {
 func (f *finder) userText(i int) *Candidate {
 	e := f.evs[i]
 	head := clip(e.Text, 400)
-	if f.sawAssistant && correctionRe.get().MatchString(head) && !politeNoRe.get().MatchString(head) {
+	if f.sawAssistant && correctionRe().MatchString(head) && !politeNoRe().MatchString(head) {
 		return correction(f.evs, i)
 	}
 	if explicitPhrases.in(head) {
@@ -261,7 +263,7 @@ func (in *incident) skip(evs []Event, i int) bool {
 	case in.fixed >= 0 && in.bugFixed(evs, i):
 		return true
 	default:
-		return in.diag == "" && exitOnlyRe.get().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
+		return in.diag == "" && exitOnlyRe().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
 	}
 }
 
@@ -420,9 +422,9 @@ func sentenceMatching(text string, ps phrases) string {
 }
 
 var (
-	errorWordRe = lazy(`(?i)\b(error|errors|fatal|failed|failure|fails|cannot|can't|could not|couldn't|not found|no such|denied|invalid|refused|unknown|missing|not a|is not|does not|did not|undefined|exception|panic|traceback|ignored|conflict|rejected)\b`)
-	noiseLineRe = lazy(`(?i)^(npm warn|warning:|checking \d+ source files?|> |wall time:|output:|exit code:?\s*\d+$|error: exit code \d+$|exit status \d+$|[-=_*~#┃│|]+$)`)
-	diagCodeRe  = lazy(`^\[[A-Z]{1,12}\]`) // [FORMAT], [D], [E]: a linter's finding
+	errorWordRe = lazyre.New(`(?i)\b(error|errors|fatal|failed|failure|fails|cannot|can't|could not|couldn't|not found|no such|denied|invalid|refused|unknown|missing|not a|is not|does not|did not|undefined|exception|panic|traceback|ignored|conflict|rejected)\b`)
+	noiseLineRe = lazyre.New(`(?i)^(npm warn|warning:|checking \d+ source files?|> |wall time:|output:|exit code:?\s*\d+$|error: exit code \d+$|exit status \d+$|[-=_*~#┃│|]+$)`)
+	diagCodeRe  = lazyre.New(`^\[[A-Z]{1,12}\]`) // [FORMAT], [D], [E]: a linter's finding
 )
 
 // literalNewlines turns the literal \n some hooks print (JSON-escaped output
@@ -441,7 +443,7 @@ func literalNewlines(s string) string {
 func errorLine(out string) string {
 	lines := outputLines(out)
 	for i, l := range lines {
-		if !errorWordRe.get().MatchString(l) && !diagCodeRe.get().MatchString(l) {
+		if !errorWordRe().MatchString(l) && !diagCodeRe().MatchString(l) {
 			continue
 		}
 		if strings.HasSuffix(l, ":") && i+1 < len(lines) && strings.Contains(lines[i+1], " ") {
@@ -458,7 +460,7 @@ func outputLines(out string) []string {
 	var lines []string
 	for _, l := range strings.Split(literalNewlines(out), "\n") {
 		l = strings.TrimSpace(strings.TrimLeft(l, "┃│ \t"))
-		if l != "" && !noiseLineRe.get().MatchString(l) {
+		if l != "" && !noiseLineRe().MatchString(l) {
 			lines = append(lines, l)
 		}
 		if len(lines) == 40 {
@@ -500,14 +502,14 @@ func heredocTail(rest string) string {
 	return ""
 }
 
-var exitOnlyRe = lazy(`^(Error: )?(Exit code|exit status) \d+$`)
+var exitOnlyRe = lazyre.New(`^(Error: )?(Exit code|exit status) \d+$`)
 
 // firstLines returns the first n non-empty lines, leaving out a bare
 // "Exit code N" that says nothing about the failure.
 func firstLines(s string, n int) string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !(n < 5 && exitOnlyRe.get().MatchString(t) && strings.Count(s, "\n") > 0) {
+		if t := strings.TrimSpace(l); t != "" && !(n < 5 && exitOnlyRe().MatchString(t) && strings.Count(s, "\n") > 0) {
 			out = append(out, t)
 			if len(out) == n {
 				break

@@ -1,26 +1,9 @@
 package scan
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
-
-// lazyRE compiles on first use: a scan of a file with nothing to detect, and
-// every command that links this package, pays nothing for the detectors.
-type lazyRE struct {
-	once sync.Once
-	src  string
-	re   *regexp.Regexp
-}
-
-func lazy(src string) *lazyRE { return &lazyRE{src: src} }
-
-func (l *lazyRE) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
-	return l.re
-}
 
 // maxTitle matches markdown.MaxTitle; scan stays free of the markdown
 // package (and goldmark), which it needs for nothing else.
