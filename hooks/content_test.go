@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/buger/jsonparser"
 )
 
 // Seed 003's code pain points as content lessons (DESIGN section 8).
@@ -129,4 +132,61 @@ func TestAddedText(t *testing.T) {
 			t.Errorf("patchAdded[%s] = %q, want %q", p, got[p], s)
 		}
 	}
+}
+
+// eachKeyAdded is what addedValues read before it used ObjectEach: the one
+// EachKey walk it still falls back to (with
+// the guard that a malformed input once lacked: EachKey reports it as
+// path -1, and found[-1] panicked).
+func eachKeyAdded(obj []byte) [len(addedPaths)]rawValue {
+	var vals [len(addedPaths)]rawValue
+	var found [len(addedPaths)]bool
+	jsonparser.EachKey(obj, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+		if i >= 0 && !found[i] {
+			found[i], vals[i] = true, rawValue{v, t}
+		}
+	}, addedPaths[:]...)
+	return vals
+}
+
+// addedSamples are the tool inputs of the agents' editing tools: Claude
+// Code's Edit, MultiEdit, Write and NotebookEdit, Gemini CLI's replace and
+// write_file (Codex's apply_patch is read by patchAdded).
+var addedSamples = []string{
+	`{"file_path":"/r/a.py","old_string":"x","new_string":"@mock.patch(\"app.clients.fetch\")\ndef test_get(fetch):\n"}`,
+	`{"file_path":"/r/a.py","edits":[{"old_string":"a","new_string":"import x"},{"old_string":"b","new_string":"async def sync(c):\n    data = c.fetch_json(url)\n"}]}`,
+	`{"file_path":"/r/s.py","content":"load_dotenv('.env')\nload_dotenv('.env.local')\n"}`,
+	`{"notebook_path":"/r/n.ipynb","cell_id":"c1","new_source":"a = f()\t\u00e9\\","edit_mode":"replace"}`,
+	`{"file_path":"/r/a.py","instruction":"fix","old_string":"a","new_string":"b","expected_replacements":1}`,
+	`{"file_path":"/r/s.py","content":""}`,
+	`{"content":"a","content":"b","new_string":1,"edits":{"new_string":"x"}}`,
+	`{"nested":{"content":"deep"},"list":[{"new_string":"in"}],"new_string":"top"}`,
+	`{"content" "x"}`,
+	`{"a":tru,"content":"x"}`,
+	`{"a":1,,"content":"x"}`,
+	`{"content":"x"} {"new_string":"y"}`,
+}
+
+// The added text read in one ObjectEach pass is what the EachKey walk read,
+// valid JSON or not, for a tool input as readInput gives it.
+func FuzzAddedValues(f *testing.F) {
+	for _, s := range addedSamples {
+		f.Add(`{"tool_name":"Edit","tool_input":` + s + `}`)
+	}
+	f.Add(`{"tool_name":"Write","tool_input":` + strings.ReplaceAll(editInput(63<<10, true), "$ROOT", "/r") + `}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		in, err := readInput(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		got, want := addedValues(in.ToolInput), eachKeyAdded(in.ToolInput)
+		for i := range got {
+			if got[i].t != want[i].t || !bytes.Equal(got[i].v, want[i].v) {
+				t.Errorf("%s: %s is %s %q, EachKey read %s %q", in.ToolInput, addedPaths[i], got[i].t, got[i].v, want[i].t, want[i].v)
+			}
+		}
+		if gotText, wantText := (call{input: in.ToolInput}).added(), addedText(want); gotText != wantText {
+			t.Errorf("%s: added() = %q, the EachKey walk gave %q", in.ToolInput, gotText, wantText)
+		}
+	})
 }

@@ -126,6 +126,11 @@ func (c call) added() string {
 	if len(c.input) == 0 {
 		return ""
 	}
+	return addedText(addedValues(c.input))
+}
+
+// addedText joins the added strings among vals, the values at addedPaths.
+func addedText(vals [len(addedPaths)]rawValue) string {
 	var b strings.Builder
 	add := func(v []byte, t jsonparser.ValueType) {
 		if t != jsonparser.String {
@@ -140,19 +145,6 @@ func (c call) added() string {
 		}
 		b.Write(s[:min(len(s), max(0, maxAdded-b.Len()))])
 	}
-	// One pass over the input: a Write's content is tens of KiB, and each
-	// key looked up on its own skips over it again.
-	type value struct {
-		v []byte
-		t jsonparser.ValueType
-	}
-	var vals [len(addedPaths)]value
-	var found [len(addedPaths)]bool
-	jsonparser.EachKey(c.input, func(i int, v []byte, t jsonparser.ValueType, _ error) {
-		if !found[i] { // the first of a repeated key, as a lookup would give
-			found[i], vals[i] = true, value{v, t}
-		}
-	}, addedPaths[:]...)
 	for _, x := range vals[:editsPath] {
 		add(x.v, x.t)
 	}
@@ -164,6 +156,46 @@ func (c call) added() string {
 		})
 	}
 	return b.String()
+}
+
+// rawValue is a value as jsonparser found it.
+type rawValue struct {
+	v []byte
+	t jsonparser.ValueType
+}
+
+// addedValues finds the values at addedPaths in the tool input obj, the
+// first of a repeated key as a lookup would give. One pass: a Write's
+// content is tens of KiB, and each key looked up on its own skips over it
+// again. ObjectEach steps over each value once where EachKey scans a
+// matched string twice (once to return it, once walking on through it);
+// EachKey, which stops quietly where the JSON breaks, reads what
+// ObjectEach refuses.
+func addedValues(obj []byte) [len(addedPaths)]rawValue {
+	var vals [len(addedPaths)]rawValue
+	var found [len(addedPaths)]bool
+	keep := func(i int, v []byte, t jsonparser.ValueType) {
+		if !found[i] {
+			found[i], vals[i] = true, rawValue{v, t}
+		}
+	}
+	err := jsonparser.ObjectEach(obj, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+		for i, p := range addedPaths {
+			if string(k) == p[0] {
+				keep(i, v, t)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		vals, found = [len(addedPaths)]rawValue{}, [len(addedPaths)]bool{}
+		jsonparser.EachKey(obj, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+			if i >= 0 { // -1: malformed JSON, reported with no path
+				keep(i, v, t)
+			}
+		}, addedPaths[:]...)
+	}
+	return vals
 }
 
 // stringValue is the raw value at key and its type, for added's add.
