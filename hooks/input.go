@@ -2,7 +2,7 @@ package hooks
 
 import (
 	"bytes"
-
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -58,27 +58,72 @@ func readInput(r io.Reader) (*input, error) {
 		return nil, err
 	}
 	var in input
+	if !in.each(data) {
+		in = input{}
+		if err := in.walk(data); err != nil {
+			return nil, fmt.Errorf("hooks: stdin: %w", err)
+		}
+	}
+	return &in, nil
+}
+
+// each reads the fields of a well-formed object in one ObjectEach
+// pass, which steps over tool_input once (EachKey scans it twice: to
+// return it, then walking on through it; a Write's is tens of KiB). False,
+// with in half-read, when ObjectEach refuses data or stops before its end,
+// or a string does not parse: walk reads those as before.
+func (in *input) each(data []byte) bool {
+	fields := in.strings()
+	var seen [len(fields)]bool
+	end := -1
+	err := jsonparser.ObjectEach(data, func(k, v []byte, t jsonparser.ValueType, off int) error {
+		end = off
+		if t == jsonparser.Number && strings.Trim(string(v), "0123456789+-.eE") != "" {
+			return errNumber // jsonparser's number runs to the next comma or brace, over quotes and keys
+		}
+		for i, p := range inputKeys {
+			if string(k) == p[0] && !seen[i] { // the first of a repeated key, as EachKey
+				seen[i] = true
+				if err := in.set(fields, i, v, t); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return err == nil && end >= 0 && string(bytes.TrimSpace(data[end:])) == "}"
+}
+
+// errNumber stops each at a number that is not one: walk reads it.
+var errNumber = errors.New("not a number")
+
+// set stores the value of the field at inputKeys[i] (fields: in.strings()).
+func (in *input) set(fields [11]*string, i int, v []byte, t jsonparser.ValueType) (err error) {
+	switch {
+	case i == toolInputKey:
+		if t == jsonparser.Object {
+			in.ToolInput = v
+		}
+	case t == jsonparser.String:
+		*fields[i], err = jsonparser.ParseString(v)
+	}
+	return err
+}
+
+// walk reads the fields with EachKey, which reads what it can of malformed
+// JSON and stops quietly where it breaks.
+func (in *input) walk(data []byte) error {
 	fields := in.strings()
 	var bad error
 	jsonparser.EachKey(data, func(i int, v []byte, t jsonparser.ValueType, err error) {
-		switch {
-		case err != nil:
+		if err == nil {
+			err = in.set(fields, i, v, t)
+		}
+		if err != nil {
 			bad = err
-		case i == toolInputKey:
-			if t == jsonparser.Object {
-				in.ToolInput = v
-			}
-		case t == jsonparser.String:
-			*fields[i], err = jsonparser.ParseString(v)
-			if err != nil {
-				bad = err
-			}
 		}
 	}, inputKeys...)
-	if bad != nil {
-		return nil, fmt.Errorf("hooks: stdin: %w", bad)
-	}
-	return &in, nil
+	return bad
 }
 
 // readObject reads stdin, which must be one JSON object of at most

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,5 +142,30 @@ func FuzzReadInput(f *testing.F) {
 			patchPaths(s)
 		})
 		sameInput(t, []byte(s))
+	})
+}
+
+// FuzzEachReadsAsWalk: where the one ObjectEach pass reads stdin, the EachKey
+// walk it replaced reads the same fields without error.
+func FuzzEachReadsAsWalk(f *testing.F) {
+	for _, s := range inputSamples {
+		f.Add(s)
+	}
+	for _, s := range []string{`{"a":1} {"session_id":"x"}`, `{"a":["session_id":"x"],"cwd":"/r"}`, `{"cwd":"/a","cwd":"/b","tool_input":1,"tool_input":{}}`,
+		`{"prompt":"\ud800x","cwd":"\q"}`, `{"tool_name":"Write","tool_input":{"content":"a\"b\\\n"},"x":tru}`, `{"tool_name":"Edit","tool_input":{"new_string":"x"} ,}`, ` {"se\u0073sion_id":"s"} `} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data, err := readObject(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		var got, want input
+		if !got.each(data) {
+			return
+		}
+		if err := want.walk(data); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: ObjectEach read %+v, the EachKey walk %+v (%v)", s, got, want, err)
+		}
 	})
 }
