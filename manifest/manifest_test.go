@@ -359,3 +359,32 @@ func TestCheck(t *testing.T) {
 		t.Errorf("flipped: %q", got)
 	}
 }
+
+// A long text's keys are probed a batch at a time, past a cache of the
+// keys seen lately: a literal is found wherever it sits, across batch
+// edges, once, and a filler of many distinct grams finds nothing.
+func TestProbeLongText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "manifest")
+	if err := os.WriteFile(path, mustBuild(t, sample()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	var filler strings.Builder
+	for i := 0; filler.Len() < 4000; i++ {
+		filler.WriteString(strings.Repeat(string(rune('a'+i%26)), i%3+1) + string(rune('0'+i%10)) + " ")
+	}
+	f := filler.String()
+	if got := candidates(t, m, "Bash", f, ""); len(got) != 0 {
+		t.Errorf("the filler alone: %v", ids(t, m, got))
+	}
+	for _, at := range []int{0, 1, batchLen - 4, batchLen - 2, batchLen, 2*batchLen + 1, 1500, len(f)} {
+		text := f[:at] + "PyTest" + f[at:] + " pytest"
+		if got := ids(t, m, candidates(t, m, "Bash", text, "")); !reflect.DeepEqual(got, []string{"01B"}) {
+			t.Errorf("pytest at %d: %v", at, got)
+		}
+	}
+}

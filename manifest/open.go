@@ -245,8 +245,6 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	if len(s) < gramLen {
 		return out, nil
 	}
-	le := binary.LittleEndian
-	mask := b.tableLen - 1
 	// s ASCII-lowercased: the grams are keyed from it, rolling (a 64 KiB
 	// edit has 64 Ki grams), and the literals are looked up in it.
 	low := []byte(s)
@@ -260,44 +258,81 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	// the heap: a constant-size cache would be put in this frame, and its
 	// 4 KiB would grow the goroutine's stack on every call that probes,
 	// short text or long.
-	var checked, seen []uint32
+	var checked, seen, batch []uint32
 	if len(s) > 512 {
 		words := (b.tableLen + 31) / 32
-		buf := make([]uint32, words+seenSlots)
-		checked, seen = buf[:words:words], buf[words:]
+		buf := make([]uint32, words+seenSlots+batchLen)
+		checked, seen, batch = buf[:words:words], buf[words:words+seenSlots:words+seenSlots], buf[words+seenSlots:]
 	}
-	var done []uint32
+	p := prober{m: m, b: b, low: low, checked: checked, out: out}
 	gram := uint32(low[0])<<8 | uint32(low[1])
-	for i := gramLen - 1; i < len(low); i++ {
-		gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
-		key := kind<<24 | gram // gramKey of the three bytes ending at i
-		if checked != nil {
-			h := &seen[(key*0x9E3779B1)>>22]
-			if *h == key|1<<31 {
-				continue
+	if seen == nil {
+		for i := gramLen - 1; i < len(low); i++ {
+			gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
+			if err := p.key(kind<<24 | gram); err != nil { // gramKey of the three bytes ending at i
+				return nil, err
 			}
-			*h = key | 1<<31
 		}
-		for j, n := slotOf(key, b.tableLen), 0; n < b.tableLen; j, n = (j+1)&mask, n+1 {
-			slot, err := m.slot(b, j, checked)
-			if err != nil {
+		return p.out, nil
+	}
+	// The keys not seen lately are gathered a batch at a time in a loop
+	// with no call in it, which keeps its state in registers, then probed.
+	for i := gramLen - 1; i < len(low); {
+		n := 0
+		for ; i < len(low) && n < len(batch); i++ {
+			gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
+			key := kind<<24 | gram
+			h := &seen[(key*0x9E3779B1)>>22]
+			if *h != key|1<<31 {
+				*h = key | 1<<31
+				batch[n] = key
+				n++
+			}
+		}
+		for _, key := range batch[:n] {
+			if err := p.key(key); err != nil {
 				return nil, err
 			}
-			k := le.Uint32(slot)
-			if k != 0 && k != key {
-				continue // another key's slot: probe on
-			}
-			if k == 0 || slices.Contains(done, key) {
-				break // an empty slot ends the probe; a key is read once
-			}
-			done = append(done, key)
-			if out, err = m.hits(int(le.Uint32(slot[4:])), int(le.Uint32(slot[8:])), low, out); err != nil {
-				return nil, err
-			}
-			break
 		}
 	}
-	return out, nil
+	return p.out, nil
+}
+
+// batchLen is how many of a long text's keys probe gathers at a time.
+const batchLen = 256
+
+// prober is one probe's state: the items found so far (out) and the keys
+// whose postings were read (done).
+type prober struct {
+	m       *Manifest
+	b       *bucket
+	low     []byte
+	checked []uint32
+	done    []uint32
+	out     []int
+}
+
+// key looks key up in the bucket's table and appends the items of its
+// postings that low contains, once per key.
+func (p *prober) key(key uint32) error {
+	mask := p.b.tableLen - 1
+	for j, n := slotOf(key, p.b.tableLen), 0; n < p.b.tableLen; j, n = (j+1)&mask, n+1 {
+		slot, err := p.m.slot(p.b, j, p.checked)
+		if err != nil {
+			return err
+		}
+		k := binary.LittleEndian.Uint32(slot)
+		if k != 0 && k != key {
+			continue // another key's slot: probe on
+		}
+		if k == 0 || slices.Contains(p.done, key) {
+			return nil // an empty slot ends the probe; a key is read once
+		}
+		p.done = append(p.done, key)
+		p.out, err = p.m.hits(int(binary.LittleEndian.Uint32(slot[4:])), int(binary.LittleEndian.Uint32(slot[8:])), p.low, p.out)
+		return err
+	}
+	return nil
 }
 
 // slot is slot j of b's table, its checksum checked; checked, when not
