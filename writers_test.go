@@ -42,7 +42,7 @@ var writeFuncs = map[string]map[string]string{
 	"github.com/google/renameio/v2":  {"": "s.WriteLocked(rel, data)"},
 	"github.com/gofrs/flock":         {"New": "a gitstore lock method (beside s.Lock and s.BuildLock)"},
 	module + "internal/filewrite":    {"": "the gitstore.Store method of the same write"},
-	module + "gitstore":              {"WriteAtomic": "s.WriteLocked(rel, data)", "Remove": "s.RemoveLocked(rel)", "Append": "s.AppendLocked(rel, data)", "OpenAppend": "s.OpenLog(rel)"},
+	module + "gitstore":              {"Remove": "s.RemoveLocked(rel)"},
 	"github.com/natefinch/atomic":    {"": "s.WriteLocked(rel, data)"},
 	"github.com/go-git/go-billy/v5/": {"": "a store method"},
 }
@@ -253,7 +253,7 @@ func TestOneWriterCatches(t *testing.T) {
 		{"os.Remove in a method", `import "os"; type T struct{}; func (t *T) m() { _ = os.Remove("x") }`, []string{"os.Remove"}},
 		{"renamed import", `import xos "os"; func f() { xos.MkdirAll("d", 0o755) }`, []string{"os.MkdirAll"}},
 		{"renameio", `import "github.com/google/renameio/v2"; func f() { renameio.WriteFile("x", nil, 0o644) }`, []string{"github.com/google/renameio/v2.WriteFile"}},
-		{"gitstore package-level write", `import "github.com/lore-agents/lore/gitstore"; func f() { gitstore.WriteAtomic("x", nil) }`, []string{"gitstore.WriteAtomic"}},
+		{"gitstore package-level write", `import "github.com/lore-agents/lore/gitstore"; func f() { gitstore.Remove("x") }`, []string{"gitstore.Remove"}},
 		{"filewrite outside the store", `import "github.com/lore-agents/lore/internal/filewrite"; func f() { filewrite.Append("x", nil, filewrite.Options{}) }`, []string{"internal/filewrite.Append"}},
 		{"os.OpenFile of a file", `import "os"; func f() { os.OpenFile("x", os.O_RDONLY, 0) }`, []string{"os.OpenFile"}},
 		{"store method: not flagged", `import "github.com/lore-agents/lore/gitstore"; func f(s *gitstore.Store) { s.WriteLocked("x", nil) }`, nil},

@@ -106,7 +106,7 @@ var _ = WritesInto(".", lorepath.Gitattributes)
 // fixed path, so the consolidate package need not be known here).
 const consolidationTask = "tmp/consolidation-task.md"
 
-// isTemp reports whether a file name is a temp file of WriteAtomic for a
+// isTemp reports whether a file name is a temp file of writeAtomic for a
 // target whose name matches names: "." + target name + a random int64 (six
 // digits at least, so a user's ".v2" is never taken for one).
 func isTemp(name, names string) bool {

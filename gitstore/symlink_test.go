@@ -29,15 +29,15 @@ func linkedStore(t *testing.T) (*Store, string) {
 
 func TestNoWriteThroughALink(t *testing.T) {
 	s, out := linkedStore(t)
-	if err := WriteAtomic(s.Path(".lore/cache/manifest"), []byte("x")); !errors.Is(err, ErrSymlink) {
-		t.Fatalf("WriteAtomic through a linked cache: %v", err)
+	if err := writeAtomic(s.Path(".lore/cache/manifest"), []byte("x")); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("writeAtomic through a linked cache: %v", err)
 	}
 	if _, err := s.Lock(); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("Lock in a linked cache: %v", err)
 	}
-	if f, err := OpenAppend(s.Path(".lore/cache/scan.log")); !errors.Is(err, ErrSymlink) {
+	if f, err := openAppend(s.Path(".lore/cache/scan.log")); !errors.Is(err, ErrSymlink) {
 		f.Close()
-		t.Fatalf("OpenAppend through a linked cache: %v", err)
+		t.Fatalf("openAppend through a linked cache: %v", err)
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {
 		t.Fatalf("%d files written outside the repository", len(entries))
@@ -52,8 +52,8 @@ func TestNoWriteThroughALink(t *testing.T) {
 	if err := os.Symlink(victim, item); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteAtomic(item, []byte("x")); !errors.Is(err, ErrSymlink) {
-		t.Fatalf("WriteAtomic over a linked item: %v", err)
+	if err := writeAtomic(item, []byte("x")); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("writeAtomic over a linked item: %v", err)
 	}
 	if err := Remove(s.Path(".lore/cache/victim")); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("Remove through a linked folder: %v", err)
@@ -62,10 +62,10 @@ func TestNoWriteThroughALink(t *testing.T) {
 		t.Fatalf("victim = %q", data)
 	}
 	// Outside any work tree, and inside one without links, writes work.
-	if err := WriteAtomic(filepath.Join(t.TempDir(), "a", "b"), []byte("x")); err != nil {
+	if err := writeAtomic(filepath.Join(t.TempDir(), "a", "b"), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteAtomic(s.Path(".lore/lessons/y.md"), []byte("x")); err != nil {
+	if err := writeAtomic(s.Path(".lore/lessons/y.md"), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -100,8 +100,8 @@ func TestNoWriteThroughALinkToARepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rel := range []string{".lore/cache/manifest", ".lore/lessons/x.md"} {
-		if err := WriteAtomic(filepath.Join(root, rel), []byte("x")); !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), ": .lore is a symbolic link") {
-			t.Errorf("WriteAtomic(%s) = %v", rel, err)
+		if err := writeAtomic(filepath.Join(root, rel), []byte("x")); !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), ": .lore is a symbolic link") {
+			t.Errorf("writeAtomic(%s) = %v", rel, err)
 		}
 	}
 	if entries, _ := os.ReadDir(filepath.Join(other, "cache")); len(entries) != 1 {

@@ -57,12 +57,12 @@ func step(partial func()) {
 // tests.
 var opts = filewrite.Options{Sync: true, Step: step}
 
-// WriteAtomic writes path with restic's order: temp file, fsync, rename,
+// writeAtomic writes path with restic's order: temp file, fsync, rename,
 // fsync the folder, refusing a path through a link. It does not lock;
 // callers that share the file lock first. Outside this package, write
 // through the Store's methods (WriteLocked), which take a repo-relative
 // path; this one stays for cmd/lore until its writes move there.
-func WriteAtomic(path string, data []byte) error {
+func writeAtomic(path string, data []byte) error {
 	if err := NoSymlink(path); err != nil {
 		return err
 	}
@@ -86,11 +86,11 @@ func Remove(path string) error {
 	return nil
 }
 
-// Append adds data at the end of path (created if missing) in one write and
+// appendFile adds data at the end of path (created if missing) in one write and
 // syncs it (filewrite.Append: a kill mid-write leaves at most a broken last
 // line). It does not lock; callers hold the store lock. Outside this
 // package, use Store.AppendLocked.
-func Append(path string, data []byte) error {
+func appendFile(path string, data []byte) error {
 	if err := NoSymlink(path); err != nil {
 		return err
 	}
@@ -100,9 +100,9 @@ func Append(path string, data []byte) error {
 	return nil
 }
 
-// WriteLocked writes a repo-relative file atomically (WriteAtomic); the
+// WriteLocked writes a repo-relative file atomically (writeAtomic); the
 // caller holds the store lock.
-func (s *Store) WriteLocked(rel string, data []byte) error { return WriteAtomic(s.Path(rel), data) }
+func (s *Store) WriteLocked(rel string, data []byte) error { return writeAtomic(s.Path(rel), data) }
 
 // RemoveLocked removes a repo-relative file (a missing one is no error);
 // the caller holds the store lock.
@@ -110,7 +110,7 @@ func (s *Store) RemoveLocked(rel string) error { return Remove(s.Path(rel)) }
 
 // AppendLocked appends to a repo-relative log (Append); the caller holds
 // the store lock.
-func (s *Store) AppendLocked(rel string, data []byte) error { return Append(s.Path(rel), data) }
+func (s *Store) AppendLocked(rel string, data []byte) error { return appendFile(s.Path(rel), data) }
 
 // RenameLocked moves a repo-relative file to another name, refusing either
 // path through a link; a missing from is fs.ErrNotExist. The caller holds
@@ -140,10 +140,10 @@ func (s *Store) MkdirAll(rel string) error {
 
 // OpenLog opens a repo-relative log for appending (and reading its tail),
 // creating it and its folder, refusing a path through a link.
-func (s *Store) OpenLog(rel string) (*os.File, error) { return OpenAppend(s.Path(rel)) }
+func (s *Store) OpenLog(rel string) (*os.File, error) { return openAppend(s.Path(rel)) }
 
-// OpenAppend is OpenLog by absolute path; outside this package use OpenLog.
-func OpenAppend(path string) (*os.File, error) {
+// openAppend is OpenLog by absolute path; outside this package use OpenLog.
+func openAppend(path string) (*os.File, error) {
 	if err := NoSymlink(path); err != nil {
 		return nil, err
 	}

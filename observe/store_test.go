@@ -290,7 +290,7 @@ func writeOrphan(t *testing.T, l *Log, rel, title string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gitstore.WriteAtomic(l.s.Path(rel), data); err != nil {
+	if err := l.s.WriteLocked(rel, data); err != nil {
 		t.Fatal(err)
 	}
 }
