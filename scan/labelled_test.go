@@ -36,11 +36,7 @@ func loadLabelled(t *testing.T) (map[string][]label, []Candidate) {
 	if err := json.Unmarshal(data, &labels); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Files([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Scan(files, nil, Options{})
+	res, err := scanDir(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +177,7 @@ func TestRealTier2(t *testing.T) {
 	if err := json.Unmarshal(data, &labels); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Files([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Scan(files, nil, Options{})
+	res, err := scanDir(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
