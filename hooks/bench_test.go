@@ -146,6 +146,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
 		}
 	}
+	otherContexts(b, weekOfContexts)
 	stores, parent := map[int]string{}, b // a store outlives the case that built it
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -234,6 +235,27 @@ func BenchmarkPreToolUse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// weekOfContexts is how many contexts a heavy user's week leaves in the
+// state folder, which the SessionStart sweep keeps to a week: 20 sessions
+// a day, each with a few sub-agents.
+const weekOfContexts = 500
+
+// otherContexts fills the state folder (TestMain gives the package its own
+// temp dir) with n contexts' seen and prompts files, as a week of use
+// leaves it: the first claim of a session creates its file among them.
+func otherContexts(b *testing.B, n int) {
+	b.Helper()
+	for i := range n {
+		s := openSession(fmt.Sprintf("other-%d", i), "")
+		if _, err := s.claim([]string{"01HF7YATAC0000000000000000", "01HF7YATAC0000000000000001"}); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.addPrompt("fix the flaky test in the api"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

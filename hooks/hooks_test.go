@@ -20,6 +20,10 @@ import (
 	"github.com/lore-agents/lore/protocol"
 )
 
+func TestMain(m *testing.M) {
+	os.Exit(testrepo.OwnTempDir(m.Run))
+}
+
 // Items of the test store: a pytest lesson (high), a force-push pitfall
 // that denies (critical), a conftest path lesson (medium), a prompt-only
 // release lesson (high) and a generated-docs lesson for reads, searches

@@ -217,6 +217,9 @@ func (h *handler) release(m *manifest.Manifest) {
 
 func (h *handler) sessionStart(in *input, sess *session) reply {
 	h.reconcileInBackground("")
+	if err := sweep(stateDir(), time.Now()); err != nil {
+		h.logf("sweep of old sessions: %v", err)
+	}
 	m, stale := h.load(startWait, true)
 	if m != nil {
 		defer h.release(m)

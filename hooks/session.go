@@ -45,12 +45,18 @@ type session struct{ self, main string }
 var stateWrite = filewrite.Options{Perm: 0o600, DirPerm: 0o700}
 
 func openSession(id, agent string) session {
-	base := filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
+	base := stateDir()
 	main := filepath.Join(base, contextKey(id))
 	if agent == "" {
 		return session{self: main, main: main}
 	}
 	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
+}
+
+// stateDir is the folder of every context's files: this user's, in the
+// temp dir.
+func stateDir() string {
+	return filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 }
 
 func contextKey(s string) string {

@@ -10,14 +10,21 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/lore-agents/lore/hooks"
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(ownTemp{m}, map[string]func(){
 		"lore":      func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		"lore-hook": func() { os.Exit(hooks.MainExiting(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
+
+// ownTemp runs the tests in a temp dir of their own (the scripts' commands
+// get theirs from testscript).
+type ownTemp struct{ m *testing.M }
+
+func (o ownTemp) Run() int { return testrepo.OwnTempDir(o.m.Run) }
 
 // TestScript runs the end-to-end scripts in testdata/script: the real lore
 // binary (this test binary re-executed) against real git repositories.

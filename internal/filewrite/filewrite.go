@@ -163,6 +163,17 @@ func Remove(path string, o Options) error {
 	return syncDir(filepath.Dir(path), o)
 }
 
+// RemoveAll deletes path and, when it is a folder, everything in it; one
+// that does not exist is no error. (The hook's sweep removes dedup folders
+// an older lore left in the temp dir.)
+func RemoveAll(path string, o Options) error {
+	o.step(nil)
+	if err := os.RemoveAll(path); err != nil {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return nil
+}
+
 // Rename moves from to to (its folder made on the way). A missing from is
 // returned as fs.ErrNotExist: a racing process may have moved it first.
 func Rename(from, to string, o Options) error {

@@ -142,3 +142,19 @@ func (r *Repo) Read(rel string) string {
 	}
 	return string(data)
 }
+
+// OwnTempDir runs a package's tests (a TestMain's m.Run) with TMPDIR set
+// to a fresh folder, removed after: the hooks' session state and every
+// t.TempDir then stay out of the machine's temp dir, where they would pile
+// up run after run.
+func OwnTempDir(run func() int) int {
+	dir, err := os.MkdirTemp("", "lore-test-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Setenv("TMPDIR", dir); err != nil {
+		panic(err)
+	}
+	return run()
+}
