@@ -54,12 +54,14 @@ var readOnly = map[string]bool{module + "internal/filewrite.Lock": true}
 // "package.Function" (a method as "package.Type.Method"), each with why
 // the path it writes is not the store's or how it is kept in line.
 var writeAllowed = map[string]string{
-	"hooks.session.ensure":        "the hook's session state in the user's temp dir, through filewrite (the hook cannot link gitstore)",
-	"hooks.session.claim":         "the hook's session state in the user's temp dir, through filewrite",
-	"hooks.session.wipe":          "the hook's session state in the user's temp dir, through filewrite",
-	"hooks.session.unclaim":       "the hook's session state in the user's temp dir, through filewrite",
-	"hooks.session.addPrompt":     "the hook's session state in the user's temp dir, through filewrite",
-	"hooks.handler.markSubagent":  "the hook's session state in the user's temp dir, through filewrite",
+	"hooks.session.ensure":        "the hook's session state in the user's state folder, through filewrite (the hook cannot link gitstore)",
+	"hooks.session.claim":         "the hook's session state in the user's state folder, through filewrite",
+	"hooks.session.wipe":          "the hook's session state in the user's state folder, through filewrite",
+	"hooks.session.unclaim":       "the hook's session state in the user's state folder, through filewrite",
+	"hooks.session.addPrompt":     "the hook's session state in the user's state folder, through filewrite",
+	"hooks.handler.markSubagent":  "the hook's session state in the user's state folder, through filewrite",
+	"hooks.sweep":                 "the sweep's marker in the user's state folder, through filewrite",
+	"hooks.sweepEntry":            "old sessions' state in the user's state folder, through filewrite",
 	"hooks.appendLog":             "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (hooks/deps_test.go)",
 	"hooks.handler.rebuild":       "the build lock in .lore/cache, through filewrite: the hook cannot link gitstore",
 	"hooks.handler.startBuild":    "the hook log in .lore/cache as the build's stderr, through filewrite: the hook cannot link gitstore",
@@ -81,6 +83,7 @@ var writeAllowed = map[string]string{
 	// Only tests import testrepo (layers_test.go).
 	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
 	"internal/testrepo.Repo.Write": "test fixtures in a throwaway repository",
+	"internal/testrepo.OwnTempDir": "removes the temp dir a test package ran in",
 }
 
 // writeSite is one call of a writing function.

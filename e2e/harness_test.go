@@ -167,7 +167,7 @@ func newWorld(t *testing.T) *world {
 		path = binDir + ":" + filepath.Dir(node) + ":/usr/local/bin:/usr/bin:/bin"
 	}
 	w.env = []string{
-		"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",
+		"HOME=" + w.home, "TMPDIR=" + w.tmp, "XDG_RUNTIME_DIR=" + w.tmp, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",
 		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(w.home, ".cache"),
 		"XDG_DATA_HOME=" + filepath.Join(w.home, ".local/share"), "XDG_STATE_HOME=" + filepath.Join(w.home, ".local/state"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=E2E", "GIT_AUTHOR_EMAIL=e2e@example.com",

@@ -103,12 +103,14 @@ func runOnce(b *testing.B, bin string, args []string, stdin []byte) time.Duratio
 var median = benchproc.Median
 
 // Scenarios of BenchmarkPreToolUse. Each run is a new session unless
-// steady: started has had SessionStart (its folders exist, a prompt is
+// steady: started has had SessionStart (its seen file exists, a prompt is
 // stored, nothing claimed), first-call has not (the hook makes what it
-// needs), steady has already been shown every item that matches.
+// needs), first-call-disk neither, with the state folder on disk, steady
+// has already been shown every item that matches.
 const (
 	started = iota
 	firstCall
+	firstCallDisk
 	steady
 )
 
@@ -135,6 +137,9 @@ func BenchmarkPreToolUse(b *testing.B) {
 		cases = append(cases,
 			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", ""},
 			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", ""})
+		if n == 1000 {
+			cases = append(cases, benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", ""})
+		}
 		if n == 1000 || n == 10000 {
 			cases = append(cases,
 				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", ""},
@@ -146,10 +151,21 @@ func BenchmarkPreToolUse(b *testing.B) {
 				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
 		}
 	}
-	otherContexts(b, weekOfContexts)
+	// The state folder where the hook puts it on Linux: on tmpfs
+	// (XDG_RUNTIME_DIR or /dev/shm). first-call-disk puts it on the temp
+	// dir's disk, as on a system with neither.
+	memState, diskState := tmpfsDir(b), b.TempDir()
+	for _, dir := range []string{memState, diskState} {
+		b.Setenv("XDG_RUNTIME_DIR", dir)
+		otherContexts(b, weekOfContexts)
+	}
 	stores, parent := map[int]string{}, b // a store outlives the case that built it
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
+			b.Setenv("XDG_RUNTIME_DIR", memState)
+			if tc.scenario == firstCallDisk {
+				b.Setenv("XDG_RUNTIME_DIR", diskState)
+			}
 			root, ok := stores[tc.items]
 			if !ok {
 				root = benchStore(parent, tc.items)
@@ -175,7 +191,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 			newSession := func() string {
 				s := fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), len(sessions))
 				sessions = append(sessions, s)
-				if tc.scenario == firstCall {
+				if tc.scenario == firstCall || tc.scenario == firstCallDisk {
 					return s
 				}
 				sess := openSession(s, "")
@@ -236,6 +252,17 @@ func BenchmarkPreToolUse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// tmpfsDir is a folder of the benchmark's own on /dev/shm, where Linux
+// has it, removed after; else in the temp dir.
+func tmpfsDir(b *testing.B) string {
+	dir, err := os.MkdirTemp(shmDir, "lore-bench-")
+	if err != nil {
+		return b.TempDir()
+	}
+	b.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // weekOfContexts is how many contexts a heavy user's week leaves in the

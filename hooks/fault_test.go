@@ -30,7 +30,7 @@ func TestHookSurvivesManifestFaults(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput(); err != nil {
 		t.Fatalf("build lore-hook: %v\n%s", err, out)
 	}
-	t.Setenv("TMPDIR", t.TempDir()) // the hook's session state
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir()) // the hook's session state
 	root := repo(t, testItems)
 	path := filepath.Join(root, ".lore", "cache", "manifest")
 	good, err := os.ReadFile(path)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -21,12 +22,13 @@ import (
 // recentPrompts is how many prompts the session keeps for topic matching.
 const recentPrompts = 5
 
-// session is one context's dedup state under the user's temp dir. The main
-// thread and each sub-agent have their own context (and Codex sub-agents
-// share the parent's session_id), so the key is (session_id, agent_id):
+// session is one context's dedup state in the user's state folder
+// (stateDir). The main thread and each sub-agent have their own context
+// (and Codex sub-agents share the parent's session_id), so the key is
+// (session_id, agent_id):
 //
-//	lore-<uid>/<sha256(session_id)[:16]>.*               the main thread
-//	lore-<uid>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
+//	<state>/<sha256(session_id)[:16]>.*               the main thread
+//	<state>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
 //	  .seen      ids injected so far, one a line: an item is claimed by
 //	             appending its id under an exclusive flock, so when
 //	             parallel calls race for it exactly one prints it
@@ -53,11 +55,26 @@ func openSession(id, agent string) session {
 	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
 }
 
-// stateDir is the folder of every context's files: this user's, in the
-// temp dir.
+// stateDir is the folder of every context's files, this user's own. A
+// session's first claim creates its file there, so it lives in memory
+// where the system has a place for it: XDG_RUNTIME_DIR (the per-user
+// tmpfs of a desktop or SSH login on Linux), else /dev/shm (Linux
+// containers and servers), else the temp dir (macOS, Windows). On this
+// machine's ext4 a file's creation took 35 us to 1 ms, on tmpfs 9 us.
 func stateDir() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "lore")
+	}
+	if runtime.GOOS == "linux" {
+		if st, err := os.Stat(shmDir); err == nil && st.IsDir() {
+			return filepath.Join(shmDir, "lore-"+strconv.Itoa(os.Getuid()))
+		}
+	}
 	return filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
 }
+
+// shmDir is Linux's shared-memory tmpfs.
+const shmDir = "/dev/shm"
 
 func contextKey(s string) string {
 	sum := sum256([]byte(s))

@@ -1,7 +1,11 @@
 package hooks
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -37,5 +41,26 @@ func TestClaimOncePerContext(t *testing.T) {
 	t.Cleanup(func() { other.wipe() })
 	if got, err := other.claim([]string{"a"}); err != nil || !reflect.DeepEqual(got, []string{"a"}) {
 		t.Errorf("another context's claim = %q, %v, want [a]", got, err)
+	}
+}
+
+// TestStateDirPrefersMemory: the state folder is XDG_RUNTIME_DIR's when it
+// is set (an absolute path, as the spec requires), else /dev/shm's on
+// Linux, else the temp dir's.
+func TestStateDirPrefersMemory(t *testing.T) {
+	uid := strconv.Itoa(os.Getuid())
+	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
+	if got := stateDir(); got != "/run/user/1000/lore" {
+		t.Errorf("with XDG_RUNTIME_DIR: %s", got)
+	}
+	want := filepath.Join(os.TempDir(), "lore-"+uid)
+	if st, err := os.Stat(shmDir); err == nil && st.IsDir() && runtime.GOOS == "linux" {
+		want = filepath.Join(shmDir, "lore-"+uid)
+	}
+	for _, xdg := range []string{"", "run/user/1000"} {
+		t.Setenv("XDG_RUNTIME_DIR", xdg)
+		if got := stateDir(); got != want {
+			t.Errorf("XDG_RUNTIME_DIR=%q: %s, want %s", xdg, got, want)
+		}
 	}
 }

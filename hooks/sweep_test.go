@@ -126,7 +126,7 @@ func TestSweepOfNoFolder(t *testing.T) {
 // TestSessionStartSweeps: the hook's SessionStart sweeps the user's state
 // folder and still answers.
 func TestSessionStartSweeps(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	old, young := oldState(t, mkdir(t, stateDir()))
 	root := repo(t, testItems)
 	ctx := context(t, hook(t, "claude", "SessionStart", map[string]any{"session_id": newSession(t), "cwd": root, "source": "startup"}))

@@ -21,8 +21,8 @@ import (
 // everything outside the repository with what was there before: no byte
 // may change and no file may appear (DESIGN section 13). The "none"
 // placement is the control: there every command must succeed, so each is
-// known to write. Session state under $TMPDIR is outside by design and
-// not compared.
+// known to write. Session state (under $XDG_RUNTIME_DIR, here in the
+// test's tmp folder) is outside by design and not compared.
 func TestNoWriteLeavesTheRepository(t *testing.T) {
 	lore, err := exec.LookPath("lore") // this test binary, put on PATH by testscript.Main
 	if err != nil {
@@ -346,7 +346,7 @@ func escapeEnv(top string) []string {
 	home := filepath.Join(top, "home")
 	return []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"TMPDIR=" + filepath.Join(top, "tmp"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"TMPDIR=" + filepath.Join(top, "tmp"), "XDG_RUNTIME_DIR=" + filepath.Join(top, "tmp"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=Lore Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Lore Test", "GIT_COMMITTER_EMAIL=test@example.com",
 		"LORE_GITHOOK_SYNC=1", "TZ=UTC", "EDITOR=false",

@@ -54,6 +54,7 @@ func setupScriptEnv(env *testscript.Env) error {
 		"NO_COLOR":            "1",
 		"EDITOR":              "false",
 		"TZ":                  "UTC",
+		"XDG_RUNTIME_DIR":     filepath.Join(env.WorkDir, ".tmp"), // the hooks' session state, in the script's own temp dir
 	} {
 		env.Setenv(k, v)
 	}

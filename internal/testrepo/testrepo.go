@@ -143,18 +143,20 @@ func (r *Repo) Read(rel string) string {
 	return string(data)
 }
 
-// OwnTempDir runs a package's tests (a TestMain's m.Run) with TMPDIR set
-// to a fresh folder, removed after: the hooks' session state and every
-// t.TempDir then stay out of the machine's temp dir, where they would pile
-// up run after run.
+// OwnTempDir runs a package's tests (a TestMain's m.Run) with TMPDIR and
+// XDG_RUNTIME_DIR set to a fresh folder, removed after: the hooks' session
+// state (which prefers XDG_RUNTIME_DIR) and every t.TempDir then stay out
+// of the machine's folders, where they would pile up run after run.
 func OwnTempDir(run func() int) int {
 	dir, err := os.MkdirTemp("", "lore-test-")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Setenv("TMPDIR", dir); err != nil {
-		panic(err)
+	for _, k := range []string{"TMPDIR", "XDG_RUNTIME_DIR"} {
+		if err := os.Setenv(k, dir); err != nil {
+			panic(err)
+		}
 	}
 	return run()
 }
