@@ -10,12 +10,13 @@ import (
 	"github.com/lore-agents/lore/internal/filewrite"
 )
 
-// The dedup folder (lore-<uid> in the temp dir) gains a file or two for
-// every context, and creating a file in a folder gets slower as the folder
-// grows: on ext4 here, 14 us in an empty folder and 86 us among 120,000
-// entries, paid by the first claim of every session. So SessionStart
-// sweeps it, at most once a day, of the files of contexts untouched for a
-// week: a session resumed after that shows its lessons once more.
+// The state folder (stateDir) gains a file or two for every context. On
+// tmpfs they hold memory, and on disk creating a file gets slower as the
+// folder grows (on ext4 here, 14 us in an empty folder and 86 us among
+// 120,000 entries), paid by the first claim of every session. So
+// SessionStart sweeps it, at most once a day, of the files of contexts
+// untouched for a week: a session resumed after that shows its lessons
+// once more.
 const (
 	sweepEvery   = 24 * time.Hour
 	contextLife  = 7 * 24 * time.Hour
