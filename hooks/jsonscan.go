@@ -8,26 +8,26 @@ import (
 	"github.com/buger/jsonparser"
 )
 
-// lore's own object scanner: jsonparser.ObjectEach's walk, step for step,
-// with its two costly steps done the way easyjson does them. A Claude Code
-// Write sends the whole file as tool_input.content, a JSON string of tens
-// of KiB of code with an escaped newline on every line and many escaped
-// quotes. jsonparser steps over such a string 8 bytes at a time only up to
-// its first backslash, then byte by byte, and over an object (tool_input
-// in stdin) byte by byte; and Unescape pays a function call per escape. A
-// string is stepped over here with bytes.IndexByte to its next quote and a
-// backward count of the backslashes before that quote; a block by its
-// structural bytes, strings jumped over the same way; a string with only
-// the eight one-letter escapes is decoded in place of Unescape. Measured
-// with callgrind on the hook's 63 KiB Write at 1,000 items: ObjectEach
-// over stdin 0.73 M instructions, ObjectEach over tool_input 0.72 M and
-// Unescape 0.87 M of 6.96 M in all; here TODO.
-//
+// Why lore has its own JSON scanner (measured with callgrind on the hook's
+// 63 KiB Claude Code Write at 1,000 items): a Write sends the whole file as
+// tool_input.content, a JSON string of code with an escaped newline on
+// every line and many escaped quotes. jsonparser steps over such a string 8
+// bytes at a time only up to its first backslash, then byte by byte; over
+// an object (tool_input, in stdin) byte by byte; and its Unescape pays two
+// calls per escape. ObjectEach over stdin cost 0.73 M instructions, over
+// tool_input 0.72 M, Unescape 0.87 M: 2.3 M of the call's 6.95 M. Here a
+// string is stepped over with bytes.IndexByte to its next quote and a
+// backward count of the backslashes before it (easyjson's way), a block by
+// its structural bytes with strings jumped over alike, and a string with
+// only one-letter escapes is decoded 8 bytes a step: 0.17 M, 0.17 M and
+// 0.47 M, the call 5.37 M. jsonparser still reads everything else.
+
 // objectEach calls fn with each key (unescaped), value, type and the
 // offset where the value ends, as jsonparser.ObjectEach(data, fn) does, and
 // returns the error ObjectEach returns: fn's, or the one it gives where
-// data breaks off (after the calls for the keys before). FuzzObjectEach
-// holds the two to the same calls and errors.
+// data breaks off (after the calls for the keys before). One difference:
+// a value that is an object or array whose brackets do not nest is refused
+// (see blockEnd). FuzzObjectEach holds the two to that.
 func objectEach(data []byte, fn func(key, value []byte, t jsonparser.ValueType, end int) error) error {
 	i := nextToken(data, 0)
 	if i < 0 || data[i] != '{' {
@@ -97,9 +97,9 @@ func scanValue(data []byte, i int) ([]byte, jsonparser.ValueType, int, error) {
 	case '"':
 		t, bad, end = jsonparser.String, jsonparser.MalformedStringError, stringEnd(data, start+1)
 	case '{':
-		t, bad, end = jsonparser.Object, jsonparser.MalformedObjectError, blockEnd(data, start, '{', '}')
+		t, bad, end = jsonparser.Object, jsonparser.MalformedObjectError, blockEnd(data, start)
 	case '[':
-		t, bad, end = jsonparser.Array, jsonparser.MalformedArrayError, blockEnd(data, start, '[', ']')
+		t, bad, end = jsonparser.Array, jsonparser.MalformedArrayError, blockEnd(data, start)
 	default:
 		v, t, n, err := jsonparser.Get(data[start:])
 		return v, t, start + n, err
@@ -169,23 +169,30 @@ func stringEnd(data []byte, i int) int {
 }
 
 // blockEnd is the offset just past the object or array that opens at
-// data[i], or -1. As jsonparser's, it counts only open and shut (strings
-// jumped over) and checks nothing else: the value is read again by whoever
-// wants it.
-func blockEnd(data []byte, i int, open, shut byte) int {
-	level := 0
+// data[i], or -1, strings jumped over. It checks that braces and brackets
+// nest and nothing else: the value is read again by whoever wants it.
+// Stricter than jsonparser's, which counts only the kind it opened with
+// and so ends {"a":[}] at its first brace: the callers read such input
+// with EachKey, as they did before they used ObjectEach (whose reading of
+// it FuzzEachReadsAsWalk and FuzzAddedValues found to differ from EachKey's).
+func blockEnd(data []byte, i int) int {
+	var buf [16]byte
+	shut := buf[:0] // the closing bytes awaited, innermost last
 	for ; i < len(data); i++ {
-		switch data[i] {
+		switch c := data[i]; c {
 		case '"':
 			end := stringEnd(data, i+1)
 			if end < 0 {
 				return -1
 			}
 			i = end - 1
-		case open:
-			level++
-		case shut:
-			if level--; level == 0 {
+		case '{', '[':
+			shut = append(shut, c+2) // '}', ']'
+		case '}', ']':
+			if len(shut) == 0 || shut[len(shut)-1] != c {
+				return -1
+			}
+			if shut = shut[:len(shut)-1]; len(shut) == 0 {
 				return i + 1
 			}
 		}

@@ -2,8 +2,9 @@ package hooks
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +57,8 @@ var scanSamples = []string{
 
 // FuzzObjectEach: objectEach gives the calls and the error
 // jsonparser.ObjectEach gives, on any bytes, with the callback running to
-// the end or stopping it.
+// the end or stopping it; or the same calls up to a value that is an
+// object or array whose brackets do not nest, which objectEach refuses.
 func FuzzObjectEach(f *testing.F) {
 	for _, s := range append(append(append([]string{}, scanSamples...), inputSamples...), addedSamples...) {
 		f.Add(s, -1)
@@ -70,10 +72,24 @@ func FuzzObjectEach(f *testing.F) {
 		var gotErr, wantErr error
 		fuzzlimit.Run(t, func() { got, gotErr = members(objectEach, data, stop) })
 		want, wantErr = members(jsonparserObjectEach, data, stop)
-		if gotErr != wantErr || !reflect.DeepEqual(got, want) {
+		if (gotErr != wantErr || !slices.Equal(got, want)) && !stricter(got, gotErr, want) {
 			t.Errorf("%q:\nobjectEach           %v %+v\njsonparser.ObjectEach %v %+v", s, gotErr, got, wantErr, want)
 		}
 	})
+}
+
+// stricter reports whether objectEach refused (got, gotErr) the value
+// after the calls it shares with ObjectEach's (want): a block that is not
+// JSON, where ObjectEach reads on.
+func stricter(got []member, gotErr error, want []member) bool {
+	if gotErr != jsonparser.MalformedObjectError && gotErr != jsonparser.MalformedArrayError {
+		return false
+	}
+	if len(want) <= len(got) || !slices.Equal(got, want[:len(got)]) {
+		return false
+	}
+	m := want[len(got)]
+	return (m.Type == jsonparser.Object || m.Type == jsonparser.Array) && !json.Valid([]byte(m.Value))
 }
 
 // unescapeSamples are string bodies: the one-letter escapes, runs of
