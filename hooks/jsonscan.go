@@ -90,7 +90,7 @@ func scanValue(data []byte, i int) ([]byte, jsonparser.ValueType, int, error) {
 	if start < 0 {
 		return nil, jsonparser.NotExist, 0, jsonparser.MalformedJsonError
 	}
-	end := -1
+	var end int
 	var t jsonparser.ValueType
 	var bad error
 	switch data[start] {
