@@ -165,9 +165,13 @@ var addedSamples = []string{
 	`{"a":tru,"content":"x"}`,
 	`{"a":1,,"content":"x"}`,
 	`{"content":"x"} {"new_string":"y"}`,
+	// Where objectEach steps over strings and blocks, and unescape decodes.
+	`{"old_string":"\\\"","content":"a\\\\","new_string":"\"}{][\\"}`,
+	`{"nested":{"a":"}","b":[{"content":"no"}]},"edits":[{"new_string":"\\\"]\n"},{"new_string":"\u00e9\t"}],"content":"\/\b\f\r"}`,
+	`{"content":"bad \q escape","new_string":"cut \u12"}`, `{"content":"x\"}`, `{"edits":[{"new_string":"a"}`,
 }
 
-// The added text read in one ObjectEach pass is what the EachKey walk read,
+// The added text read in one objectEach pass is what the EachKey walk read,
 // valid JSON or not, for a tool input as readInput gives it.
 func FuzzAddedValues(f *testing.F) {
 	for _, s := range addedSamples {

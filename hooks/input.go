@@ -67,16 +67,16 @@ func readInput(r io.Reader) (*input, error) {
 	return &in, nil
 }
 
-// each reads the fields of a well-formed object in one ObjectEach
+// each reads the fields of a well-formed object in one objectEach
 // pass, which steps over tool_input once (EachKey scans it twice: to
 // return it, then walking on through it; a Write's is tens of KiB). False,
-// with in half-read, when ObjectEach refuses data or stops before its end,
+// with in half-read, when objectEach refuses data or stops before its end,
 // or a string does not parse: walk reads those as before.
 func (in *input) each(data []byte) bool {
 	fields := in.strings()
 	var seen [len(fields)]bool
 	end := -1
-	err := jsonparser.ObjectEach(data, func(k, v []byte, t jsonparser.ValueType, off int) error {
+	err := objectEach(data, func(k, v []byte, t jsonparser.ValueType, off int) error {
 		end = off
 		if t == jsonparser.Number && strings.Trim(string(v), "0123456789+-.eE") != "" {
 			return errNumber // jsonparser's number runs to the next comma or brace, over quotes and keys
@@ -181,7 +181,7 @@ func addedText(vals [len(addedPaths)]rawValue) string {
 		if t != jsonparser.String {
 			return
 		}
-		s, err := jsonparser.Unescape(v, nil) // v itself when nothing is escaped
+		s, err := unescape(v) // v itself when nothing is escaped
 		if err != nil || len(s) == 0 {
 			return
 		}
@@ -212,10 +212,10 @@ type rawValue struct {
 // addedValues finds the values at addedPaths in the tool input obj, the
 // first of a repeated key as a lookup would give. One pass: a Write's
 // content is tens of KiB, and each key looked up on its own skips over it
-// again. ObjectEach steps over each value once where EachKey scans a
-// matched string twice (once to return it, once walking on through it);
-// EachKey, which stops quietly where the JSON breaks, reads what
-// ObjectEach refuses.
+// again. objectEach (jsonparser.ObjectEach's walk) steps over each value
+// once where EachKey scans a matched string twice (once to return it, once
+// walking on through it); EachKey, which stops quietly where the JSON
+// breaks, reads what objectEach refuses.
 func addedValues(obj []byte) [len(addedPaths)]rawValue {
 	var vals [len(addedPaths)]rawValue
 	var found [len(addedPaths)]bool
@@ -224,7 +224,7 @@ func addedValues(obj []byte) [len(addedPaths)]rawValue {
 			found[i], vals[i] = true, rawValue{v, t}
 		}
 	}
-	err := jsonparser.ObjectEach(obj, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+	err := objectEach(obj, func(k, v []byte, t jsonparser.ValueType, _ int) error {
 		for i, p := range addedPaths {
 			if string(k) == p[0] {
 				keep(i, v, t)

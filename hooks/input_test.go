@@ -145,16 +145,20 @@ func FuzzReadInput(f *testing.F) {
 	})
 }
 
-// FuzzEachReadsAsWalk: where the one ObjectEach pass reads stdin, the EachKey
+// FuzzEachReadsAsWalk: where the one objectEach pass reads stdin, the EachKey
 // walk it replaced reads the same fields without error.
 func FuzzEachReadsAsWalk(f *testing.F) {
 	for _, s := range inputSamples {
 		f.Add(s)
 	}
 	for _, s := range []string{`{"a":1} {"session_id":"x"}`, `{"a":["session_id":"x"],"cwd":"/r"}`, `{"cwd":"/a","cwd":"/b","tool_input":1,"tool_input":{}}`,
-		`{"prompt":"\ud800x","cwd":"\q"}`, `{"tool_name":"Write","tool_input":{"content":"a\"b\\\n"},"x":tru}`, `{"tool_name":"Edit","tool_input":{"new_string":"x"} ,}`, ` {"se\u0073sion_id":"s"} `} {
+		`{"prompt":"\ud800x","cwd":"\q"}`, `{"tool_name":"Write","tool_input":{"content":"a\"b\\\n"},"x":tru}`, `{"tool_name":"Edit","tool_input":{"new_string":"x"} ,}`, ` {"se\u0073sion_id":"s"} `,
+		// Where objectEach steps over strings and blocks (jsonscan.go).
+		`{"cwd":"\\\"","prompt":"\\\\","tool_input":{"a":"}\"{","b":["]",{"c":"\\"}]},"tool_name":"Bash"}`,
+		`{"tool_input":{"a":[}],"tool_name":"x"},"cwd":"/r"}`, `{"tool_name":"Write","tool_input":{"content":"x\"}`, `{"cwd":"\u002fr\ud83d\ude00"}`} {
 		f.Add(s)
 	}
+	f.Add(benchWriteInput())
 	f.Fuzz(func(t *testing.T, s string) {
 		data, err := readObject(strings.NewReader(s))
 		if err != nil {
@@ -165,7 +169,7 @@ func FuzzEachReadsAsWalk(f *testing.F) {
 			return
 		}
 		if err := want.walk(data); err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: ObjectEach read %+v, the EachKey walk %+v (%v)", s, got, want, err)
+			t.Errorf("%s: objectEach read %+v, the EachKey walk %+v (%v)", s, got, want, err)
 		}
 	})
 }
