@@ -275,22 +275,32 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 		}
 		return p.out, nil
 	}
-	// The keys not seen lately are gathered a batch at a time in a loop
-	// with no call in it, which keeps its state in registers, then probed.
-	for i := gramLen - 1; i < len(low); {
+	return p.gather(kind, gram, (*[seenSlots]uint32)(seen), (*[batchLen]uint32)(batch))
+}
+
+// gather probes the keys of p.low's grams not seen lately. They are
+// gathered batchLen bytes at a time in a loop with no call and no bounds
+// check in it (arrays indexed by a shift and a mask), which keeps its state
+// in registers, then probed: a 64 KiB text is 64 Ki grams, most of them
+// seen a little earlier. gram holds the text's first two bytes.
+func (p *prober) gather(kind, gram uint32, seen *[seenSlots]uint32, batch *[batchLen]uint32) ([]int, error) {
+	key := kind << 24
+	used := key | 1<<31 // a used cache entry: its key, and bit 31, which no kind reaches
+	for i := gramLen - 1; i < len(p.low); {
+		end := min(len(p.low), i+batchLen) // so at most batchLen keys a batch
 		n := 0
-		for ; i < len(low) && n < len(batch); i++ {
-			gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
-			key := kind<<24 | gram
-			h := &seen[(key*0x9E3779B1)>>22]
-			if *h != key|1<<31 {
-				*h = key | 1<<31
-				batch[n] = key
+		for _, c := range p.low[i:end] {
+			gram = (gram<<8 | uint32(c)) & 0xFFFFFF
+			h := &seen[((key|gram)*0x9E3779B1)>>22]
+			if *h != used|gram {
+				*h = used | gram
+				batch[n&(batchLen-1)] = key | gram
 				n++
 			}
 		}
-		for _, key := range batch[:n] {
-			if err := p.key(key); err != nil {
+		i = end
+		for _, k := range batch[:n] {
+			if err := p.key(k); err != nil {
 				return nil, err
 			}
 		}
