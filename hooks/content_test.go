@@ -189,8 +189,8 @@ func FuzzAddedValues(f *testing.F) {
 				t.Errorf("%s: %s is %s %q, EachKey read %s %q", in.ToolInput, addedPaths[i], got[i].t, got[i].v, want[i].t, want[i].v)
 			}
 		}
-		if gotText, wantText := (call{input: in.ToolInput}).added(), addedText(want); gotText != wantText {
-			t.Errorf("%s: added() = %q, the EachKey walk gave %q", in.ToolInput, gotText, wantText)
+		if gotText, wantText := (call{input: in.ToolInput}).added(), joinAdded(want); gotText != wantText {
+			t.Errorf("%s: added() = %q, the EachKey walk joined gave %q", in.ToolInput, gotText, wantText)
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Manifest is an opened manifest. Its methods read the mapped bytes lazily.
@@ -245,10 +246,9 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	if len(s) < gramLen {
 		return out, nil
 	}
-	// s ASCII-lowercased: the grams are keyed from it, rolling (a 64 KiB
-	// edit has 64 Ki grams), and the literals are looked up in it.
-	low := []byte(s)
-	lowerBytes(low)
+	// The grams are keyed from s ASCII-lowercased, rolling (a 64 KiB edit
+	// has 64 Ki grams), and the literals looked up in it case-folded: a
+	// lower-cased copy of a 64 KiB text cost 16 page faults and a pass.
 	// A long text (an edit's) repeats its grams: each slot's checksum is
 	// checked once (the bits of checked), and each key's postings are read
 	// once. A gram probed already gives nothing new: a long text's repeats
@@ -264,11 +264,11 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 		buf := make([]uint32, words+seenSlots+batchLen)
 		checked, seen, batch = buf[:words:words], buf[words:words+seenSlots:words+seenSlots], buf[words+seenSlots:]
 	}
-	p := prober{m: m, b: b, low: low, checked: checked, out: out}
-	gram := uint32(low[0])<<8 | uint32(low[1])
+	p := prober{m: m, b: b, text: s, checked: checked, out: out}
+	gram := uint32(lower(s[0]))<<8 | uint32(lower(s[1]))
 	if seen == nil {
-		for i := gramLen - 1; i < len(low); i++ {
-			gram = (gram<<8 | uint32(low[i])) & 0xFFFFFF
+		for i := gramLen - 1; i < len(s); i++ {
+			gram = (gram<<8 | uint32(lower(s[i]))) & 0xFFFFFF
 			if err := p.key(kind<<24 | gram); err != nil { // gramKey of the three bytes ending at i
 				return nil, err
 			}
@@ -278,7 +278,7 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 	return p.gather(kind, gram, (*[seenSlots]uint32)(seen), (*[batchLen]uint32)(batch))
 }
 
-// gather probes the keys of p.low's grams not seen lately. They are
+// gather probes the keys of p.text's grams not seen lately. They are
 // gathered batchLen bytes at a time in a loop with no call and no bounds
 // check in it (arrays indexed by a shift and a mask), which keeps its state
 // in registers, then probed: a 64 KiB text is 64 Ki grams, most of them
@@ -286,11 +286,13 @@ func (m *Manifest) probe(b *bucket, kind uint32, s string, out []int) ([]int, er
 func (p *prober) gather(kind, gram uint32, seen *[seenSlots]uint32, batch *[batchLen]uint32) ([]int, error) {
 	key := kind << 24
 	used := key | 1<<31 // a used cache entry: its key, and bit 31, which no kind reaches
-	for i := gramLen - 1; i < len(p.low); {
-		end := min(len(p.low), i+batchLen) // so at most batchLen keys a batch
+	text := p.text
+	for i := gramLen - 1; i < len(text); {
+		end := min(len(text), i+batchLen) // so at most batchLen keys a batch
 		n := 0
-		for _, c := range p.low[i:end] {
-			gram = (gram<<8 | uint32(c)) & 0xFFFFFF
+		chunk := text[i:end]
+		for j := 0; j < len(chunk); j++ {
+			gram = (gram<<8 | uint32(lower(chunk[j]))) & 0xFFFFFF
 			h := &seen[((key|gram)*0x9E3779B1)>>22]
 			if *h != used|gram {
 				*h = used | gram
@@ -316,7 +318,7 @@ const batchLen = 256
 type prober struct {
 	m       *Manifest
 	b       *bucket
-	low     []byte
+	text    string
 	checked []uint32
 	done    []uint32
 	out     []int
@@ -339,7 +341,7 @@ func (p *prober) key(key uint32) error {
 			return nil // an empty slot ends the probe; a key is read once
 		}
 		p.done = append(p.done, key)
-		p.out, err = p.m.hits(int(binary.LittleEndian.Uint32(slot[4:])), int(binary.LittleEndian.Uint32(slot[8:])), p.low, p.out)
+		p.out, err = p.m.hits(int(binary.LittleEndian.Uint32(slot[4:])), int(binary.LittleEndian.Uint32(slot[8:])), p.text, p.out)
 		return err
 	}
 	return nil
@@ -361,15 +363,9 @@ func (m *Manifest) slot(b *bucket, j int, checked []uint32) ([]byte, error) {
 	return slot, nil
 }
 
-func lowerBytes(b []byte) {
-	for i, c := range b {
-		b[i] = lower(c)
-	}
-}
-
 // hits appends the items of the posting list (cnt entries at off) whose
-// literal low, the lower-cased text, contains.
-func (m *Manifest) hits(off, cnt int, low []byte, out []int) ([]int, error) {
+// literal (lower-cased) text contains, ASCII case folded.
+func (m *Manifest) hits(off, cnt int, text string, out []int) ([]int, error) {
 	le := binary.LittleEndian
 	list, err := m.postings(off, cnt)
 	if err != nil {
@@ -384,7 +380,7 @@ func (m *Manifest) hits(off, cnt int, low []byte, out []int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bytes.Contains(low, lit) {
+		if containsFold(text, lit) {
 			out = append(out, v)
 		}
 	}
@@ -766,4 +762,46 @@ func (m *Manifest) verifyItem(i int) error {
 		}
 	}
 	return nil
+}
+
+// containsFold reports whether text holds lit, a literal without upper-case
+// ASCII letters, with each ASCII letter in either case.
+func containsFold(text string, lit []byte) bool {
+	if len(lit) == 0 {
+		return true
+	}
+	first, other := lit[0], lit[0]
+	if 'a' <= first && first <= 'z' {
+		other = first - 'a' + 'A'
+	}
+	for len(text) >= len(lit) {
+		i := strings.IndexByte(text, first)
+		if first != other { // the upper-case letter, where it comes sooner
+			limit := len(text)
+			if i >= 0 {
+				limit = i
+			}
+			if j := strings.IndexByte(text[:limit], other); j >= 0 {
+				i = j
+			}
+		}
+		if i < 0 || len(text)-i < len(lit) {
+			return false
+		}
+		if foldEqual(text[i:i+len(lit)], lit) {
+			return true
+		}
+		text = text[i+1:]
+	}
+	return false
+}
+
+// foldEqual reports whether a, ASCII-lowercased, is lit.
+func foldEqual(a string, lit []byte) bool {
+	for j, c := range lit {
+		if lower(a[j]) != c {
+			return false
+		}
+	}
+	return true
 }
