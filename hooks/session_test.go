@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -45,22 +46,51 @@ func TestClaimOncePerContext(t *testing.T) {
 }
 
 // TestStateDirPrefersMemory: the state folder is XDG_RUNTIME_DIR's when it
-// is set (an absolute path, as the spec requires), else /dev/shm's on
-// Linux, else the temp dir's.
+// is set (an absolute path, as the spec requires) to a folder, else
+// /dev/shm's on Linux, else the temp dir's.
 func TestStateDirPrefersMemory(t *testing.T) {
 	uid := strconv.Itoa(os.Getuid())
-	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
-	if got := stateDir(); got != "/run/user/1000/lore" {
+	xdg := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", xdg)
+	if got := stateDir(); got != filepath.Join(xdg, "lore") {
 		t.Errorf("with XDG_RUNTIME_DIR: %s", got)
 	}
 	want := filepath.Join(os.TempDir(), "lore-"+uid)
 	if st, err := os.Stat(shmDir); err == nil && st.IsDir() && runtime.GOOS == "linux" {
 		want = filepath.Join(shmDir, "lore-"+uid)
 	}
-	for _, xdg := range []string{"", "run/user/1000"} {
+	for _, xdg := range []string{"", strings.TrimPrefix(xdg, "/"), filepath.Join(xdg, "gone")} {
 		t.Setenv("XDG_RUNTIME_DIR", xdg)
 		if got := stateDir(); got != want {
 			t.Errorf("XDG_RUNTIME_DIR=%q: %s, want %s", xdg, got, want)
 		}
+	}
+}
+
+// TestStateRefusedInASharedFolder: a state folder others can write (one
+// another user made first) gets no prompt and no claim.
+func TestStateRefusedInASharedFolder(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	if err := os.Mkdir(stateDir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(stateDir(), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	s := openSession("shared", "")
+	if err := s.addPrompt("my api key is in .env"); err == nil {
+		t.Error("a prompt was stored in a folder others can read")
+	}
+	if _, err := s.claim([]string{"01HF7YATAC0000000000000000"}); err == nil {
+		t.Error("a claim was made in a folder others can write")
+	}
+	if ents, _ := os.ReadDir(stateDir()); len(ents) != 0 {
+		t.Errorf("wrote %v", ents)
+	}
+	if err := os.Chmod(stateDir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.claim([]string{"01HF7YATAC0000000000000000"}); err != nil {
+		t.Errorf("the folder made private again: %v", err)
 	}
 }
