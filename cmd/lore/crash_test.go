@@ -161,7 +161,9 @@ func testEnv(dir string, extra ...string) []string {
 	return append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Lore Test", "GIT_AUTHOR_EMAIL=test@example.com",
 		"GIT_COMMITTER_NAME=Lore Test", "GIT_COMMITTER_EMAIL=test@example.com", "NO_COLOR=1", "TZ=UTC",
-		"LORE_NOW=2026-03-02T12:00:00Z"}, extra...)
+		"LORE_NOW=2026-03-02T12:00:00Z",
+		// the hooks' state in the package's own temp dir (TestMain)
+		"TMPDIR=" + os.TempDir(), "XDG_RUNTIME_DIR=" + os.Getenv("XDG_RUNTIME_DIR")}, extra...)
 }
 
 // run runs lore (or git, or rm) in dir, stopped at write step crashAt

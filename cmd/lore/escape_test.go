@@ -146,6 +146,7 @@ func TestNoWriteLeavesTheRepository(t *testing.T) {
 			}
 			if err := chain(
 				func() error { return os.MkdirAll(out, 0o755) },
+				func() error { return os.MkdirAll(filepath.Join(top, "tmp"), 0o700) }, // the hooks' state folder
 				func() error { return os.WriteFile(filepath.Join(out, "victim.txt"), []byte("keep me\n"), 0o644) },
 				func() error {
 					return os.WriteFile(filepath.Join(top, "session.jsonl"), []byte(escapeTranscript), 0o644)
