@@ -114,7 +114,8 @@ func (s session) ensure() error {
 // exclusive lock, one file for every claim: creating a file per claimed
 // item cost more than the rest of a hook call.
 func (s session) claim(ids []string) ([]string, error) {
-	// The folder is made when missing (no SessionStart came first).
+	// The folder is made when missing (no SessionStart came first), and
+	// checked.
 	if err := s.private(); err != nil {
 		return nil, fmt.Errorf("hooks: claim: %w", err)
 	}

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,14 +29,14 @@ const (
 // stops at the budget and then leaves the marker as it was, so the next
 // SessionStart goes on.
 func sweep(base string, now time.Time) error {
+	if err := filewrite.PrivateDir(base); err != nil {
+		return err // not this user's to sweep
+	}
 	marker := filepath.Join(base, sweptMarker)
 	if st, err := os.Stat(marker); err == nil && now.Sub(st.ModTime()) < sweepEvery {
 		return nil
 	}
 	dir, err := os.Open(base)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
 		return err
 	}

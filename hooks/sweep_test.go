@@ -47,7 +47,7 @@ func exists(p string) bool {
 }
 
 func TestSweepRemovesOnlyOldContexts(t *testing.T) {
-	base := t.TempDir()
+	base := privateTemp(t)
 	old, young := oldState(t, base)
 	if err := sweep(base, time.Now()); err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestSweepRemovesOnlyOldContexts(t *testing.T) {
 }
 
 func TestSweepAtMostOnceADay(t *testing.T) {
-	base := t.TempDir()
+	base := privateTemp(t)
 	if err := sweep(base, time.Now()); err != nil { // the marker
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestSweepAtMostOnceADay(t *testing.T) {
 // reads the folder through leaves no marker, so the next SessionStart
 // sweeps.
 func TestSweepCutShortGoesOnLater(t *testing.T) {
-	base := t.TempDir()
+	base := privateTemp(t)
 	old, _ := oldState(t, base)
 	if err := sweep(base, time.Now().Add(-sweepBudget-time.Second)); err != nil { // the budget already spent
 		t.Fatal(err)
@@ -123,6 +123,24 @@ func TestSweepOfNoFolder(t *testing.T) {
 	}
 }
 
+// TestSweepLeavesAFolderNotItsOwn: a state folder open to others (another
+// user's) is not swept.
+func TestSweepLeavesAFolderNotItsOwn(t *testing.T) {
+	base := privateTemp(t)
+	old, _ := oldState(t, base)
+	if err := os.Chmod(base, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := sweep(base, time.Now()); err == nil {
+		t.Error("swept a folder open to others")
+	}
+	for _, p := range old {
+		if !exists(p) {
+			t.Errorf("%s removed", p)
+		}
+	}
+}
+
 // TestSessionStartSweeps: the hook's SessionStart sweeps the user's state
 // folder and still answers.
 func TestSessionStartSweeps(t *testing.T) {
@@ -143,6 +161,11 @@ func TestSessionStartSweeps(t *testing.T) {
 			t.Errorf("%s removed", p)
 		}
 	}
+}
+
+// privateTemp is a state folder as the hook makes it: mode 0700.
+func privateTemp(t *testing.T) string {
+	return mkdir(t, filepath.Join(t.TempDir(), "lore"))
 }
 
 func mkdir(t *testing.T, p string) string {
