@@ -90,9 +90,10 @@ func benchStore(b *testing.B, n int) string {
 	return root
 }
 
-func runOnce(b *testing.B, bin string, args []string, stdin []byte) time.Duration {
+func runOnce(b *testing.B, bin string, args []string, stdin []byte, env ...string) time.Duration {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(os.Environ(), env...)
 	d, out := benchproc.Run(b, cmd)
 	if len(out) == 0 {
 		b.Fatalf("%s printed nothing", bin)
@@ -125,6 +126,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar        float64 // 0: no bar, a row of the scaling table
 		input      string  // tool_input ($ROOT: the store) when not a command
 		want       string  // what the injection names ("pytest" when "")
+		allCores   bool    // the hook without the GOMAXPROCS=1 of its registered command line
 	}
 	var cases []benchCase
 	sizes := []int{100, 1000, 10000}
@@ -135,20 +137,22 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar := map[int]float64{1000: 1.5, 10000: 2}[n]
 		pre := fmt.Sprintf("items=%d/", n)
 		cases = append(cases,
-			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", ""},
-			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", ""})
+			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", "", false},
+			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", "", false})
 		if n == 1000 {
-			cases = append(cases, benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", ""})
+			cases = append(cases,
+				benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", "", false},
+				benchCase{pre + "steady-state-all-cores", n, "Bash", compile.BenchCommand, steady, false, 0, "", "", true})
 		}
 		if n == 1000 || n == 10000 {
 			cases = append(cases,
-				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", ""},
-				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", ""},
+				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", "", false},
+				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", "", false},
 				// The store has content items: an Edit's added text is read
 				// and its grams probed, a 4 KiB edit and a 63 KiB Write (the cap is 64).
-				benchCase{pre + "content-Edit-4KiB", n, "Edit", "", started, true, bar, editInput(4<<10, true), "fetch_json"},
-				benchCase{pre + "content-Edit-4KiB-no-match", n, "Edit", "", started, false, bar, editInput(4<<10, false), ""},
-				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
+				benchCase{pre + "content-Edit-4KiB", n, "Edit", "", started, true, bar, editInput(4<<10, true), "fetch_json", false},
+				benchCase{pre + "content-Edit-4KiB-no-match", n, "Edit", "", started, false, bar, editInput(4<<10, false), "", false},
+				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json", false})
 		}
 	}
 	// The state folder where the hook puts it on Linux: on tmpfs
@@ -227,6 +231,12 @@ func BenchmarkPreToolUse(b *testing.B) {
 			if err != nil || strings.Contains(string(out), want) != tc.wantInject || !tc.wantInject && out[1] != '}' {
 				b.Fatalf("probe: %v\n%s", err, out)
 			}
+			// The hook runs as its registered command line runs it
+			// (agent.Command), on one P.
+			procs := []string{"GOMAXPROCS=1"}
+			if tc.allCores {
+				procs = nil
+			}
 			var hookT, trivT []time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -235,7 +245,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 					in := input(session())
 					b.StartTimer()
 					trivT = append(trivT, runOnce(b, trivialBin, nil, in))
-					hookT = append(hookT, runOnce(b, hookBin, []string{"claude", "PreToolUse"}, in))
+					hookT = append(hookT, runOnce(b, hookBin, []string{"claude", "PreToolUse"}, in, procs...))
 				}
 			}
 			b.StopTimer()

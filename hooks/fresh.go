@@ -179,7 +179,7 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 	}
 	p, err := os.StartProcess(lore, []string{lore, "build", "--quiet"}, &os.ProcAttr{
 		Dir:   h.root,
-		Env:   append(os.Environ(), manifest.LockFDEnv+"=3"),
+		Env:   append(childEnv(), manifest.LockFDEnv+"=3"),
 		Files: []*os.File{null, null, errs, lock},
 		Sys:   detached(),
 	})

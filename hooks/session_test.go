@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,5 +93,19 @@ func TestStateRefusedInASharedFolder(t *testing.T) {
 	}
 	if _, err := s.claim([]string{"01HF7YATAC0000000000000000"}); err != nil {
 		t.Errorf("the folder made private again: %v", err)
+	}
+}
+
+// TestChildEnvDropsGOMAXPROCS: the lore processes the hook starts get every
+// core back (the registered command line runs the hook with one).
+func TestChildEnvDropsGOMAXPROCS(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "1")
+	t.Setenv("LORE_TEST_KEPT", "yes")
+	env := childEnv()
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+		t.Errorf("GOMAXPROCS passed on: %v", env)
+	}
+	if !slices.Contains(env, "LORE_TEST_KEPT=yes") {
+		t.Error("the rest of the environment was not passed on")
 	}
 }

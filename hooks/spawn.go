@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -79,13 +80,21 @@ func (h *handler) background(cwd string, args ...string) {
 	// os.StartProcess, not os/exec: the hook binary links os/exec (and
 	// context) for nothing else, start-up work every tool call would pay.
 	p, err := os.StartProcess(lore, append([]string{lore}, args...), &os.ProcAttr{
-		Dir: dir, Files: []*os.File{null, null, null}, Sys: detached(),
+		Dir: dir, Env: childEnv(), Files: []*os.File{null, null, null}, Sys: detached(),
 	})
 	if err != nil {
 		h.logf("start lore %s: %v", args[0], err)
 		return
 	}
 	_ = p.Release()
+}
+
+// childEnv is the environment of the lore processes the hook starts: the
+// hook's own, less the GOMAXPROCS=1 its registered command line runs it
+// with (agent.Command), so a scan or a build uses every core.
+func childEnv() []string {
+	env := os.Environ()
+	return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
 }
 
 // findLore finds the full lore binary: the running executable when it is
