@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 bold='' plain=''
 if [ -t 1 ] && [ -z "${NO_COLOR+set}" ]; then bold=$(printf '\033[1m') plain=$(printf '\033[0m'); fi
 export PATH="$bin:$PATH" NO_COLOR=1 LORE_GITHOOK_SYNC=1
-export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" TMPDIR="$work/tmp" GIT_CONFIG_NOSYSTEM=1
+export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" TMPDIR="$work/tmp" XDG_RUNTIME_DIR="$work/tmp" GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME="Demo" GIT_AUTHOR_EMAIL="demo@example.com" GIT_COMMITTER_NAME="Demo" GIT_COMMITTER_EMAIL="demo@example.com"
 mkdir -p "$HOME" "$TMPDIR"
 
