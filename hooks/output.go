@@ -36,12 +36,23 @@ func sanitize(s string) string {
 	return b.String()
 }
 
-// clean reports whether s has nothing sanitize drops (most text).
+// clean reports whether s has nothing sanitize drops (most text). ASCII,
+// most of a lesson, is read a byte at a time: a call per rune was half of
+// rendering an injection.
 func clean(s string) bool {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if dropRune(rune(c)) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError || dropRune(r) {
 			return false
 		}
+		i += n
 	}
 	return true
 }
@@ -107,13 +118,22 @@ func jsonString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
-	for _, r := range s {
+	start := 0 // the run of bytes written as they are, up to i
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		if r >= 0x20 && r != '"' && r != '\\' && r != 0x2028 && r != 0x2029 && r != utf8.RuneError {
-			b.WriteRune(r)
+			i += n
 			continue
 		}
+		b.WriteString(s[start:i])
 		writeEscaped(&b, r)
+		i += n
+		start = i
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 	return b.String()
 }
