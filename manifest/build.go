@@ -275,14 +275,14 @@ func (b *builder) table(grams map[uint32][]posting) (off, slots uint32) {
 func (b *builder) records(fileOffs []uint32) error {
 	b.recOffs = make([]uint32, len(b.order))
 	b.headOffs = make([]uint32, len(b.order))
+	heads := make([][]byte, len(b.order))
 	for nw, old := range b.order {
 		it := b.src.Items[old]
 		h, err := encodeHead(nw, it)
 		if err != nil {
 			return err
 		}
-		b.headOffs[nw] = uint32(b.heads.Len())
-		b.heads.Write(framed(h))
+		heads[nw] = framed(h)
 		tr := putText(&b.texts, it.Text)
 		fr := putText(&b.texts, it.Fix)
 		p, err := encodeRecord(nw, it, fileOffs)
@@ -299,7 +299,30 @@ func (b *builder) records(fileOffs []uint32) error {
 		b.recs.Write(hdr[:]) // crc filled in after the text offsets are fixed
 		b.recs.Write(p)
 	}
+	for _, nw := range b.headOrder() {
+		b.headOffs[nw] = uint32(b.heads.Len())
+		b.heads.Write(heads[nw])
+	}
 	return nil
+}
+
+// headOrder is the order the heads are laid out in: by tools and required
+// literals, then id. The candidates of one call share a tool and a literal,
+// so their heads share pages: at 10,000 items the 81 heads of a call were
+// spread over the whole head section, 7 page faults more than at 1,000.
+// (The head table maps an item to its head, so the items keep id order.)
+func (b *builder) headOrder() []int {
+	keys := make([]string, len(b.order))
+	for nw, old := range b.order {
+		it := b.src.Items[old]
+		keys[nw] = fmt.Sprint(it.Triggers.Tools, it.Required)
+	}
+	idx := make([]int, len(b.order))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return keys[idx[x]] < keys[idx[y]] })
+	return idx
 }
 
 // directory is the directory with each entry's name and room for its

@@ -388,3 +388,36 @@ func TestProbeLongText(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadsOfOneLiteralAreNeighbours: items that share tools and required
+// literals have their heads side by side, whatever their ids, so the
+// candidates of one call read one stretch of the file.
+func TestHeadsOfOneLiteralAreNeighbours(t *testing.T) {
+	item := func(id string, tools []string, req string) Item {
+		return Item{ID: id, Kind: "lesson", Title: id, File: ".lore/lessons/" + id + ".md", Status: "active", Priority: 7, Confidence: 1,
+			Triggers: Triggers{Tools: tools, Commands: []string{req + `\b`}}, Required: [][]string{{req}}, Text: "### " + id}
+	}
+	src := Source{Settings: sample().Settings, Items: []Item{
+		item("01A", []string{"Bash"}, "pytest"), item("01B", []string{"Bash"}, "docker"),
+		item("01C", []string{"Bash"}, "pytest"), item("01D", []string{"Bash"}, "docker"),
+		item("01E", []string{"Bash"}, "pytest"),
+	}}
+	m, err := Parse(mustBuild(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(i int) int { return int(binary.LittleEndian.Uint32(m.data[m.headTab+4*i:])) }
+	for _, run := range [][]int{{0, 2, 4}, {1, 3}} {
+		for k := 1; k < len(run); k++ {
+			prev, next := at(run[k-1]), at(run[k])
+			if size := 8 + int(binary.LittleEndian.Uint32(m.data[prev:])); next != prev+size {
+				t.Errorf("heads of items %d and %d: at %d and %d, not side by side", run[k-1], run[k], prev, next)
+			}
+		}
+	}
+	for i, id := range []string{"01A", "01B", "01C", "01D", "01E"} {
+		if h, err := m.Head(i); err != nil || h.ID != id {
+			t.Errorf("head %d: %+v %v, want %s", i, h, err, id)
+		}
+	}
+}
