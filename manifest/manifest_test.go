@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -418,6 +419,38 @@ func TestHeadsOfOneLiteralAreNeighbours(t *testing.T) {
 	for i, id := range []string{"01A", "01B", "01C", "01D", "01E"} {
 		if h, err := m.Head(i); err != nil || h.ID != id {
 			t.Errorf("head %d: %+v %v, want %s", i, h, err, id)
+		}
+	}
+}
+
+// TestCandidatesOfMixedPostings: a gram's posting list can alternate
+// literals ("pyt" is in python and pytest): each entry is judged by its
+// own literal, though a run of one literal is looked for once.
+func TestCandidatesOfMixedPostings(t *testing.T) {
+	item := func(id string) Item {
+		return Item{ID: id, Kind: "lesson", Title: id, File: ".lore/lessons/" + id + ".md", Status: "active", Priority: 7, Confidence: 1,
+			Triggers: Triggers{Tools: []string{"Bash"}}, Text: "### " + id}
+	}
+	lits := []string{"python", "pytest", "python", "pytest", "pytest", "python"}
+	var gates []Gate
+	var items []Item
+	for i, l := range lits {
+		items = append(items, item(fmt.Sprintf("01%c", 'A'+i)))
+		gates = append(gates, Gate{Item: i, Literals: []string{l}})
+	}
+	src := Source{Settings: sample().Settings, Items: items, Buckets: []Bucket{{Tool: "Bash", Target: gates}}}
+	m, err := Parse(mustBuild(t, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target, want := range map[string][]string{
+		"pytest -x":        {"01B", "01D", "01E"},
+		"python -m Pytest": {"01A", "01B", "01C", "01D", "01E", "01F"},
+		"PYTHON setup.py":  {"01A", "01C", "01F"},
+		"pyt and nothing":  nil,
+	} {
+		if got := ids(t, m, candidates(t, m, "Bash", target, "")); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %v, want %v", target, got, want)
 		}
 	}
 }

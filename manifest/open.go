@@ -371,16 +371,22 @@ func (m *Manifest) hits(off, cnt int, text string, out []int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A list's entries mostly share their literal (the items gated on
+	// "pytest"): it is checked and looked for once per run of them.
+	litOff, found := -1, false
 	for x := 0; x+8 <= len(list); x += 8 {
 		v := int(le.Uint32(list[x:]))
 		if v >= m.nItems {
 			continue
 		}
-		lit, err := m.literal(int(le.Uint32(list[x+4:])))
-		if err != nil {
-			return nil, err
+		if o := int(le.Uint32(list[x+4:])); o != litOff {
+			lit, err := m.literal(o)
+			if err != nil {
+				return nil, err
+			}
+			litOff, found = o, containsFold(text, lit)
 		}
-		if containsFold(text, lit) {
+		if found {
 			out = append(out, v)
 		}
 	}
