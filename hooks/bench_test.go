@@ -113,6 +113,7 @@ const (
 	firstCall
 	firstCallDisk
 	steady
+	steadyAllCores // steady, without the GOMAXPROCS=1 of the hook's registered command line
 )
 
 func BenchmarkPreToolUse(b *testing.B) {
@@ -126,7 +127,6 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar        float64 // 0: no bar, a row of the scaling table
 		input      string  // tool_input ($ROOT: the store) when not a command
 		want       string  // what the injection names ("pytest" when "")
-		allCores   bool    // the hook without the GOMAXPROCS=1 of its registered command line
 	}
 	var cases []benchCase
 	sizes := []int{100, 1000, 10000}
@@ -137,22 +137,22 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar := map[int]float64{1000: 1.5, 10000: 2}[n]
 		pre := fmt.Sprintf("items=%d/", n)
 		cases = append(cases,
-			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", "", false},
-			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", "", false})
+			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", ""},
+			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", ""})
 		if n == 1000 {
 			cases = append(cases,
-				benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", "", false},
-				benchCase{pre + "steady-state-all-cores", n, "Bash", compile.BenchCommand, steady, false, 0, "", "", true})
+				benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", ""},
+				benchCase{pre + "steady-state-all-cores", n, "Bash", compile.BenchCommand, steadyAllCores, false, 0, "", ""})
 		}
 		if n == 1000 || n == 10000 {
 			cases = append(cases,
-				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", "", false},
-				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", "", false},
+				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", ""},
+				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", ""},
 				// The store has content items: an Edit's added text is read
 				// and its grams probed, a 4 KiB edit and a 63 KiB Write (the cap is 64).
-				benchCase{pre + "content-Edit-4KiB", n, "Edit", "", started, true, bar, editInput(4<<10, true), "fetch_json", false},
-				benchCase{pre + "content-Edit-4KiB-no-match", n, "Edit", "", started, false, bar, editInput(4<<10, false), "", false},
-				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json", false})
+				benchCase{pre + "content-Edit-4KiB", n, "Edit", "", started, true, bar, editInput(4<<10, true), "fetch_json"},
+				benchCase{pre + "content-Edit-4KiB-no-match", n, "Edit", "", started, false, bar, editInput(4<<10, false), ""},
+				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
 		}
 	}
 	// The state folder where the hook puts it on Linux: on tmpfs
@@ -186,6 +186,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 				return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","tool_name":%q,"tool_input":%s,"tool_use_id":"toolu_1"}`,
 					session, root, tc.tool, ti))
 			}
+			isSteady := tc.scenario == steady || tc.scenario == steadyAllCores
 			var sessions []string
 			defer func() {
 				for _, s := range sessions {
@@ -205,17 +206,17 @@ func BenchmarkPreToolUse(b *testing.B) {
 				if err := sess.addPrompt("the api unit tests fail since the last merge, can you run them and fix it?"); err != nil {
 					b.Fatal(err)
 				}
-				if tc.scenario == steady {
+				if isSteady {
 					claimMatches(b, root, sess, tc.cmd)
 				}
 				return s
 			}
 			var steadySession string
-			if tc.scenario == steady {
+			if isSteady {
 				steadySession = newSession()
 			}
 			session := func() string {
-				if tc.scenario == steady {
+				if isSteady {
 					return steadySession // nothing new to show: the session stays as it is
 				}
 				return newSession()
@@ -234,7 +235,7 @@ func BenchmarkPreToolUse(b *testing.B) {
 			// The hook runs as its registered command line runs it
 			// (agent.Command), on one P.
 			procs := []string{"GOMAXPROCS=1"}
-			if tc.allCores {
+			if tc.scenario == steadyAllCores {
 				procs = nil
 			}
 			var hookT, trivT []time.Duration

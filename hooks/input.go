@@ -130,7 +130,7 @@ func (in *input) walk(data []byte) error {
 // readObject reads stdin, which must be one JSON object of at most
 // maxStdin bytes.
 func readObject(r io.Reader) ([]byte, error) {
-	data, err := readAll(io.LimitReader(r, maxStdin+1))
+	data, err := readAll(r, maxStdin+1)
 	if err != nil {
 		return nil, fmt.Errorf("hooks: read stdin: %w", err)
 	}
@@ -149,8 +149,9 @@ func readObject(r io.Reader) ([]byte, error) {
 // any call but an edit's, and each step is 8 times the last: the Write
 // touches 16 KiB and 128 KiB. (A first buffer of 128 KiB cost every small
 // call 7 page faults more.)
-func readAll(r io.Reader) ([]byte, error) {
-	b := make([]byte, 0, 16<<10)
+func readAll(r io.Reader, limit int) ([]byte, error) {
+	r = io.LimitReader(r, int64(limit))
+	b := make([]byte, 0, min(16<<10, limit))
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -160,8 +161,8 @@ func readAll(r io.Reader) ([]byte, error) {
 		if err != nil {
 			return b, err
 		}
-		if len(b) == cap(b) {
-			b = append(make([]byte, 0, 8*cap(b)), b...)
+		if len(b) == cap(b) && cap(b) < limit { // full at limit, the next read is EOF
+			b = append(make([]byte, 0, min(8*cap(b), limit)), b...)
 		}
 	}
 }
@@ -210,11 +211,8 @@ func addedText(vals [len(addedPaths)]rawValue) string {
 func joinAdded(vals [len(addedPaths)]rawValue) string {
 	var b strings.Builder
 	add := func(v []byte, t jsonparser.ValueType) {
-		if t != jsonparser.String {
-			return
-		}
-		s, err := unescape(v) // v itself when nothing is escaped
-		if err != nil || len(s) == 0 {
+		s := addedBytes(v, t)
+		if len(s) == 0 {
 			return
 		}
 		if b.Len() > 0 {
@@ -252,8 +250,8 @@ func onlyAdded(vals [len(addedPaths)]rawValue) (text string, ok bool) {
 	if one == nil || vals[editsPath].t == jsonparser.Array {
 		return "", false
 	}
-	s, err := unescape(one)
-	if err != nil || len(s) == 0 {
+	s := addedBytes(one, jsonparser.String)
+	if len(s) == 0 {
 		return "", true
 	}
 	// Every escape is longer than the byte it stands for, so a shorter s
@@ -265,6 +263,19 @@ func onlyAdded(vals [len(addedPaths)]rawValue) (text string, ok bool) {
 		return unsafe.String(&s[0], len(s)), true
 	}
 	return string(s), true
+}
+
+// addedBytes is the text of an added value: a string's, unescaped (v
+// itself when nothing is escaped); nil for anything else or a bad escape.
+func addedBytes(v []byte, t jsonparser.ValueType) []byte {
+	if t != jsonparser.String {
+		return nil
+	}
+	s, err := unescape(v)
+	if err != nil {
+		return nil
+	}
+	return s
 }
 
 // rawValue is a value as jsonparser found it.

@@ -173,3 +173,14 @@ func FuzzEachReadsAsWalk(f *testing.F) {
 		}
 	})
 }
+
+// TestReadAllStopsAtItsLimit: stdin is read to the limit and no further,
+// in a buffer never larger than the limit.
+func TestReadAllStopsAtItsLimit(t *testing.T) {
+	for _, n := range []int{0, 1, 16 << 10, 16<<10 + 1, 200 << 10} {
+		data, err := readAll(strings.NewReader(strings.Repeat("x", n)), 100<<10)
+		if want := min(n, 100<<10); err != nil || len(data) != want || cap(data) > 100<<10 {
+			t.Errorf("%d bytes: read %d (cap %d), %v; want %d", n, len(data), cap(data), err, want)
+		}
+	}
+}

@@ -310,6 +310,10 @@ func (h *handler) markSubagent(ev Event, mark string) {
 	switch ev {
 	case PreToolUse:
 		id := strconv.FormatInt(time.Now().UnixNano(), 36)
+		if err := filewrite.PrivateDir(filepath.Dir(mark)); err != nil { // as every state write
+			h.logf("sub-agent marker: %v", err)
+			return
+		}
 		if err := filewrite.Replace(mark, []byte(id), stateWrite); err != nil {
 			h.logf("sub-agent marker: %v", err)
 		}
