@@ -15,7 +15,8 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lore-agents/lore/internal/lorepath"
 )
@@ -38,7 +39,7 @@ const EditedRelPath = lorepath.Edited
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 5
+const Version = 6
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -139,13 +140,19 @@ func errf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
 }
 
-// sum32 is the checksum of every record, text and the header: FNV-1a over
-// the parts. Not CRC-32, because hash/crc32 builds its tables at package
-// init, a cost every hook call would pay whether it reads a record or not.
+// sum32 is the checksum of every record, text and the header: the low 32
+// bits of XXH64 over the parts. Not CRC-32, because hash/crc32 builds its
+// tables on first use, a cost every hook call would pay; not FNV-1a, which
+// takes a multiply a byte: a steady-state call at 10,000 items checks 81
+// heads and their posting lists, and FNV was 8% of its instructions (65 K
+// of 830 K; XXH64, 8 bytes a step, 38 K).
 func sum32(parts ...[]byte) uint32 {
-	h := fnv.New32a()
-	for _, p := range parts {
-		h.Write(p)
+	if len(parts) == 1 {
+		return uint32(xxhash.Sum64(parts[0]))
 	}
-	return h.Sum32()
+	d := xxhash.New()
+	for _, p := range parts {
+		_, _ = d.Write(p) // a Digest's Write never fails
+	}
+	return uint32(d.Sum64())
 }
