@@ -369,7 +369,7 @@ func lastPrompts(sess *session) (prompt string, recent []string) {
 
 // decideCall decides a tool call on the manifest: one decision per path
 // when it names several (apply_patch).
-func (h *handler) decideCall(m *manifest.Manifest, tc *call, c match.Call, cwd string, seen func(string) bool) (match.Decision, error) {
+func (h *handler) decideCall(m *manifest.Manifest, tc *call, c match.Call, cwd string, seen match.Seen) (match.Decision, error) {
 	// The added text is read only for a manifest with content
 	// triggers for this tool: most stores have none.
 	edits := m.Edits(tc.Tool)
@@ -389,7 +389,7 @@ func (h *handler) decideCall(m *manifest.Manifest, tc *call, c match.Call, cwd s
 // decidePaths decides a call that names several files (apply_patch): one
 // decision per file, with the text added to it, merged in order and cut
 // to maxItems again.
-func (h *handler) decidePaths(m *manifest.Manifest, paths []string, patch map[string]string, c match.Call, cwd string, seen func(string) bool) (match.Decision, error) {
+func (h *handler) decidePaths(m *manifest.Manifest, paths []string, patch map[string]string, c match.Call, cwd string, seen match.Seen) (match.Decision, error) {
 	var d match.Decision
 	for i, p := range paths {
 		if i == 8 {
@@ -559,7 +559,7 @@ func appendNew(to, rs []match.Result, have map[string]bool) []match.Result {
 	return to
 }
 
-func seenFunc(sess *session) func(string) bool {
+func seenFunc(sess *session) match.Seen {
 	if sess == nil {
 		return nil
 	}
@@ -567,11 +567,11 @@ func seenFunc(sess *session) func(string) bool {
 	// (most calls) never opens it.
 	var set map[string]bool
 	read := false
-	return func(id string) bool {
+	return func(id []byte) bool {
 		if !read {
 			set, read = sess.seen(), true
 		}
-		return set[id]
+		return set[string(id)] // no string made: a map index
 	}
 }
 

@@ -137,11 +137,12 @@ func TestRoundTrip(t *testing.T) {
 		// Head reads the id, deny flag and required literals alone;
 		// ItemOf the rest.
 		h, err := m.Head(i)
-		if err != nil || h.ID != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(h.Required(), want.Required) {
-			t.Errorf("Head(%d) = %+v (%v), want %q deny %v required %q", i, h, err, it.ID, it.Deny, want.Required)
+		req, rerr := h.Required()
+		if err != nil || rerr != nil || h.ID() != it.ID || string(h.IDBytes()) != it.ID || h.Deny != it.Deny || !reflect.DeepEqual(req, want.Required) {
+			t.Errorf("Head(%d) = %+v (%v, %v), want %q deny %v required %q", i, h, err, rerr, it.ID, it.Deny, want.Required)
 		}
 		of, err := m.ItemOf(h)
-		if it.Required = h.Required(); err != nil || !reflect.DeepEqual(of, it) {
+		if it.Required = req; err != nil || !reflect.DeepEqual(of, it) {
 			t.Errorf("ItemOf(Head(%d)) = %+v (%v), want %+v", i, of, err, it)
 		}
 		it.textRef, it.fixRef = ref{}, ref{}
@@ -234,6 +235,30 @@ func TestCorrupt(t *testing.T) {
 	m3, _ := Parse(b)
 	if _, err := m3.Item(0); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("flipped record byte: %v", err)
+	}
+	// A head whose checksum holds but whose required literals do not
+	// decode (a builder's bug): Head reads its id, Required, ItemOf and
+	// Verify report it.
+	hOff := binary.LittleEndian.Uint32(good[m.headTab:])
+	n := binary.LittleEndian.Uint32(good[hOff:])
+	b = bytes.Clone(good)
+	payload := b[hOff+8 : hOff+8+n]
+	h0, _ := m.Head(0)
+	payload[len(payload)-len(h0.req)] = 0x7e // 126 command patterns
+	binary.LittleEndian.PutUint32(b[hOff+4:], sum32(payload))
+	m4, _ := Parse(b)
+	h, err := m4.Head(0)
+	if err != nil || h.ID() != it.ID {
+		t.Fatalf("head with bad required literals: %+v %v", h, err)
+	}
+	if _, err := h.Required(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Required: %v", err)
+	}
+	if _, err := m4.ItemOf(h); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("ItemOf: %v", err)
+	}
+	if err := m4.Verify(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Verify: %v", err)
 	}
 }
 
@@ -417,7 +442,7 @@ func TestHeadsOfOneLiteralAreNeighbours(t *testing.T) {
 		}
 	}
 	for i, id := range []string{"01A", "01B", "01C", "01D", "01E"} {
-		if h, err := m.Head(i); err != nil || h.ID != id {
+		if h, err := m.Head(i); err != nil || h.ID() != id {
 			t.Errorf("head %d: %+v %v, want %s", i, h, err, id)
 		}
 	}

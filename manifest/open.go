@@ -528,13 +528,21 @@ func (m *Manifest) Item(i int) (Item, error) {
 // match the command). Heads are dense in the file, records are not: a
 // record read is a page fault. ItemOf reads the record.
 type Head struct {
-	ID   string
 	Deny bool
+	id   []byte // inside the manifest's mapping
 	i    int
 	req  []byte // the encoded required literals, checked
 }
 
-// Head reads item i's head.
+// ID is the item's id.
+func (h Head) ID() string { return string(h.id) }
+
+// IDBytes is the item's id as it lies in the manifest, for a lookup that
+// needs no string of its own: read-only, valid until Close, not to be kept.
+func (h Head) IDBytes() []byte { return h.id }
+
+// Head reads item i's head. Its required literals are decoded (and their
+// encoding checked) by Required: a candidate shown already needs none.
 func (m *Manifest) Head(i int) (Head, error) {
 	p, err := m.framed(m.headTab, i, "head")
 	if err != nil {
@@ -544,35 +552,59 @@ func (m *Manifest) Head(i int) (Head, error) {
 	d := decoder{b: p[k:]}
 	h := Head{i: i}
 	h.Deny = d.byte()&1 != 0
-	h.ID = d.str()
+	h.id = d.bytes()
 	h.req = d.b
-	for n := d.uvarint(); n > 0 && !d.bad; n-- { // walked, not decoded: see Required
-		for k := d.uvarint(); k > 0 && !d.bad; k-- {
-			d.bytes()
-		}
-	}
-	if d.bad || len(d.b) != 0 {
+	if d.bad {
 		return Head{}, errf("head %d is malformed", i)
 	}
 	return h, nil
 }
 
 // Required decodes Item.Required from the head: none, or one list per
-// command pattern. Not done by Head: a candidate shown already needs none.
-func (h Head) Required() [][]string {
+// command pattern.
+func (h Head) Required() ([][]string, error) {
 	d := decoder{b: h.req}
 	var out [][]string
 	for n := d.uvarint(); len(out) < n && !d.bad; {
 		out = append(out, d.list())
 	}
-	return out
+	if d.bad || len(d.b) != 0 {
+		return nil, errf("head %d is malformed", h.i)
+	}
+	return out, nil
+}
+
+// Possible reports whether a command can match the item: it has no command
+// pattern, or one whose required literals the command holds each of (has
+// reports one, lower-cased). It reads Required's encoding without making a
+// string: most candidates of a command fail it, and decoding theirs was
+// half of a call's allocations.
+func (h Head) Possible(has func(lit []byte) bool) (bool, error) {
+	d := decoder{b: h.req}
+	n := d.uvarint()
+	possible := n == 0
+	for ; n > 0 && !d.bad; n-- {
+		all := true
+		for k := d.uvarint(); k > 0 && !d.bad; k-- {
+			lit := d.bytes()
+			all = all && !d.bad && has(lit)
+		}
+		possible = possible || all
+	}
+	if d.bad || len(d.b) != 0 {
+		return false, errf("head %d is malformed", h.i)
+	}
+	return possible, nil
 }
 
 // ItemOf decodes the item whose head h is (not its Text or Fix), with the
 // head's Required.
 func (m *Manifest) ItemOf(h Head) (Item, error) {
 	it, err := m.Item(h.i)
-	it.Required = h.Required()
+	if err != nil {
+		return Item{}, err
+	}
+	it.Required, err = h.Required()
 	return it, err
 }
 
@@ -753,8 +785,11 @@ func (m *Manifest) verifyItem(i int) error {
 	if err != nil {
 		return err
 	}
-	if h.ID != it.ID || h.Deny != it.Deny {
+	if h.ID() != it.ID || h.Deny != it.Deny {
 		return errf("head %d is not its record's", i)
+	}
+	if _, err := h.Required(); err != nil {
+		return err
 	}
 	if _, err := m.Text(it); err != nil {
 		return err

@@ -63,10 +63,16 @@ type Decision struct {
 // Tolerance is the slack of every score comparison.
 const Tolerance = 1e-9
 
+// Seen reports whether an item was injected already in this session. It
+// is asked with the id's bytes as they lie in the manifest (not to be
+// kept): a long session asks for most candidates, and a string each cost
+// an allocation.
+type Seen func(id []byte) bool
+
 // Decide runs DESIGN section 8 for one tool call. seen reports ids already
 // injected in this session (nil: a fresh session); deny items are never
 // deduplicated.
-func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, error) {
+func Decide(m *manifest.Manifest, c Call, seen Seen) (Decision, error) {
 	e := newEval(c, false)
 	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
 	if err != nil {
@@ -77,7 +83,7 @@ func Decide(m *manifest.Manifest, c Call, seen func(id string) bool) (Decision, 
 
 // DecidePrompt is the UserPromptSubmit variant: only items that have
 // keywords and no tools or targets, scored with tool and target at 0.5.
-func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen func(id string) bool) (Decision, error) {
+func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen Seen) (Decision, error) {
 	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
 	idx, err := m.Candidates(PromptBucket, "", "", prompt)
 	if err != nil {
@@ -146,7 +152,7 @@ func newEval(c Call, promptMode bool) *eval {
 	return e
 }
 
-func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, explain bool) (Decision, error) {
+func (e *eval) decide(m *manifest.Manifest, idx []int, seen Seen, explain bool) (Decision, error) {
 	e.explain = explain
 	d := Decision{Considered: len(idx)}
 	kept, err := e.pass(m, idx, seen, &d)
@@ -164,7 +170,7 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen func(string) bool, e
 // pass scores the candidates and returns those over the threshold and not
 // yet shown in the session; for Explain, the others go to d.Rejected with
 // why.
-func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *Decision) ([]Result, error) {
+func (e *eval) pass(m *manifest.Manifest, idx []int, seen Seen, d *Decision) ([]Result, error) {
 	thr := m.Settings().Threshold
 	var kept []Result
 	for _, i := range idx {
@@ -172,7 +178,9 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 		if err != nil {
 			return nil, err
 		}
-		if e.skip(h, seen) {
+		if skip, err := e.skip(h, seen); err != nil {
+			return nil, err
+		} else if skip {
 			continue
 		}
 		it, err := m.ItemOf(h)
@@ -202,11 +210,14 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen func(string) bool, d *
 // session, most were, and scoring them would compile their regexes for
 // nothing; a deny is never deduplicated), or each of its command patterns
 // lacks a required literal, so it cannot match.
-func (e *eval) skip(h manifest.Head, seen func(string) bool) bool {
-	if e.explain {
-		return false
+func (e *eval) skip(h manifest.Head, seen Seen) (bool, error) {
+	switch {
+	case e.explain:
+		return false, nil
+	case !h.Deny && seen != nil && seen(h.IDBytes()):
+		return true, nil
 	}
-	return !h.Deny && shown(seen, h.ID) || e.cannotMatch(h)
+	return e.cannotMatch(h)
 }
 
 // reject lists r as not injected, with why (Explain).
@@ -217,7 +228,7 @@ func (d *Decision) reject(r Result, out string) {
 
 // cut says why a scored item is not kept ("" when it is): below the
 // threshold, or already injected in this session.
-func (e *eval) cut(r *Result, thr float64, seen func(string) bool) string {
+func (e *eval) cut(r *Result, thr float64, seen Seen) string {
 	below := r.Score < thr-Tolerance
 	switch {
 	case below && e.explain:
@@ -228,14 +239,11 @@ func (e *eval) cut(r *Result, thr float64, seen func(string) bool) string {
 		return out
 	case below:
 		return "below the threshold"
-	case !r.Deny && shown(seen, r.ID):
+	case !r.Deny && seen != nil && seen([]byte(r.ID)):
 		return "already injected in this session"
 	}
 	return ""
 }
-
-// shown reports whether seen (nil in a fresh session) has the id.
-func shown(seen func(string) bool, id string) bool { return seen != nil && seen(id) }
 
 // fit injects the kept items in order while they fit inject.maxItems and
 // inject.budgetBytes (a deny always goes in, as its title at worst); the
@@ -585,34 +593,35 @@ func (e *eval) matchCommand(pats []string, required [][]string) (pat, where stri
 
 // cannotMatch reports whether a command line lacks a required literal of
 // each of an item's command patterns, which targetFit would then reject.
-func (e *eval) cannotMatch(h manifest.Head) bool {
+func (e *eval) cannotMatch(h manifest.Head) (bool, error) {
 	if e.kind != targetShell {
-		return false
+		return false, nil
 	}
-	required := h.Required()
-	if len(required) == 0 {
-		return false
-	}
-	for _, lits := range required {
-		if len(lits) == 0 || e.hasAll(lits) {
+	possible, err := h.Possible(e.holds)
+	return !possible, err
+}
+
+// hasAll reports whether the command line holds every one of the
+// lowercased literals (ASCII case-insensitively).
+func (e *eval) hasAll(lits []string) bool {
+	for _, l := range lits {
+		if !strings.Contains(e.lowTarget(), l) {
 			return false
 		}
 	}
 	return true
 }
 
-// hasAll reports whether the command line holds every one of the
-// lowercased literals (ASCII case-insensitively).
-func (e *eval) hasAll(lits []string) bool {
-	if len(lits) > 0 && e.targetLow == "" {
+// holds is hasAll for one literal as it lies in the manifest (a literal's
+// string is on the stack: it does not escape and is short).
+func (e *eval) holds(lit []byte) bool { return strings.Contains(e.lowTarget(), string(lit)) }
+
+// lowTarget is the command line ASCII-lowercased, made on first need.
+func (e *eval) lowTarget() string {
+	if e.targetLow == "" {
 		e.targetLow = string(asciiLower(e.target))
 	}
-	for _, l := range lits {
-		if !strings.Contains(e.targetLow, l) {
-			return false
-		}
-	}
-	return true
+	return e.targetLow
 }
 
 func (e *eval) runCommand(p string) hit {

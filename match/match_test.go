@@ -182,11 +182,12 @@ func TestBudgetAndDedup(t *testing.T) {
 	if !got.Injected[0].Deny || got.Injected[0].DenyReason != "run make -n first" {
 		t.Errorf("deny %+v", got.Injected[0])
 	}
-	// Seen items are skipped; a deny is never deduplicated.
-	seen := func(id string) bool { return true }
+	// Seen items are skipped, asked by id; a deny is never deduplicated.
+	asked := map[string]bool{}
+	seen := func(id []byte) bool { asked[string(id)] = true; return true }
 	got, _ = Decide(m, Call{Tool: "Bash", Command: "make"}, seen)
-	if ids(got.Injected) != "Z" {
-		t.Errorf("with everything seen: %s", ids(got.Injected))
+	if ids(got.Injected) != "Z" || !asked["A"] || !asked["D"] || asked["Z"] {
+		t.Errorf("with everything seen: %s (asked %v)", ids(got.Injected), asked)
 	}
 }
 
