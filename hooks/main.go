@@ -77,18 +77,21 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer, exiting boo
 }
 
 // growStack grows the goroutine's stack once, while it is shallow, to
-// what a call needs. The stack starts at 8 KiB and a call needs more than
-// 16 (compiled items and results are hundreds of bytes, held in frames of
-// 1-3 KiB); each doubling deep in the call copied every frame, adjusting
-// its pointers through the runtime's tables: three copies, 90 K of the 880
-// K instructions of a steady-state call, and 0.03x of its time. Growing
-// here copies a few frames. (CockroachDB's growstack does the same for its
-// request goroutines.) growAt, read at run time, keeps the compiler from
-// dropping the array.
+// what a call needs. The stack is 4 KiB here and a call needs 8-16 (compiled
+// items and results are hundreds of bytes, held in frames of 1-3 KiB);
+// each doubling deep in the call copied every frame, adjusting its
+// pointers through the runtime's tables: 90 K of the 880 K instructions of
+// a steady-state call, and 0.03x of its time. Growing here copies a few
+// frames. (CockroachDB's growstack does the same for its request
+// goroutines.) A 16 KiB frame makes the stack 32 KiB: a 16 KiB stack comes
+// from the runtime's pool, which first carves a fresh span into stacks and
+// touches each page of it, and a 32 KiB frame made a 64 KiB stack and
+// zeroed 8 pages for it (each 0.015x of a steady-state call). growAt, read
+// at run time, keeps the compiler from dropping the array.
 //
 //go:noinline
 func growStack() byte {
-	var pad [32 << 10]byte
+	var pad [16 << 10]byte
 	pad[growAt] = 1
 	return pad[len(pad)-1-growAt]
 }

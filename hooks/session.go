@@ -88,7 +88,7 @@ func contextKey(s string) string {
 // reads it while another claims only scores an item claim then refuses);
 // a missing file is a fresh session.
 func (s session) seen() map[string]bool {
-	data, err := os.ReadFile(s.self + ".seen")
+	data, err := readFile(s.self + ".seen")
 	if err != nil || len(data) == 0 {
 		return nil
 	}
@@ -223,7 +223,7 @@ func keepIDs(data []byte, drop func(id string) bool) []byte {
 
 // prompts returns the main thread's stored prompts, oldest first.
 func (s session) prompts() []string {
-	data, err := os.ReadFile(s.main + ".prompts")
+	data, err := readFile(s.main + ".prompts")
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package hooks
+
+import "os"
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
