@@ -138,10 +138,9 @@ func BenchmarkAges(b *testing.B) {
 		b.Log("no taskset: not pinned to one core")
 		pin = nil
 	}
-	lore := filepath.Join(b.TempDir(), "lore")
-	if out, err := exec.Command("go", "build", "-o", lore, "../cmd/lore").CombinedOutput(); err != nil {
-		b.Fatalf("build lore: %v\n%s", err, out)
-	}
+	bin := b.TempDir()
+	benchproc.Build(b, bin, "../cmd/lore")
+	lore := filepath.Join(bin, "lore")
 	sizes := []int{2000}
 	if os.Getenv("LORE_BENCH_LARGE") != "" {
 		sizes = append(sizes, 20000, 100000)

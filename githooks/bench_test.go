@@ -26,10 +26,7 @@ func BenchmarkCommit(b *testing.B) {
 	const items, commits = 1000, 21
 	tmp := b.TempDir()
 	bin := filepath.Join(tmp, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "lore"), "../cmd/lore")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	benchproc.Build(b, bin, "../cmd/lore")
 	home := filepath.Join(tmp, "home")
 	repo := filepath.Join(tmp, "repo")
 	empty := filepath.Join(tmp, "no-hooks")

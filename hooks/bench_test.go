@@ -51,9 +51,7 @@ func binaries(b *testing.B) (hook, trivial string) {
 			benchBins.dir = ""
 		})
 		hookBin, trivialBin := filepath.Join(dir, "lore-hook"), filepath.Join(dir, "trivial")
-		if out, err := exec.Command("go", "build", "-o", dir+"/", "github.com/lore-agents/lore/cmd/lore-hook", "github.com/lore-agents/lore/cmd/lore").CombinedOutput(); err != nil {
-			b.Fatalf("build lore-hook and lore: %v\n%s", err, out)
-		}
+		benchproc.Build(b, dir, "github.com/lore-agents/lore/cmd/lore-hook", "github.com/lore-agents/lore/cmd/lore")
 		src := filepath.Join(dir, "trivial.go")
 		if err := os.WriteFile(src, []byte(trivialSrc), 0o644); err != nil {
 			b.Fatal(err)

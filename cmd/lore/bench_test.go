@@ -20,9 +20,7 @@ func BenchmarkStartup(b *testing.B) {
 	const runs = 101
 	tmp := b.TempDir()
 	lore, trivial := filepath.Join(tmp, "lore"), filepath.Join(tmp, "trivial")
-	if out, err := exec.Command("go", "build", "-o", lore, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build lore: %v\n%s", err, out)
-	}
+	benchproc.Build(b, tmp, ".")
 	src := filepath.Join(tmp, "trivial.go")
 	if err := os.WriteFile(src, []byte("package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"{}\\n\") }\n"), 0o644); err != nil {
 		b.Fatal(err)

@@ -1,7 +1,10 @@
 package benchproc
 
 import (
+	"debug/elf"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -27,5 +30,27 @@ func TestRun(t *testing.T) {
 	d, out := Run(t, exec.Command(sh, "-c", "echo out; echo err >&2"))
 	if string(out) != "out\nerr\n" || d <= 0 {
 		t.Errorf("Run = %v, %q", d, out)
+	}
+}
+
+// Build's binaries need no dynamic loader, even for a program that links
+// os/user, which takes libc through cgo when cgo is on.
+func TestBuildIsStatic(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "user.go")
+	prog := "package main\n\nimport (\n\t\"fmt\"\n\t\"os/user\"\n)\n\nfunc main() { fmt.Println(user.Current()) }\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	Build(t, out, src)
+	f, err := elf.Open(filepath.Join(out, "user"))
+	if err != nil {
+		t.Fatalf("%v (an ELF platform is where lore's benchmarks run)", err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Error("the binary asks for a dynamic loader")
+		}
 	}
 }
