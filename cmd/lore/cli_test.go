@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"testing"
 )
@@ -31,5 +32,36 @@ func TestQuietScanArgs(t *testing.T) {
 	t.Setenv("COMP_LINE", "lore scan --quiet ")
 	if _, ok := quietScanArgs([]string{"scan", "--quiet"}); ok {
 		t.Error("a shell completion request took the quiet scan path")
+	}
+}
+
+// TestAgesArgs: what skips kong reads as kong reads it; every other shape
+// goes through kong.
+func TestAgesArgs(t *testing.T) {
+	for _, args := range [][]string{
+		{"ages"}, {"ages", "--json"}, {"ages", "--today", "2026-12-31"},
+		{"ages", "--today=2026-12-31", "--json"}, {"ages", "--json", "--today", ""}, {"ages", "--today="},
+	} {
+		got, ok := agesArgs(args)
+		cli := CLI{Globals: newGlobals(nil, io.Discard, io.Discard)}
+		parser, err := newParser(&cli, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parser.Parse(args); err != nil || !ok || *got != cli.Ages {
+			t.Errorf("%q: agesArgs %+v, %v; kong %+v, %v", args, got, ok, cli.Ages, err)
+		}
+	}
+	for _, args := range [][]string{
+		{"ages", "notes.md"}, {"ages", "--today"}, {"ages", "--today", "--json"}, {"ages", "--json", "--json"},
+		{"ages", "-C", "x"}, {"ages", "--help"}, {"-C", "x", "ages"}, {"scan", "--json"},
+	} {
+		if _, ok := agesArgs(args); ok {
+			t.Errorf("%q skipped kong", args)
+		}
+	}
+	t.Setenv("COMP_LINE", "lore ages ")
+	if _, ok := agesArgs([]string{"ages"}); ok {
+		t.Error("a shell completion request skipped kong")
 	}
 }
