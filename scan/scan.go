@@ -169,13 +169,33 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 }
 
 // scanAll scans the files on opt.Workers goroutines (one per CPU by
-// default).
+// default). A file its bookmark says is unchanged is only stat'ed, here:
+// a re-scan with nothing new (most Stop hooks) starts no goroutine, whose
+// hand-offs between threads cost more than its stats (0.1-0.3 ms).
 func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
+	results := make([]fileScan, len(files))
+	var todo []int
+	for i, file := range files {
+		prev, had := bm.Files[key(file)]
+		results[i] = fileScan{mark: prev, keep: had}
+		fi, err := os.Stat(file)
+		switch {
+		case err != nil:
+			results[i].stats.Errors++ // as scanOne counts it
+		case !unchanged(fi, prev, had, opt.Since):
+			todo = append(todo, i)
+		}
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]fileScan, len(files))
+	if workers = min(workers, len(todo)); workers <= 1 {
+		for _, i := range todo {
+			results[i] = scanOne(files[i], bm, opt.Since)
+		}
+		return results
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range workers {
@@ -187,7 +207,7 @@ func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
 			}
 		}()
 	}
-	for i := range files {
+	for _, i := range todo {
 		next <- i
 	}
 	close(next)

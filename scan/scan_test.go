@@ -267,6 +267,45 @@ func TestIncremental(t *testing.T) {
 	}
 }
 
+// TestRescanOfSeveralFiles: of three bookmarked files, the appended one is
+// read from its bookmark, the unchanged one is not read, and the removed
+// one counts as an error and keeps its bookmark; with several workers or
+// none.
+func TestRescanOfSeveralFiles(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		dir := t.TempDir()
+		var paths []string
+		for _, name := range []string{"a", "b", "c"} {
+			p := filepath.Join(dir, name+".jsonl")
+			writeFile(t, p, lessonLine(name, "first in "+name))
+			paths = append(paths, p)
+		}
+		r1, err := Scan(paths, nil, Options{Workers: workers})
+		if err != nil || len(r1.Candidates) != 3 {
+			t.Fatalf("first scan: %v %+v", err, r1)
+		}
+		f, _ := os.OpenFile(paths[0], os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(lessonLine("a", "second in a"))
+		f.Close()
+		os.Remove(paths[2])
+		r2, err := Scan(paths, r1.Bookmarks, Options{Workers: workers})
+		if err != nil || len(r2.Candidates) != 1 || r2.Candidates[0].Mistake != "second in a" {
+			t.Fatalf("workers %d: re-scan: %v %+v", workers, err, r2.Candidates)
+		}
+		if r2.Stats.Files != 1 || r2.Stats.Errors != 1 {
+			t.Errorf("workers %d: read %d files, %d errors; want 1 and 1", workers, r2.Stats.Files, r2.Stats.Errors)
+		}
+		for _, p := range paths[1:] {
+			if r2.Bookmarks.Files[p] != r1.Bookmarks.Files[p] {
+				t.Errorf("workers %d: %s: bookmark %+v, want it kept: %+v", workers, p, r2.Bookmarks.Files[p], r1.Bookmarks.Files[p])
+			}
+		}
+		if r2.Bookmarks.Files[paths[0]] == r1.Bookmarks.Files[paths[0]] {
+			t.Errorf("workers %d: the appended file's bookmark did not move", workers)
+		}
+	}
+}
+
 // TestGeminiIncremental: chat files are rewritten whole; only new messages
 // count on a re-scan.
 func TestGeminiIncremental(t *testing.T) {
