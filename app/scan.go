@@ -72,7 +72,7 @@ type scanPlan struct {
 	res       *ScanResult
 	bmRel     string
 	bmRead    []byte // the bookmarks as read
-	bookmarks []byte // as the scan moved them
+	bookmarks []byte // as the scan moved them; nil: as read
 }
 
 // planScan scans the transcripts from the bookmarks (none: an empty file)
@@ -94,7 +94,11 @@ func planScan(s *gitstore.Store, cfg config.Config, opt ScanOptions, bookmarksAt
 		return nil, err
 	}
 	r := &ScanResult{Candidates: res.Candidates, Stats: res.Stats, Files: len(files), MaxCandidates: cfg.Scan.MaxCandidates}
-	return &scanPlan{res: r, bmRel: bmRel, bmRead: data, bookmarks: res.Bookmarks.Marshal()}, nil
+	p := &scanPlan{res: r, bmRel: bmRel, bmRead: data}
+	if res.Moved || len(data) == 0 {
+		p.bookmarks = res.Bookmarks.Marshal()
+	}
+	return p, nil
 }
 
 // apply writes the drafts and observations, then the bookmarks: a scan
@@ -105,7 +109,7 @@ func (p *scanPlan) apply(s *gitstore.Store, cfg config.Config) error {
 	if err := p.res.write(s, cfg); err != nil {
 		return err
 	}
-	if bytes.Equal(p.bookmarks, p.bmRead) {
+	if p.bookmarks == nil || bytes.Equal(p.bookmarks, p.bmRead) {
 		return nil
 	}
 	return s.WriteFile(p.bmRel, p.bookmarks)

@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/lore-agents/lore/review"
 )
 
 // A dry scan finds what the scan applies and writes nothing (no drafts,
@@ -57,4 +60,44 @@ func files(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// A re-scan with nothing new leaves the bookmarks file as it is (its
+// rewrite was most of what such a scan cost); one that reads new lines
+// replaces it.
+func TestRescanRewritesBookmarksOnlyWhenTheyMove(t *testing.T) {
+	s := newStore(t)
+	transcript := filepath.Join(t.TempDir(), "session.jsonl")
+	line := `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\ntrigger: pytest -v\nmistake: pytest hangs without a TTY\nfix: run python -m pytest\n#/lesson"}]}}` + "\n"
+	if err := os.WriteFile(transcript, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bookmarks := func() os.FileInfo {
+		t.Helper()
+		if _, err := Scan(s, ScanOptions{Paths: []string{transcript}}); err != nil {
+			t.Fatal(err)
+		}
+		rel, err := s.Local(review.BookmarksFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(s.Path(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	first := bookmarks()
+	if again := bookmarks(); !os.SameFile(first, again) {
+		t.Error("a re-scan with nothing new rewrote the bookmarks")
+	}
+	f, err := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.ReplaceAll(line, "pytest hangs", "pytest stalls"))
+	f.Close()
+	if moved := bookmarks(); os.SameFile(first, moved) {
+		t.Error("a scan that read a new line kept the old bookmarks")
+	}
 }

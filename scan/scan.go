@@ -83,6 +83,7 @@ type Result struct {
 	Candidates []Candidate
 	Stats      Stats
 	Bookmarks  *Bookmarks // the state after this scan (write it unless dry-run)
+	Moved      bool       // a bookmark moved: Bookmarks differs from the state read
 }
 
 // Files expands paths (files or folders) into the transcript files under
@@ -155,8 +156,9 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	var all []Candidate
 	for i, o := range results {
 		res.Stats.add(o.stats)
-		if o.keep {
-			res.Bookmarks.Files[key(files[i])] = o.mark
+		if k := key(files[i]); o.keep && bm.Files[k] != o.mark {
+			res.Bookmarks.Files[k] = o.mark
+			res.Moved = true
 		}
 		all = append(all, o.cands...)
 	}

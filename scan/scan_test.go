@@ -270,7 +270,7 @@ func TestIncremental(t *testing.T) {
 // TestRescanOfSeveralFiles: of three bookmarked files, the appended one is
 // read from its bookmark, the unchanged one is not read, and the removed
 // one counts as an error and keeps its bookmark; with several workers or
-// none.
+// none. Moved says whether any bookmark moved.
 func TestRescanOfSeveralFiles(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		dir := t.TempDir()
@@ -300,8 +300,11 @@ func TestRescanOfSeveralFiles(t *testing.T) {
 				t.Errorf("workers %d: %s: bookmark %+v, want it kept: %+v", workers, p, r2.Bookmarks.Files[p], r1.Bookmarks.Files[p])
 			}
 		}
-		if r2.Bookmarks.Files[paths[0]] == r1.Bookmarks.Files[paths[0]] {
-			t.Errorf("workers %d: the appended file's bookmark did not move", workers)
+		if r2.Bookmarks.Files[paths[0]] == r1.Bookmarks.Files[paths[0]] || !r1.Moved || !r2.Moved {
+			t.Errorf("workers %d: the appended file's bookmark did not move (moved %v, %v)", workers, r1.Moved, r2.Moved)
+		}
+		if r3, _ := Scan(paths, r2.Bookmarks, Options{Workers: workers}); r3.Moved || r3.Stats.Files != 0 {
+			t.Errorf("workers %d: nothing new, yet moved %v after reading %d files", workers, r3.Moved, r3.Stats.Files)
 		}
 	}
 }
