@@ -15,11 +15,7 @@ import (
 // finds nothing new.
 func TestScanDryRunPlansWhatTheScanApplies(t *testing.T) {
 	s := newStore(t)
-	transcript := filepath.Join(t.TempDir(), "session.jsonl")
-	line := `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\ntrigger: pytest -v\nmistake: pytest hangs without a TTY\nfix: run python -m pytest\n#/lesson"}]}}` + "\n"
-	if err := os.WriteFile(transcript, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	transcript, _ := lessonTranscript(t)
 	before := files(t, s.Root)
 	dry, err := Scan(s, ScanOptions{Paths: []string{transcript}, DryRun: true})
 	if err != nil || len(dry.Candidates) != 1 || len(dry.Written) != 0 {
@@ -67,11 +63,7 @@ func files(t *testing.T, root string) []string {
 // replaces it.
 func TestRescanRewritesBookmarksOnlyWhenTheyMove(t *testing.T) {
 	s := newStore(t)
-	transcript := filepath.Join(t.TempDir(), "session.jsonl")
-	line := `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\ntrigger: pytest -v\nmistake: pytest hangs without a TTY\nfix: run python -m pytest\n#/lesson"}]}}` + "\n"
-	if err := os.WriteFile(transcript, []byte(line), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	transcript, line := lessonTranscript(t)
 	bookmarks := func() os.FileInfo {
 		t.Helper()
 		if _, err := Scan(s, ScanOptions{Paths: []string{transcript}}); err != nil {
@@ -100,4 +92,16 @@ func TestRescanRewritesBookmarksOnlyWhenTheyMove(t *testing.T) {
 	if moved := bookmarks(); os.SameFile(first, moved) {
 		t.Error("a scan that read a new line kept the old bookmarks")
 	}
+}
+
+// lessonTranscript writes a Claude Code session whose one line holds a
+// #lesson block, and returns its path and that line.
+func lessonTranscript(t *testing.T) (path, line string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "session.jsonl")
+	line = `{"type":"assistant","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"#lesson\ntool: Bash\ntrigger: pytest -v\nmistake: pytest hangs without a TTY\nfix: run python -m pytest\n#/lesson"}]}}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, line
 }
