@@ -314,6 +314,7 @@ func lookups(data []byte, dir string) {
 		_, _ = m.Item(i)
 		if h, err := m.Head(i); err == nil {
 			_, _ = m.ItemOf(h)
+			_, _ = h.Possible(func(lit []byte) bool { return len(lit)%2 == 0 })
 		}
 	}
 }
