@@ -298,7 +298,7 @@ func (h *handler) agentID(ev Event, in *input) string {
 // openSubagent is the context of the sub-agent whose call the marker says
 // is open ("" for none).
 func openSubagent(mark string) string {
-	if id, err := os.ReadFile(mark); err == nil && len(id) > 0 {
+	if id, err := readFile(mark); err == nil && len(id) > 0 {
 		return "sub-" + string(id)
 	}
 	return ""

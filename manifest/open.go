@@ -541,8 +541,9 @@ func (h Head) ID() string { return string(h.id) }
 // needs no string of its own: read-only, valid until Close, not to be kept.
 func (h Head) IDBytes() []byte { return h.id }
 
-// Head reads item i's head. Its required literals are decoded (and their
-// encoding checked) by Required: a candidate shown already needs none.
+// Head reads item i's head. Its required literals are read (and their
+// encoding checked) by Required or Possible: a candidate shown already
+// needs neither.
 func (m *Manifest) Head(i int) (Head, error) {
 	p, err := m.framed(m.headTab, i, "head")
 	if err != nil {

@@ -194,7 +194,7 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen Seen, d *Decision) ([]
 				out += "; it " + never
 			}
 		case out == "":
-			out = e.cut(&r, thr, seen)
+			out = e.cut(&r, thr)
 		}
 		if out == "" {
 			kept = append(kept, r)
@@ -227,8 +227,9 @@ func (d *Decision) reject(r Result, out string) {
 }
 
 // cut says why a scored item is not kept ("" when it is): below the
-// threshold, or already injected in this session.
-func (e *eval) cut(r *Result, thr float64, seen Seen) string {
+// threshold. (One injected already in this session was skipped before it
+// was scored.)
+func (e *eval) cut(r *Result, thr float64) string {
 	below := r.Score < thr-Tolerance
 	switch {
 	case below && e.explain:
@@ -239,8 +240,6 @@ func (e *eval) cut(r *Result, thr float64, seen Seen) string {
 		return out
 	case below:
 		return "below the threshold"
-	case !r.Deny && seen != nil && seen([]byte(r.ID)):
-		return "already injected in this session"
 	}
 	return ""
 }

@@ -102,13 +102,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// The agents' Stop hook (hooks/spawn.go) skips kong too: a quiet
 		// scan prints nothing and exits 0, and building the model of every
 		// command was half of what a scan with nothing new cost.
-		cli.Dir = "."
 		return exitCode((&ScanCmd{Paths: paths, Quiet: true}).Run(&cli.Globals), "scan", stderr)
 	}
 	if cmd, ok := agesArgs(args); ok {
 		// `lore ages` is what a warm call should answer in a few ms (DESIGN
 		// section 14): kong's model of even one command cost 0.1 ms of it.
-		cli.Dir = "."
 		return exitCode(cmd.Run(&cli.Globals), "ages", stderr)
 	}
 	defer func() {
@@ -144,11 +142,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 }
 
 // newGlobals makes the one terminal decision: Color when stdout is a
-// terminal and NO_COLOR is unset, Interactive when stdin is one too.
+// terminal and NO_COLOR is unset, Interactive when stdin is one too. Dir
+// is -C's default already, for the commands answered before kong.
 func newGlobals(stdin io.Reader, stdout, stderr io.Writer) Globals {
 	term := isTerminal(stdout)
 	_, noColor := os.LookupEnv("NO_COLOR")
-	return Globals{Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: term && !noColor,
+	return Globals{Dir: ".", Stdin: stdin, Stdout: stdout, Stderr: stderr, Color: term && !noColor,
 		Interactive: term && isTerminal(stdin)}
 }
 
