@@ -116,10 +116,10 @@ type scenario struct {
 	run  func(t *testing.T, cb clientBin)
 }
 
-// suite runs the client's own scenarios, then the shared clone and install,
-// for every installed version.
+// suite runs the client's own scenarios, then the shared loop, clone and
+// install, for every installed version.
 func (k client) suite(t *testing.T, own ...scenario) {
-	all := append(own, scenario{"clone", k.clone}, scenario{"install", k.install})
+	all := append(own, scenario{"loop", k.loop}, scenario{"clone", k.clone}, scenario{"install", k.install})
 	for _, cb := range clientBins(t, k.agent) {
 		t.Run(cb.Version, func(t *testing.T) {
 			for _, s := range all {
