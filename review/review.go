@@ -232,6 +232,7 @@ func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, err
 		{Key: "ref", Value: ref},
 		{Key: "triggers", Value: draftTriggers(c)},
 		{Key: "tags", Value: c.Tags},
+		{Key: "enforce", Value: proposedEnforce(c)},
 		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
