@@ -1,11 +1,9 @@
 package hooks
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -34,21 +32,6 @@ func shell(agent, root, session, agentID, command string) (event string, in map[
 		return "BeforeTool", in
 	}
 	return "PreToolUse", in
-}
-
-// heldRecord parses the record ending a reason (Claude, Codex) and
-// returns its injected and held ids.
-func heldRecord(t *testing.T, reason string) (injected, held []string) {
-	t.Helper()
-	m := recordRE.FindStringSubmatch(reason)
-	if m == nil {
-		t.Fatalf("no trailing record in %q", reason)
-	}
-	var r struct{ Injected, Held []string }
-	if err := json.Unmarshal([]byte(m[1]), &r); err != nil {
-		t.Fatal(err)
-	}
-	return r.Injected, r.Held
 }
 
 // TestHoldContracts replays recorded calls of each client against a store
@@ -96,7 +79,8 @@ func TestHoldOnceThenProceed(t *testing.T) {
 				t.Errorf("%s %q: a hold reads as a permanent block:\n%s", agent, who, reason)
 			}
 			if agent != "gemini" {
-				inj, held := heldRecord(t, reason)
+				r := parseRecord(t, reason)
+				inj, held := r.Injected, r.Held
 				if len(held) != 1 || held[0] != pytestID || len(inj) != 1 || inj[0] != pytestID {
 					t.Errorf("%s %q: record injected %v held %v, want the pytest lesson in both", agent, who, inj, held)
 				}
@@ -130,17 +114,10 @@ func TestHoldParallelCalls(t *testing.T) {
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		s := newSession(t)
 		const n = 16
-		var wg sync.WaitGroup
-		outs := make([]string, n)
-		for i := range outs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ev, in := shell(agent, root, s, "", "pytest -x")
-				outs[i] = hook(t, agent, ev, in)
-			}()
-		}
-		wg.Wait()
+		outs := parallel(n, func() string {
+			ev, in := shell(agent, root, s, "", "pytest -x")
+			return hook(t, agent, ev, in)
+		})
 		held := 0
 		for _, o := range outs {
 			if strings.Contains(denyReason(t, o), holdLine) {
@@ -168,8 +145,8 @@ func TestHoldYieldsToDenyAndMentions(t *testing.T) {
 	if !strings.Contains(reason, "Blocked by lore: Force push") || !strings.Contains(reason, "pytest hangs") || strings.Contains(reason, holdLine) {
 		t.Errorf("deny with a once lesson:\n%s", reason)
 	}
-	if inj, held := heldRecord(t, reason); len(held) != 0 || len(inj) != 2 {
-		t.Errorf("record injected %v held %v, want both injected, none held", inj, held)
+	if r := parseRecord(t, reason); len(r.Held) != 0 || len(r.Injected) != 2 {
+		t.Errorf("record injected %v held %v, want both injected, none held", r.Injected, r.Held)
 	}
 	ev, in = shell("claude", root, s, "", "pytest -x")
 	if out := hook(t, "claude", ev, in); out != "{}\n" {
