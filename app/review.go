@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/review"
@@ -52,7 +53,7 @@ func (r *Review) Promote(i int) (notes []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	_, notes, err = review.Promote(r.s, r.Drafts[i].Path, review.Refinement{}, cfg.Inject.MinConfidence, time.Now())
+	_, notes, err = review.Promote(r.s, r.Drafts[i].Path, review.Refinement{}, compile.Settings(cfg), time.Now())
 	return notes, err
 }
 
@@ -148,6 +149,6 @@ func setStatus(s *gitstore.Store, q, status string, r review.Refinement) (Change
 	if err != nil {
 		return c, err
 	}
-	c.Item, c.Notes, err = review.Promote(s, it.Path, r, cfg.Inject.MinConfidence, time.Now())
+	c.Item, c.Notes, err = review.Promote(s, it.Path, r, compile.Settings(cfg), time.Now())
 	return c, err
 }

@@ -218,25 +218,12 @@ func check(it *markdown.Item) (errs []*markdown.Error, unsafe bool) {
 }
 
 func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
-	t := it.Triggers
-	clean := func(l []string) []string {
-		var out []string
-		for _, s := range l {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
 	m := manifest.Item{
 		ID: it.ID, Kind: it.Kind, Title: Sanitize(it.Title), File: it.Path, Status: it.Status,
 		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
-		Deny: it.Enforce == "deny" && it.Priority >= 9 && it.Status == "active",
-		Triggers: manifest.Triggers{
-			Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
-			Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
-		},
-		Text: Render(it, it.Path, itemCap),
+		Deny:     it.Enforce == "deny" && it.Priority >= 9 && it.Status == "active",
+		Triggers: Triggers(it),
+		Text:     Render(it, it.Path, itemCap),
 	}
 	for _, c := range m.Triggers.Commands {
 		m.Required = append(m.Required, match.RequiredLiterals(c))
@@ -248,6 +235,25 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 		m.Confidence = 0
 	}
 	return m
+}
+
+// Triggers are an item's triggers as the hook reads them: blank entries
+// dropped.
+func Triggers(it *markdown.Item) manifest.Triggers {
+	t := it.Triggers
+	clean := func(l []string) []string {
+		var out []string
+		for _, s := range l {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return manifest.Triggers{
+		Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
+		Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
+	}
 }
 
 // maxCritical caps the critical items of the SessionStart block.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -75,6 +76,10 @@ func decide(g *Globals, in *bufio.Reader, r *app.Review, i int) (quit bool, err 
 		case "p", "promote":
 			notes, err := r.Promote(i)
 			printNotes(g, notes)
+			if errors.Is(err, review.ErrRefused) {
+				fmt.Fprintf(g.Stdout, "  %v\n", err) // archive, reject or skip it instead
+				continue
+			}
 			return false, err
 		case "a", "archive":
 			return false, r.Archive(i)
