@@ -39,7 +39,7 @@ const EditedRelPath = lorepath.Edited
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 6
+const Version = 7
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -127,8 +127,11 @@ type Source struct {
 	Revision     uint32   // the compiler's revision: another one means rebuild
 	Settings     Settings
 	SessionStart string
-	Items        []Item
-	Buckets      []Bucket
+	// AlwaysOn is the block of items without triggers, injected at
+	// SessionStart (before SessionStart above) and SubagentStart.
+	AlwaysOn string
+	Items    []Item
+	Buckets  []Bucket
 	// Watch is checked on every hook call: the folders (a file added,
 	// removed or replaced by rename changes a folder) and the few files
 	// every answer depends on (config, learnings). Files are the item
