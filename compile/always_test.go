@@ -33,3 +33,23 @@ func TestAlwaysOnBudget(t *testing.T) {
 		t.Error("a block without items")
 	}
 }
+
+// TestCutKeepsTheFix: a 3 KB Mistake is shortened to make room; the Fix
+// and the Checklist come whole (the text an agent acts on).
+func TestCutKeepsTheFix(t *testing.T) {
+	base := "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: Long story\nstatus: active\n"
+	mistake := strings.Repeat("The run went wrong in yet another way.\n", 80) // 3,120 bytes
+	it := parse(t, "x.md", base, "## Mistake\n"+mistake+"\n## Fix\nRun make clean first.\n\n## Checklist\n- stop the daemon\n- make clean\n")
+	got := Render(it, "x.md", MaxItemBytes)
+	if len(got) > MaxItemBytes {
+		t.Errorf("%d bytes over %d", len(got), MaxItemBytes)
+	}
+	if !strings.Contains(got, shortened+"\nFix: Run make clean first.\nChecklist:\n- [ ] stop the daemon\n- [ ] make clean\nSource: x.md\n") {
+		t.Errorf("fix or checklist lost:\n%s", got)
+	}
+	pf := parse(t, "PF-0001.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V9\nkind: pitfall\nref: PF-0001\ntitle: Big issue\nstatus: active\n",
+		"## Issue\n"+mistake+"\n## Avoid\nPin the version.\n")
+	if got := Render(pf, "PF-0001.md", 1024); len(got) > 1024 || !strings.HasSuffix(got, shortened+"\nAvoid: Pin the version.\nSource: PF-0001.md\n") {
+		t.Errorf("pitfall cut (%d bytes):\n%s", len(got), got)
+	}
+}

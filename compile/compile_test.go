@@ -23,7 +23,7 @@ func TestRenderForms(t *testing.T) {
 	base := "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: Bump\u200b versions\nstatus: active\n"
 	body := "## Mistake\nForgot marketplace.json.\n\n## Fix\nUpdate all \u202efiles.\n\n## Why\nStale listings.\n\n## Checklist\n- VERSION\n- [ ] plugin.json\n1. CHANGELOG.md\n"
 	for form, want := range map[string]string{
-		"":            "### Lesson: Bump versions\nMistake: Forgot marketplace.json.\nFix: Update all files.\nSource: x.md\n",
+		"":            "### Lesson: Bump versions\nMistake: Forgot marketplace.json.\nFix: Update all files.\nChecklist:\n- [ ] VERSION\n- [ ] plugin.json\n- [ ] CHANGELOG.md\nSource: x.md\n",
 		"checklist":   "### Checklist: Bump versions\n- [ ] VERSION\n- [ ] plugin.json\n- [ ] CHANGELOG.md\nSource: x.md\n",
 		"pattern":     "### Pattern: Bump versions\nWhen: Forgot marketplace.json.\nDo: Update all files.\nWhy: Stale listings.\nSource: x.md\n",
 		"warning":     "### Warning: Bump versions\nRisk: Forgot marketplace.json.\nMitigation: Update all files.\nSource: x.md\n",
