@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -168,5 +169,38 @@ func TestPromoteDraftsOfEveryOrigin(t *testing.T) {
 		if origin == "scan tier 1" && count["raised"]+count["refused"] > 0 {
 			t.Errorf("a self-reported draft starts at medium: %v", count)
 		}
+	}
+}
+
+// TestReviewKeyPromotes: review's promote key is the same promotion as
+// lore promote: a low draft is raised to medium and says so; one no
+// priority makes fire is refused (ErrRefused: the review goes on) and left
+// a draft.
+func TestReviewKeyPromotes(t *testing.T) {
+	s := newStore(t)
+	for name, trig := range map[string]string{"a-low": "tools: [Bash]\n  commands: ['\\bmake\\b']", "b-dead": "tools: [Bash]\n  content: ['print']"} {
+		doc := "---\nid: 01J0000000000000000000000" + name[:1] + "\nkind: lesson\ntitle: " + name + "\nstatus: draft\npriority: low\nconfidence: 0.3\ntriggers:\n  " + trig + "\n---\n\n## Fix\nx\n"
+		if err := os.WriteFile(s.Path(".lore/lessons/"+name+".md"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := OpenReview(s)
+	if err != nil || len(r.Drafts) != 2 {
+		t.Fatalf("%v, %d drafts", err, len(r.Drafts))
+	}
+	sort.Slice(r.Drafts, func(a, b int) bool { return r.Drafts[a].Path < r.Drafts[b].Path })
+	if !strings.HasPrefix(r.Drafts[0].OnPromote, "priority raised from low to medium") || !strings.Contains(r.Drafts[1].OnPromote, "no priority would make it fire") {
+		t.Errorf("on promote: %q, %q", r.Drafts[0].OnPromote, r.Drafts[1].OnPromote)
+	}
+	notes, err := r.Promote(0)
+	if err != nil || len(notes) != 2 || !strings.HasPrefix(notes[1], "priority raised from low to medium") {
+		t.Errorf("promote: %v %q", err, notes)
+	}
+	if _, err := r.Promote(1); !errors.Is(err, review.ErrRefused) {
+		t.Errorf("promote of a dead draft: %v", err)
+	}
+	after, err := OpenReview(s)
+	if err != nil || len(after.Drafts) != 1 || after.Drafts[0].Title != "b-dead" {
+		t.Errorf("drafts left: %+v", after.Drafts)
 	}
 }

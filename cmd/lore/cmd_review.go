@@ -61,6 +61,9 @@ func printDraft(g *Globals, i, n int, d app.Draft) {
 	for _, e := range d.Evidence {
 		fmt.Fprintf(g.Stdout, "  %s\n", e)
 	}
+	if d.OnPromote != "" {
+		fmt.Fprintf(g.Stdout, "  on promote: %s\n", d.OnPromote)
+	}
 }
 
 // decide asks what to do with draft i until it gets an answer; quit ends
