@@ -221,14 +221,37 @@ func (h *handler) dispatch(ev Event, in *input, cwd string, sess *session) reply
 }
 
 // subagentStart makes the sub-agent's own context's folder now, so its
-// tool calls pay no mkdir.
+// tool calls pay no mkdir, and gives it the protocol and the items
+// without triggers: its context is its own.
 func (h *handler) subagentStart(sess *session) reply {
 	if sess != nil {
 		if err := sess.ensure(); err != nil {
 			h.logf("%v", err)
 		}
 	}
-	return reply{context: protocol.Text, record: record(nil, nil, nil)}
+	text := protocol.Text
+	if always := h.alwaysOn(); always != "" {
+		text += "\n" + always + "\n"
+	}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil, nil)}
+}
+
+// alwaysOn is the manifest's block of items without triggers ("" without
+// a fresh manifest: a stale one may show items that changed).
+func (h *handler) alwaysOn() string {
+	m, stale := h.load(startWait, true)
+	if m == nil {
+		return ""
+	}
+	defer h.release(m)
+	if stale {
+		return ""
+	}
+	block, err := m.AlwaysOn()
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return strings.TrimSpace(block)
 }
 
 // release unmaps the manifest, unless the process is about to exit.

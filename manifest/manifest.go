@@ -128,8 +128,11 @@ type Source struct {
 	Revision     uint32   // the compiler's revision: another one means rebuild
 	Settings     Settings
 	SessionStart string
-	Items        []Item
-	Buckets      []Bucket
+	// AlwaysOn is the block of items without triggers, injected at
+	// SessionStart (before SessionStart above) and SubagentStart.
+	AlwaysOn string
+	Items    []Item
+	Buckets  []Bucket
 	// Watch is checked on every hook call: the folders (a file added,
 	// removed or replaced by rename changes a folder) and the few files
 	// every answer depends on (config, learnings). Files are the item

@@ -187,16 +187,38 @@ func (m *Manifest) SourceHash() string { return hex.EncodeToString(m.hash[:]) }
 // Len is the number of compiled items.
 func (m *Manifest) Len() int { return m.nItems }
 
-// SessionStart returns the block pre-rendered for SessionStart: critical
-// items, a compact index and the count of drafts awaiting review.
+// SessionStart returns the block pre-rendered for SessionStart: the
+// items without triggers (AlwaysOn), critical items, a compact index and
+// the count of drafts awaiting review.
 func (m *Manifest) SessionStart() (string, error) {
+	b, err := m.session()
+	if err != nil {
+		return "", err
+	}
+	always, rest, _ := strings.Cut(string(b), alwaysEnd)
+	return always + rest, nil
+}
+
+// AlwaysOn returns the block of items without triggers, for SubagentStart
+// (a sub-agent's context is its own).
+func (m *Manifest) AlwaysOn() (string, error) {
+	b, err := m.session()
+	if err != nil {
+		return "", err
+	}
+	always, _, _ := bytes.Cut(b, []byte(alwaysEnd))
+	return string(always), nil
+}
+
+// session is the session section, checked.
+func (m *Manifest) session() ([]byte, error) {
 	le := binary.LittleEndian
 	off, n := int(le.Uint32(m.data[hSessionOff:])), int(le.Uint32(m.data[hSessionLen:]))
 	b := m.data[off : off+n] // range checked by parse
 	if sum32(b) != le.Uint32(m.data[hSessionCRC:]) {
-		return "", errf("session block checksum mismatch")
+		return nil, errf("session block checksum mismatch")
 	}
-	return string(b), nil
+	return b, nil
 }
 
 // Candidates returns the indexes (ascending) of the items worth scoring for
