@@ -11,38 +11,60 @@ import (
 )
 
 // The loop a user follows, from a known mistake to a prevented repeat
-// (docs/design.md, Prevention before the call): in a new user's repository
-// the agent reports two mistakes in #lesson blocks; the hooks' background
-// scan turns them into drafts; the user promotes one as it is and the
-// other with --enforce once; in the next session the first lesson reaches
-// the model right after its matching call, once, and the first matching
-// call of the second is held with its fix as the reason, then proceeds
-// when the model issues it again.
-const (
-	loopFirst  = "[e2e:loop1] Start the dev server, then build the docs."
-	loopSecond = "[e2e:loop2] Build the docs twice, then start the dev server."
-	// Each command appends a line to its side-effect file, so the number
-	// of lines is the number of times it ran.
-	contextCommand = "echo ran >> docs-ran && make docs"
-	contextRan     = "docs-ran"
-	contextFix     = "E2E-LOOP-CONTEXT build only the changed pages with make docs-changed"
-	holdCommand    = "echo ran >> serve-ran && make serve"
-	holdRan        = "serve-ran"
-	holdFix        = "E2E-LOOP-HOLD start the server in the background with make serve-bg"
-	holdOutput     = "E2E-SERVE-STARTED" // what make serve prints when it runs
+// (docs/design.md, Prevention before the call), in a new user's
+// repository. In session 1 the agent reports three mistakes in #lesson
+// blocks, and the hooks' background scan alone turns them into drafts.
+// The user promotes them with `lore promote <slug>`: the hang (the draft
+// proposes enforce: once) and the slow build as they are, the release
+// with --enforce once. In session 2 the slow build's lesson reaches the
+// model right after its first matching call, once; the first matching
+// call of each held lesson does not run, and its result, which the model
+// reads before its next call, is the lesson; the same call issued again
+// runs.
+
+// loopLesson is one mistake: the #lesson block the model writes about it
+// and the call of session 2 that repeats it. Each command appends a line
+// to its own file, so the file's lines count the runs.
+type loopLesson struct {
+	trigger, mistake, fix, tags string
+	command, ran, output        string   // output: what the command prints when it runs
+	proposesOnce                bool     // the draft proposes enforce: once (a hang)
+	enforce                     []string // what the user adds to lore promote
+}
+
+var (
+	hangLesson = loopLesson{
+		trigger: "make serve", tags: "tool:make, severity:hang",
+		mistake: "make serve runs the dev server in the foreground and never returns, so the session hung until it was killed",
+		fix:     "E2E-LOOP-HANG start the server in the background with make serve-bg",
+		command: "echo ran >> serve-ran && make serve", ran: "serve-ran", output: "E2E-SERVE-STARTED",
+		proposesOnce: true,
+	}
+	releaseLesson = loopLesson{
+		trigger: "make release", tags: "tool:make",
+		mistake: "make release published a build of a tree with uncommitted changes",
+		fix:     "E2E-LOOP-RELEASE commit or stash first, then release from a clean tree",
+		command: "echo ran >> release-ran && make release", ran: "release-ran", output: "E2E-RELEASE-PUBLISHED",
+		enforce: []string{"--enforce", "once"},
+	}
+	docsLesson = loopLesson{
+		trigger: "make docs", tags: "tool:make",
+		mistake: "make docs rebuilds every page and took ten minutes for a one-line change",
+		fix:     "E2E-LOOP-DOCS build only the changed pages with make docs-changed",
+		command: "echo ran >> docs-ran && make docs", ran: "docs-ran", output: "E2E-DOCS-BUILT",
+	}
+	loopLessons = []loopLesson{hangLesson, releaseLesson, docsLesson}
 )
 
-// loopBlocks is the model's reply at the end of the first session: two
-// #lesson blocks in the protocol's form (protocol.Text), without a
-// priority, as an agent that skips the optional key writes them.
-func loopBlocks() string {
-	return "Both are done.\n\n" +
-		"#lesson\ntool: Bash\ntrigger: make serve\n" +
-		"mistake: make serve runs the dev server in the foreground and never returns, so the session hung until it was killed\n" +
-		"fix: " + holdFix + "\ntags: tool:make, severity:hang\n#/lesson\n\n" +
-		"#lesson\ntool: Bash\ntrigger: make docs\n" +
-		"mistake: make docs rebuilds every page and took ten minutes for a one-line change\n" +
-		"fix: " + contextFix + "\ntags: tool:make\n#/lesson\n"
+const (
+	loopFirst  = "[e2e:loop1] Start the dev server, publish the release, then build the docs."
+	loopSecond = "[e2e:loop2] Build the docs twice, start the dev server, then publish the release."
+)
+
+// block is the lesson in the protocol's form (protocol.Text), without a
+// priority, as an agent that skips the optional key writes it.
+func (l loopLesson) block() string {
+	return "#lesson\ntool: Bash\ntrigger: " + l.trigger + "\nmistake: " + l.mistake + "\nfix: " + l.fix + "\ntags: " + l.tags + "\n#/lesson\n"
 }
 
 // loopWorld is a new user's repository: a Makefile, one commit, then
@@ -51,7 +73,7 @@ func (k client) loopWorld(t *testing.T) *world {
 	w := newWorld(t)
 	w.run("git", "init", "-q", "-b", "main")
 	w.write("README.md", "# app\n")
-	w.write("Makefile", "serve:\n\t@echo "+holdOutput+"\ndocs:\n\t@echo E2E-DOCS-BUILT\n")
+	w.write("Makefile", "serve:\n\t@echo "+hangLesson.output+"\nrelease:\n\t@echo "+releaseLesson.output+"\ndocs:\n\t@echo "+docsLesson.output+"\n")
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "first")
 	w.run("lore", "init", "--agent", k.agent)
@@ -60,125 +82,157 @@ func (k client) loopWorld(t *testing.T) *world {
 	return w
 }
 
-// loop: session 1's #lesson blocks become drafts through the hooks alone;
-// `lore promote` makes them fire in session 2.
+// loop: session 1 makes the drafts, the user promotes them, session 2
+// shows what each promotion does.
 func (k client) loop(t *testing.T, cb clientBin) {
 	w := k.loopWorld(t)
-	first := script{"loop1": {bash("make serve"), bash("make docs"), say(loopBlocks())}}
-	k.ask(t, cb, w, k.serve(t, first), loopFirst)
-	hold, ctx := w.loopDrafts(t)
-
-	// The user reads the drafts and promotes them, as lore review says.
-	if out := w.run("lore", "review"); !strings.Contains(out, hold.slug) || !strings.Contains(out, ctx.slug) {
-		t.Errorf("lore review does not list both drafts (%s, %s):\n%s", hold.slug, ctx.slug, out)
+	blocks := "All three are done.\n"
+	for _, l := range loopLessons {
+		blocks += "\n" + l.block()
 	}
-	t.Logf("lore promote %s:\n%s", ctx.slug, w.run("lore", "promote", ctx.slug))
-	t.Logf("lore promote %s --enforce once:\n%s", hold.slug, w.run("lore", "promote", hold.slug, "--enforce", "once"))
+	first := script{"loop1": {bash("make serve"), bash("make release"), bash("make docs"), say(blocks)}}
+	k.ask(t, cb, w, k.serve(t, first), loopFirst)
+	drafts := w.loopDrafts(t)
+	w.promoteAll(t, drafts)
 
-	c1, c2 := bash(contextCommand), bash(contextCommand)
-	h1, h2 := bash(holdCommand), bash(holdCommand)
-	second := script{"loop2": {c1, c2, h1, h2, say("done")}}
+	docs1, docs2 := bash(docsLesson.command), bash(docsLesson.command)
+	hang1, hang2 := bash(hangLesson.command), bash(hangLesson.command)
+	rel1, rel2 := bash(releaseLesson.command), bash(releaseLesson.command)
+	second := script{"loop2": {docs1, docs2, hang1, hang2, rel1, rel2, say("done")}}
 	srv := k.serve(t, second)
 	k.ask(t, cb, w, srv, loopSecond)
 	steps := k.steps(srv, second)
-	checkContextLesson(t, w, steps)
-	checkHold(t, w, steps, h1, h2, hold.id)
-}
-
-// loopDraft is a draft the hooks wrote: its slug (what lore review shows
-// and lore promote takes) and id.
-type loopDraft struct{ slug, id string }
-
-// loopDrafts waits, with a bound, for the hooks' background scan to write
-// the drafts of both #lesson blocks, and returns them.
-func (w *world) loopDrafts(t *testing.T) (hold, ctx loopDraft) {
-	t.Helper()
-	const wait = 20 * time.Second
-	var ok bool
-	eventually(wait, func() bool {
-		hold, ok = w.draftFor(holdFix)
-		if !ok {
-			return false
-		}
-		ctx, ok = w.draftFor(contextFix)
-		return ok
-	})
-	if hold.slug == "" || ctx.slug == "" {
-		t.Fatalf("capture: after %s the hooks' scan wrote no draft for each #lesson block (hold %q, context %q); transcripts holding them: %q",
-			wait, hold.slug, ctx.slug, w.filesWith(holdFix))
-	}
-	return hold, ctx
-}
-
-// draftFor finds the draft holding s through `lore review --json`, as a
-// tool would.
-func (w *world) draftFor(s string) (loopDraft, bool) {
-	out, err := w.try("lore", "review", "--json")
-	if err != nil {
-		return loopDraft{}, false
-	}
-	var drafts []struct {
-		ID, Path, Fix string
-	}
-	if json.Unmarshal([]byte(out), &drafts) != nil {
-		return loopDraft{}, false
-	}
-	for _, d := range drafts {
-		if strings.Contains(d.Fix, s) {
-			return loopDraft{slug: strings.TrimSuffix(filepath.Base(d.Path), ".md"), id: d.ID}, true
-		}
-	}
-	return loopDraft{}, false
-}
-
-// checkContextLesson: the plainly promoted lesson is not in the context
-// before its call, reaches the model right after the first matching call,
-// and is there once after the second; both calls ran.
-func checkContextLesson(t *testing.T, w *world, steps []step) {
-	t.Helper()
 	if len(steps) == 0 {
 		t.Fatalf("session 2: the client sent no model request with tools to the stand-in")
 	}
-	if all := at(t, steps, "loop2", 0).all(); strings.Contains(all, contextFix) || strings.Contains(all, holdFix) {
+	if all := at(t, steps, "loop2", 0).all(); strings.Contains(all, "E2E-LOOP-") {
 		t.Errorf("session 2: a lesson with a command trigger is in the context before any call")
 	}
-	if n := count(at(t, steps, "loop2", 1).messages(), contextFix); n != 1 {
-		t.Errorf("promote: after the first %q the promoted lesson is in the context %d times, want 1 (lore promote made no lesson that fires)", contextCommand, n)
+	checkContextLesson(t, w, steps)
+	k.checkHold(t, w, steps, hangLesson, 3, hang1, hang2, drafts[0].id)
+	k.checkHold(t, w, steps, releaseLesson, 5, rel1, rel2, drafts[1].id)
+}
+
+// loopDraft is a draft the hooks wrote: its slug (what lore review shows
+// and lore promote takes), id and path.
+type loopDraft struct{ slug, id, path string }
+
+// loopDrafts waits, with a bound, for the hooks' background scan to write
+// a draft of each #lesson block, and returns them in loopLessons' order.
+func (w *world) loopDrafts(t *testing.T) []loopDraft {
+	t.Helper()
+	const wait = 20 * time.Second
+	var drafts []loopDraft
+	eventually(wait, func() bool {
+		drafts = w.draftsFor(loopLessons)
+		return len(drafts) == len(loopLessons)
+	})
+	if len(drafts) != len(loopLessons) {
+		t.Fatalf("capture: after %s the hooks' scan wrote %d drafts for the %d #lesson blocks; transcripts holding them: %q",
+			wait, len(drafts), len(loopLessons), w.filesWith(hangLesson.fix))
 	}
-	if n := count(lastOf(steps, "loop2").messages(), contextFix); n != 1 {
-		t.Errorf("once per context: after two matching calls the lesson is in the context %d times, want 1", n)
+	return drafts
+}
+
+// draftsFor finds the draft of each lesson through `lore review --json`,
+// as a tool would; nil until there is one for each.
+func (w *world) draftsFor(ls []loopLesson) []loopDraft {
+	out, err := w.try("lore", "review", "--json")
+	if err != nil {
+		return nil
 	}
-	if n := w.lines(contextRan); n != 2 {
-		t.Errorf("context lesson: %q ran %d times, want 2 (a lesson as context never stops a call)", contextCommand, n)
+	var all []struct{ ID, Path, Fix string }
+	if json.Unmarshal([]byte(out), &all) != nil {
+		return nil
+	}
+	var found []loopDraft
+	for _, l := range ls {
+		for _, d := range all {
+			if strings.Contains(d.Fix, l.fix) {
+				found = append(found, loopDraft{slug: strings.TrimSuffix(filepath.Base(d.Path), ".md"), id: d.ID, path: d.Path})
+				break
+			}
+		}
+	}
+	if len(found) != len(ls) {
+		return nil
+	}
+	return found
+}
+
+// promoteAll checks what the drafts propose and promotes each as the user
+// would, after `lore review`: `lore promote <slug>`, with --enforce once
+// for the lesson the draft does not propose it for.
+func (w *world) promoteAll(t *testing.T, drafts []loopDraft) {
+	t.Helper()
+	review := w.run("lore", "review")
+	for i, d := range drafts {
+		l := loopLessons[i]
+		if !strings.Contains(review, d.slug) {
+			t.Errorf("lore review does not list the draft %s:\n%s", d.slug, review)
+		}
+		proposed := strings.Contains(w.read(d.path), "\nenforce: once\n")
+		if proposed != l.proposesOnce {
+			t.Errorf("draft %s: enforce: once proposed %v, want %v (tags %q)", d.slug, proposed, l.proposesOnce, l.tags)
+		}
+		args := append([]string{"promote", d.slug}, l.enforce...)
+		t.Logf("lore %s:\n%s", strings.Join(args, " "), w.run("lore", args...))
 	}
 }
 
-// checkHold: with enforce: once, the first matching call does not run and
-// its result, which the model reads before its next call, carries the
-// lesson's fix and the record line naming the item as held; the same call
-// issued again runs.
-func checkHold(t *testing.T, w *world, steps []step, h1, h2 reply, id string) {
+// checkContextLesson: the lesson promoted without enforce reaches the
+// model right after the first matching call and is there once after the
+// second; both calls ran.
+func checkContextLesson(t *testing.T, w *world, steps []step) {
 	t.Helper()
-	held := at(t, steps, "loop2", 3).toolResult(h1.ID)
-	if !strings.Contains(held, holdFix) {
-		t.Errorf("hold: the fix %q is not in the result of the held call, the model's next request (result %q)", holdFix, held)
+	l := docsLesson
+	if n := count(at(t, steps, "loop2", 1).messages(), l.fix); n != 1 {
+		t.Errorf("promote: after the first %q the promoted lesson is in the context %d times, want 1 (lore promote made a lesson that never fires)", l.command, n)
 	}
-	if strings.Contains(held, holdOutput) {
-		t.Errorf("hold: the first %q ran (its output %s is in its result)", holdCommand, holdOutput)
+	if n := count(at(t, steps, "loop2", 2).messages(), l.fix); n != 1 {
+		t.Errorf("once per context: after two matching calls the lesson is in the context %d times, want 1", n)
 	}
-	if !strings.Contains(held, `"held":["`+id+`"]`) {
-		t.Errorf("hold: the record line in the held call's result does not name %s as held (result %q)", id, held)
-	}
-	if res := at(t, steps, "loop2", 4).toolResult(h2.ID); !strings.Contains(res, holdOutput) {
-		t.Errorf("hold: the same call issued again did not run (result %q)", res)
-	}
-	if n := w.lines(holdRan); n != 1 {
-		t.Errorf("hold: %q ran %d times, want 1 (held once, then run)", holdCommand, n)
-	}
-	if n := count(lastOf(steps, "loop2").messages(), holdFix); n != 1 {
-		t.Errorf("hold: the held lesson is in the context %d times at the end, want 1", n)
+	if n := w.lines(l.ran); n != 2 {
+		t.Errorf("context lesson: %q ran %d times, want 2 (a lesson as context never stops a call)", l.command, n)
 	}
 }
+
+// checkHold: with enforce: once the first matching call (the model's turn
+// n-1) does not run, and its result in the model's next request carries
+// the lesson's fix and the record line naming the item as held (in the
+// hook log where the client would show it escaped); the same call issued
+// again runs, and the lesson stays in the context once.
+func (k client) checkHold(t *testing.T, w *world, steps []step, l loopLesson, n int, first, again reply, id string) {
+	t.Helper()
+	held := at(t, steps, "loop2", n).toolResult(first.ID)
+	if !strings.Contains(held, l.fix) {
+		t.Errorf("hold %s: the fix %q is not in the held call's result, the model's next request (result %q)", l.trigger, l.fix, held)
+	}
+	if strings.Contains(held, l.output) {
+		t.Errorf("hold %s: the first %q ran (its output %s is in its result)", l.trigger, l.command, l.output)
+	}
+	record, where := held, "the held call's result"
+	if k.recordInLog {
+		record, where = w.read(hookLog), hookLog
+	}
+	if !strings.Contains(record, `"held":["`+id+`"]`) {
+		t.Errorf("hold %s: the record line in %s does not name %s as held:\n%s", l.trigger, where, id, record)
+	}
+	next := at(t, steps, "loop2", n+1)
+	if res := next.toolResult(again.ID); !strings.Contains(res, l.output) {
+		t.Errorf("hold %s: the same call issued again did not run (result %q)", l.trigger, res)
+	}
+	if c := count(next.messages(), l.fix); c != 1 {
+		t.Errorf("hold %s: after the call ran, the lesson is in the context %d times, want 1", l.trigger, c)
+	}
+	if c := w.lines(l.ran); c != 1 {
+		t.Errorf("hold %s: %q ran %d times, want 1 (held once, then run)", l.trigger, l.command, c)
+	}
+}
+
+// hookLog is where lore's hooks log, and keep the record line for a
+// client that would show it escaped.
+const hookLog = ".lore/cache/hook.log"
 
 // lines counts the lines of a side-effect file (0 when it does not exist).
 func (w *world) lines(rel string) int {
