@@ -91,11 +91,15 @@ type MatchReport struct {
 
 // MatchScore is one scored item, scores rounded to four places.
 type MatchScore struct {
-	ID        string   `json:"id"`
-	Score     float64  `json:"score"`
-	Relevance float64  `json:"relevance"`
-	Priority  int      `json:"priority"`
-	Reasons   []string `json:"reasons"`
+	ID        string  `json:"id"`
+	Score     float64 `json:"score"`
+	Relevance float64 `json:"relevance"`
+	Priority  int     `json:"priority"`
+	// Deny and Hold (enforce: once, the first matching call of a context)
+	// say the call is stopped before it runs; absent when false.
+	Deny    bool     `json:"deny,omitempty"`
+	Hold    bool     `json:"hold,omitempty"`
+	Reasons []string `json:"reasons"`
 }
 
 // Report is the decision as `lore match --json` prints it.
@@ -108,6 +112,7 @@ func scores(rs []match.Result) []MatchScore {
 	out := make([]MatchScore, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons})
+		out[len(out)-1].Deny, out[len(out)-1].Hold = r.Deny, r.Hold
 	}
 	return out
 }

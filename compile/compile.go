@@ -231,7 +231,8 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 	m := manifest.Item{
 		ID: it.ID, Kind: it.Kind, Title: Sanitize(it.Title), File: it.Path, Status: it.Status,
 		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
-		Deny: it.Enforce == "deny" && it.Priority >= 9 && it.Status == "active",
+		Deny: it.Enforce == markdown.EnforceDeny && it.Priority >= 9 && it.Status == "active",
+		Hold: holds(it),
 		Triggers: manifest.Triggers{
 			Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
 			Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
@@ -248,6 +249,13 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 		m.Confidence = 0
 	}
 	return m
+}
+
+// holds reports whether an item holds the first matching call of a
+// context (enforce: once): only once it is in force, active or accepted, a
+// draft injected for review only informs.
+func holds(it *markdown.Item) bool {
+	return it.Enforce == markdown.EnforceOnce && (it.Status == "active" || it.Status == "accepted")
 }
 
 // maxCritical caps the critical items of the SessionStart block.

@@ -136,3 +136,31 @@ func TestUnsafeItemsAreNotCompiled(t *testing.T) {
 		t.Errorf("an unsafe item reached the SessionStart block:\n%s", src.SessionStart)
 	}
 }
+
+// TestHoldIsCompiled: enforce: once reaches the manifest as Hold on an
+// item in force, at any priority; a draft (injected for review only when
+// inject.drafts is on) informs and holds nothing; a once item without a
+// target is left out with its validation error.
+func TestHoldIsCompiled(t *testing.T) {
+	mk := func(path, id, status, extra string) *markdown.Item {
+		return parse(t, path, "id: "+id+"\nkind: lesson\ntitle: t "+id+"\nstatus: "+status+"\npriority: low\nenforce: once\n"+extra, "## Fix\nRun it with TERM=dumb.\n")
+	}
+	target := "triggers:\n  tools: [Bash]\n  commands: ['\\bpytest\\b']\n"
+	cfg := config.Default()
+	cfg.Inject.Drafts = true
+	src, rep := Compile(Input{Config: cfg, Items: []*markdown.Item{
+		mk(".lore/lessons/active.md", "01JQXYZ8K2M4N6P8Q0R2S4T6W1", "active", target),
+		mk(".lore/lessons/draft.md", "01JQXYZ8K2M4N6P8Q0R2S4T6W2", "draft", target),
+		mk(".lore/lessons/none.md", "01JQXYZ8K2M4N6P8Q0R2S4T6W3", "active", "triggers:\n  tools: [Bash]\n"),
+	}})
+	hold := map[string]bool{}
+	for _, it := range src.Items {
+		hold[it.File] = it.Hold
+	}
+	if len(hold) != 2 || !hold[".lore/lessons/active.md"] || hold[".lore/lessons/draft.md"] {
+		t.Errorf("compiled holds %v, want the active item holding and the draft not", hold)
+	}
+	if len(rep.Excluded) != 1 || rep.Excluded[0].Path != ".lore/lessons/none.md" || rep.Excluded[0].Errors[0].Key != "enforce" {
+		t.Errorf("excluded %+v, want none.md for its enforce key", rep.Excluded)
+	}
+}

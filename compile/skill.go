@@ -82,10 +82,10 @@ func slug(s string) string {
 
 // foldable reports whether a lesson may be folded into a skill: an active,
 // valid lesson the build compiles, with a tool or target to match on, and
-// not a deny (a deny blocks per item).
+// not a deny or a hold (each blocks per item).
 func foldable(it *markdown.Item, minConf float64) bool {
 	t := it.Triggers
-	return it.Kind == markdown.KindLesson && it.Status == "active" && it.Enforce != "deny" &&
+	return it.Kind == markdown.KindLesson && it.Status == "active" && (it.Enforce == "" || it.Enforce == markdown.EnforceNone) &&
 		len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 && it.Confidence >= minConf-1e-9 && valid(it)
 }
 

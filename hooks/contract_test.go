@@ -30,27 +30,35 @@ func TestContracts(t *testing.T) {
 		t.Cleanup(func() { openSession(c[0], c[1]).wipe() })
 	}
 	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		parts := strings.SplitN(name, "-", 3)
-		data, err := os.ReadFile(f)
-		if err != nil {
+		checkContract(t, f, root)
+	}
+}
+
+// checkContract replays the recorded stdin f (a file named
+// <agent>-<event>[-case].json) against the store at root and compares
+// stdout with the golden file next to it.
+func checkContract(t *testing.T, f, root string) {
+	t.Helper()
+	name := strings.TrimSuffix(filepath.Base(f), ".json")
+	parts := strings.SplitN(name, "-", 3)
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte("$ROOT"), []byte(root))
+	got := hook(t, parts[0], parts[1], data)
+	golden := strings.TrimSuffix(f, ".json") + ".golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		data = bytes.ReplaceAll(data, []byte("$ROOT"), []byte(root))
-		got := hook(t, parts[0], parts[1], data)
-		golden := strings.TrimSuffix(f, ".json") + ".golden"
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./hooks -run TestContracts -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
-		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./hooks -run %s -update)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s:\n got %s\nwant %s", name, got, want)
 	}
 }

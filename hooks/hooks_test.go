@@ -218,17 +218,27 @@ func context(t testing.TB, out string) string {
 
 var recordRE = regexp.MustCompile(`<!-- lore (\{.*\}) -->$`)
 
-// trailing parses the record that must end an injection.
-func trailing(t testing.TB, ctx string) (injected, dropped []string) {
+// hookRecord is the record that ends an injection.
+type hookRecord struct{ Injected, Dropped, Held []string }
+
+// parseRecord parses the record that must end an injection.
+func parseRecord(t testing.TB, ctx string) hookRecord {
 	t.Helper()
 	m := recordRE.FindStringSubmatch(ctx)
 	if m == nil {
 		t.Fatalf("no trailing record in %q", ctx)
 	}
-	var r struct{ Injected, Dropped []string }
+	var r hookRecord
 	if err := json.Unmarshal([]byte(m[1]), &r); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// trailing parses the record that must end an injection.
+func trailing(t testing.TB, ctx string) (injected, dropped []string) {
+	t.Helper()
+	r := parseRecord(t, ctx)
 	return r.Injected, r.Dropped
 }
 
@@ -434,22 +444,28 @@ func (r stuckReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// TestParallelClaims races sub-agents of one session for the same item:
-// exactly one prints it.
-func TestParallelClaims(t *testing.T) {
-	root := repo(t, testItems)
-	s := newSession(t)
-	const n = 16
+// parallel makes n calls at once and returns their outputs.
+func parallel(n int, call func() string) []string {
 	var wg sync.WaitGroup
 	outs := make([]string, n)
 	for i := range outs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i] = hook(t, "claude", "PreToolUse", bash(root, s, "pytest -x"))
+			outs[i] = call()
 		}()
 	}
 	wg.Wait()
+	return outs
+}
+
+// TestParallelClaims races sub-agents of one session for the same item:
+// exactly one prints it.
+func TestParallelClaims(t *testing.T) {
+	root := repo(t, testItems)
+	s := newSession(t)
+	const n = 16
+	outs := parallel(n, func() string { return hook(t, "claude", "PreToolUse", bash(root, s, "pytest -x")) })
 	got := 0
 	for _, o := range outs {
 		if strings.Contains(o, "pytest hangs") {

@@ -228,7 +228,7 @@ func (h *handler) subagentStart(sess *session) reply {
 			h.logf("%v", err)
 		}
 	}
-	return reply{context: protocol.Text, record: record(nil, nil)}
+	return reply{context: protocol.Text, record: record(nil, nil, nil)}
 }
 
 // release unmaps the manifest, unless the process is about to exit.
@@ -257,7 +257,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if block := h.startBlock(m, stale); block != "" {
 		text += "\n" + block + "\n"
 	}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil, nil)}
 }
 
 // restart readies the session's folder for a session that starts, is
@@ -412,44 +412,63 @@ func (h *handler) decidePaths(m *manifest.Manifest, paths []string, patch map[st
 }
 
 // inject claims and renders the decision. before: this is the hook before
-// the tool runs, where denies apply; lessons are printed only where the
-// agent reads them. A denied call runs no after-tool hook, so the deny
-// reason also carries the other lessons that matched it (every agent).
+// the tool runs, where denies and holds apply; lessons are printed only
+// where the agent reads them. A denied or held call runs no after-tool
+// hook, so its reason also carries the other lessons that matched it
+// (every agent).
 func (h *handler) inject(what string, d match.Decision, sess *session, before bool) reply {
 	if time.Now().After(h.deadline) {
 		return reply{}
 	}
-	lessons := !before || h.agent.InjectBeforeTool || hasDeny(d)
+	deny := hasDeny(d)
+	var held map[string]bool // the holds this call took: it is the context's first to match them
+	if before && !deny && sess != nil {
+		held = h.claimHolds(d, sess)
+	}
+	lessons := !before || h.agent.InjectBeforeTool || deny || len(held) > 0
 	var took map[string]bool // the lessons this call claimed; nil: no session
 	if lessons && sess != nil {
 		took = h.claim(d, sess)
+		for id := range held {
+			took[id] = true
+		}
 	}
-	deny, injected, body := shown(d, before, lessons, took)
-	if len(injected) == 0 {
+	s := shown(d, before, lessons, took, held)
+	if len(s.injected) == 0 {
 		return reply{}
 	}
-	return injection(what, record(injected, ids(d.Dropped)), deny, body)
+	return injection(what, record(s.injected, ids(d.Dropped), s.held), s)
 }
 
-// shown splits what the call shows: the deny texts (before the tool
-// only), the ids of everything shown, and the texts of the lessons (when
-// lessons, those the call took).
-func shown(d match.Decision, before, lessons bool, took map[string]bool) (deny, injected, body []string) {
+// shownSet is what one call shows: the texts of its denies, holds and
+// lessons, the ids of everything shown, in order, and of the holds.
+type shownSet struct {
+	deny, hold, body []string
+	injected, held   []string
+}
+
+// shown splits what the call shows: the denies (before the tool only),
+// the holds this call took, and the lessons (when lessons, those the call
+// took). A held item counts as shown: it is listed under injected too.
+func shown(d match.Decision, before, lessons bool, took, held map[string]bool) shownSet {
+	var s shownSet
 	for _, r := range d.Injected {
-		if r.Deny {
-			if before {
-				deny = append(deny, denyText(r))
-				injected = append(injected, r.ID)
-			}
+		switch {
+		case r.Deny && before:
+			s.deny = append(s.deny, denyText(r))
+		case r.Deny:
 			continue
-		}
-		if !lessons || took != nil && !took[r.ID] {
+		case held[r.ID]:
+			s.hold = append(s.hold, itemText(r))
+			s.held = append(s.held, r.ID)
+		case !lessons || took != nil && !took[r.ID]:
 			continue // not shown before this tool, or a parallel call printed it
+		default:
+			s.body = append(s.body, itemText(r))
 		}
-		injected = append(injected, r.ID)
-		body = append(body, itemText(r))
+		s.injected = append(s.injected, r.ID)
 	}
-	return deny, injected, body
+	return s
 }
 
 func hasDeny(d match.Decision) bool {
@@ -461,6 +480,23 @@ func hasDeny(d match.Decision) bool {
 	return false
 }
 
+// claimHolds claims the decision's holds in the context; it returns those
+// this call took. The claim is atomic, so of parallel calls in one context
+// exactly one holds; a context it cannot record holds nothing (it would
+// hold every call).
+func (h *handler) claimHolds(d match.Decision, sess *session) map[string]bool {
+	var want []string
+	for _, r := range d.Injected {
+		if r.Hold {
+			want = append(want, r.ID)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	return h.take(want, sess)
+}
+
 // claim claims the decision's lessons in the session; it returns those
 // this call took (a parallel call may have printed the others).
 func (h *handler) claim(d match.Decision, sess *session) map[string]bool {
@@ -470,6 +506,11 @@ func (h *handler) claim(d match.Decision, sess *session) map[string]bool {
 			want = append(want, r.ID)
 		}
 	}
+	return h.take(want, sess)
+}
+
+// take claims ids in the context and returns the set it took.
+func (h *handler) take(want []string, sess *session) map[string]bool {
 	took := map[string]bool{}
 	if len(want) > 0 {
 		ids, err := sess.claim(want)
@@ -491,21 +532,30 @@ func ids(rs []match.Result) []string {
 	return out
 }
 
-// injection is the reply for the denies and lessons of a call: the
-// lessons go with the deny reason when there is one.
-func injection(what, rec string, deny, body []string) reply {
+// holdLine opens a held call's reason: the call did not run, and the same
+// call again will.
+const holdLine = "lore held this call once so you can read this first; if it is still what you want, run the same call again and it will proceed."
+
+// injection is the reply for the denies, holds and lessons of a call: the
+// lessons go with the deny or hold reason when there is one.
+func injection(what, rec string, s shownSet) reply {
 	r := reply{record: rec}
 	room := maxContext - len(r.record) - 1
-	if len(deny) > 0 {
-		text := strings.Join(deny, "\n\n")
-		if len(body) > 0 {
-			text += "\n\nlore: also for this " + what + ":\n\n" + strings.Join(body, "\n\n")
-		}
-		r.denyReason = capText(sanitize(text), room)
+	var text string
+	switch {
+	case len(s.deny) > 0:
+		text = strings.Join(s.deny, "\n\n")
+	case len(s.hold) > 0:
+		text = holdLine + "\n\n" + strings.Join(s.hold, "\n\n")
+	default:
+		text = "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(s.body, "\n\n")
+		r.context = capText(sanitize(text), room)
 		return r
 	}
-	text := "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(body, "\n\n")
-	r.context = capText(sanitize(text), room)
+	if len(s.body) > 0 {
+		text += "\n\nlore: also for this " + what + ":\n\n" + strings.Join(s.body, "\n\n")
+	}
+	r.denyReason = capText(sanitize(text), room)
 	return r
 }
 
@@ -540,7 +590,7 @@ func merge(a, b match.Decision, max int) match.Decision {
 			continue
 		}
 		have[r.ID] = true
-		if max > 0 && len(a.Injected) >= max && !r.Deny {
+		if max > 0 && len(a.Injected) >= max && !r.Deny && !r.Hold {
 			a.Dropped = append(a.Dropped, r)
 			continue
 		}

@@ -89,13 +89,19 @@ func capText(s string, max int) string {
 }
 
 // record is the trailing machine-readable line of every injection
-// (DESIGN section 15).
-func record(injected, dropped []string) string {
+// (docs/design.md, Machine-readable interfaces). "held" (the ids whose enforce: once held this call)
+// is written only when there are any, so the common record stays as it
+// was.
+func record(injected, dropped, held []string) string {
 	var b strings.Builder
 	b.WriteString(`<!-- lore {"injected":`)
 	writeIDs(&b, injected)
 	b.WriteString(`,"dropped":`)
 	writeIDs(&b, dropped)
+	if len(held) > 0 {
+		b.WriteString(`,"held":`)
+		writeIDs(&b, held)
+	}
 	b.WriteString(`} -->`)
 	return b.String()
 }

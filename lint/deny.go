@@ -32,16 +32,21 @@ const minLiteral = 2
 // target. Each command regex must require a literal of two or more
 // characters in every match and match at most a quarter of the ordinary
 // commands above; each path glob must hold two or more literal characters.
+// An enforce: once item blocks a call too (the first of each context), so
+// its targets must be as specific; that it has one is markdown.Validate's.
 func checkDeny(it *markdown.Item) []Finding {
-	if it.Enforce != "deny" {
+	if it.Enforce != markdown.EnforceDeny && it.Enforce != markdown.EnforceOnce {
 		return nil
 	}
 	t := it.Triggers
 	bad := func(key, msg string) Finding {
 		return Finding{Path: it.Path, Line: it.KeyLine(key), Key: key, Severity: Error,
-			Msg: "deny needs a specific target: " + msg}
+			Msg: it.Enforce + " needs a specific target: " + msg}
 	}
 	if len(t.Commands)+len(t.Paths)+len(t.Content) == 0 {
+		if it.Enforce == markdown.EnforceOnce {
+			return nil
+		}
 		return []Finding{bad("enforce", "set triggers.commands, triggers.paths or triggers.content; deny blocks only calls that match a target")}
 	}
 	return denyTargets(t, bad)

@@ -65,3 +65,26 @@ func TestDenyCorpusIsOrdinary(t *testing.T) {
 		t.Fatalf("only %d ordinary commands", n)
 	}
 }
+
+// TestOnceNeedsASpecificTarget: a once item holds a call too (the first
+// of each context), so a target that matches almost anything is an error
+// as for deny, at any priority; its missing target is markdown.Validate's.
+func TestOnceNeedsASpecificTarget(t *testing.T) {
+	parse := func(triggers string) *markdown.Item {
+		it, err := markdown.Parse("x.md", []byte("---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: t\nstatus: active\npriority: medium\nenforce: once\n"+triggers+"---\n## Fix\nDo.\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	fs := checkDeny(parse("triggers:\n  commands: ['.*']\n"))
+	if len(fs) != 1 || !strings.HasPrefix(fs[0].Msg, "once needs a specific target") || fs[0].Key != "triggers.commands" || fs[0].Line != 9 {
+		t.Errorf("once with '.*': %+v", fs)
+	}
+	if fs := checkDeny(parse("triggers:\n  commands: ['\\bpytest\\b']\n")); len(fs) != 0 {
+		t.Errorf("once with a specific target: %+v", fs)
+	}
+	if fs := checkDeny(parse("triggers:\n  tools: [Bash]\n")); len(fs) != 0 {
+		t.Errorf("once without a target is reported twice: %+v", fs)
+	}
+}

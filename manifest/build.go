@@ -573,6 +573,9 @@ func itemFlags(it Item) byte {
 	if it.Global {
 		flags |= 2
 	}
+	if it.Hold {
+		flags |= 4
+	}
 	return flags
 }
 

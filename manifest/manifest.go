@@ -39,7 +39,7 @@ const EditedRelPath = lorepath.Edited
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 6
+const Version = 7
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -76,6 +76,7 @@ type Item struct {
 	Priority   int // 1-10
 	Confidence float64
 	Deny       bool // enforce: deny on an active critical item
+	Hold       bool // enforce: once on an active item: hold the first matching call of a context
 	Global     bool // from the user's global store
 	Triggers   Triggers
 	// Required lists, for each of Triggers.Commands, literals that every

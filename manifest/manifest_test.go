@@ -16,7 +16,7 @@ import (
 
 func sample() Source {
 	items := []Item{
-		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: ".lore/lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9,
+		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: ".lore/lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9, Hold: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`\bpytest\b`}, Unless: []string{"--no-header"}},
 			Text:     "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
 		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
@@ -133,6 +133,9 @@ func TestRoundTrip(t *testing.T) {
 		fix, err2 := m.Fix(it)
 		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
 			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
+		}
+		if it.Deny != want.Deny || it.Hold != want.Hold || it.Global != want.Global {
+			t.Errorf("%s: flags deny %v hold %v global %v, want %v %v %v", it.ID, it.Deny, it.Hold, it.Global, want.Deny, want.Hold, want.Global)
 		}
 		// Head reads the id, deny flag and required literals alone;
 		// ItemOf the rest.

@@ -119,6 +119,22 @@ func (it *Item) SetNode(key string, node *yaml.Node) error {
 	return nil
 }
 
+// Unset removes a top-level key and re-parses the item; an absent key is
+// no change. Every other byte is kept.
+func (it *Item) Unset(key string) error {
+	if !it.Has(key) {
+		return nil
+	}
+	from, to := it.keySpan(key)
+	out := append(append([]byte{}, it.raw[:from]...), it.raw[to:]...)
+	n, err := Parse(it.Path, out)
+	if err != nil {
+		return fmt.Errorf("markdown: remove %s of %s: %w", key, it.Path, err)
+	}
+	*it = *n
+	return nil
+}
+
 // keySpan returns the byte range of the lines that hold a top-level key and
 // its value; for an absent key, the empty range just before the closing ---.
 func (it *Item) keySpan(key string) (from, to int) {

@@ -23,6 +23,16 @@ const (
 	KindDecision = "decision"
 )
 
+// Values of the enforce key (docs/design.md, Prevention before the call):
+// deny blocks every matching call, once holds the first matching call of a
+// context with the lesson as the reason, none (or no key) injects it as
+// context.
+const (
+	EnforceDeny = "deny"
+	EnforceOnce = "once"
+	EnforceNone = "none"
+)
+
 // Kinds lists the item kinds in display order.
 var Kinds = []string{KindLesson, KindPitfall, KindDecision}
 

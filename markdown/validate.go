@@ -154,15 +154,25 @@ func (v *validation) ref() {
 	}
 }
 
-// enforce: deny, for critical items only.
+// enforce: deny (critical items only: it blocks every matching call), once
+// (any priority: it holds the first matching call of a context with the
+// lesson as the reason, then lets it through) or none. Both block calls
+// that match a target, so they need one: see docs/design.md, Prevention
+// before the call.
 func (v *validation) enforce() {
 	it := v.it
-	switch {
-	case it.Enforce == "":
-	case it.Enforce != "deny":
-		v.add("enforce", "%q: the only enforcement is deny", it.Enforce)
-	case it.Priority.Band() != "critical":
-		v.add("enforce", "deny is for critical items only (priority is %s)", it.Priority.Band())
+	switch it.Enforce {
+	case "", EnforceNone:
+	case EnforceDeny:
+		if it.Priority.Band() != "critical" {
+			v.add("enforce", "deny is for critical items only (priority is %s); enforce: once holds the first matching call at any priority", it.Priority.Band())
+		}
+	case EnforceOnce:
+		if t := it.Triggers; len(t.Commands)+len(t.Paths)+len(t.Content) == 0 {
+			v.add("enforce", "once holds the first call that matches a target: set triggers.commands, triggers.paths or triggers.content")
+		}
+	default:
+		v.add("enforce", "%q: want once, deny or none", it.Enforce)
 	}
 }
 

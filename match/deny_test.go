@@ -114,3 +114,52 @@ func hasReason(r Result, s string) bool {
 	}
 	return false
 }
+
+// TestHoldOnlyOutsideQuotes: enforce: once holds the calls that run the
+// command, as a deny blocks them, and never one that only mentions it; a
+// held item seen in the context is not scored again (later calls
+// proceed), and lore match names the hold.
+func TestHoldOnlyOutsideQuotes(t *testing.T) {
+	py := bash("P", 5, pyRE.String())
+	py.Hold = true
+	m := build(t, manifest.Settings{BudgetBytes: 4096, MaxItems: 3, Threshold: 0.7}, py)
+	for _, c := range denyCalls {
+		if !pyRE.MatchString(c.cmd) {
+			continue
+		}
+		d, err := Decide(m, Call{Tool: "Bash", Command: c.cmd}, nil)
+		if err != nil || len(d.Injected) != 1 {
+			t.Fatalf("%s: %+v %v", c.what, d.Injected, err)
+		}
+		if r := d.Injected[0]; r.Hold != c.runs || r.Deny {
+			t.Errorf("%s: %q hold=%v deny=%v, want hold %v", c.what, c.cmd, r.Hold, r.Deny, c.runs)
+		}
+	}
+	seen := func(id []byte) bool { return string(id) == "P" }
+	if d, err := Decide(m, Call{Tool: "Bash", Command: "pytest -x"}, seen); err != nil || len(d.Injected) != 0 {
+		t.Errorf("a hold already shown in the context: %+v %v", d.Injected, err)
+	}
+	d, err := Explain(m, Call{Tool: "Bash", Command: "pytest -x"})
+	if err != nil || len(d.Injected) != 1 || !d.Injected[0].Hold || !hasReason(d.Injected[0], "enforce: once") {
+		t.Errorf("lore match does not name the hold: %+v %v", d.Injected, err)
+	}
+	d, err = Explain(m, Call{Tool: "Bash", Command: `git commit -m "fix pytest"`})
+	if err != nil || len(d.Injected) != 1 || d.Injected[0].Hold || !hasReason(d.Injected[0], "enforce: once") || !hasReason(d.Injected[0], "not applied") {
+		t.Errorf("lore match does not say why the hold was not applied: %+v %v", d.Injected, err)
+	}
+}
+
+// TestHoldAlwaysFits: a hold is never cut by inject.maxItems, like a deny.
+func TestHoldAlwaysFits(t *testing.T) {
+	var items []manifest.Item
+	for _, id := range []string{"A", "B", "C"} {
+		items = append(items, bash(id, 8, pyRE.String()))
+	}
+	low := bash("L", 5, pyRE.String())
+	low.Hold = true
+	m := build(t, manifest.Settings{BudgetBytes: 4096, MaxItems: 2, Threshold: 0.7}, append(items, low)...)
+	d, err := Decide(m, Call{Tool: "Bash", Command: "pytest"}, nil)
+	if err != nil || ids(d.Injected) != "A,B,L" || ids(d.Dropped) != "C" {
+		t.Errorf("injected %s dropped %s (%v), want A,B,L and C", ids(d.Injected), ids(d.Dropped), err)
+	}
+}

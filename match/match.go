@@ -41,6 +41,10 @@ type Result struct {
 	Fallback         bool   // Text is the title fallback
 	Deny             bool   // enforce: deny on an active critical item
 	DenyReason       string // the fix, for permissionDecisionReason
+	// Hold: enforce: once, the target matched in code. The hook denies
+	// the first such call of a context with Text as the reason; the item
+	// is then seen and later calls proceed.
+	Hold bool
 
 	confidence float64
 	global     bool
@@ -245,13 +249,13 @@ func (e *eval) cut(r *Result, thr float64) string {
 }
 
 // fit injects the kept items in order while they fit inject.maxItems and
-// inject.budgetBytes (a deny always goes in, as its title at worst); the
-// others are Dropped with why.
+// inject.budgetBytes (a deny or a hold always goes in, as its title at
+// worst); the others are Dropped with why.
 func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
 	set := m.Settings()
 	used := 0
 	for _, r := range kept {
-		if len(d.Injected) >= set.MaxItems && !r.Deny {
+		if len(d.Injected) >= set.MaxItems && !r.blocks() {
 			r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.maxItems (%d)", set.MaxItems))
 			d.Dropped = append(d.Dropped, r)
 			continue
@@ -289,13 +293,13 @@ func denyReason(m *manifest.Manifest, r *Result) error {
 }
 
 // budget sets r's text when it fits the budget after used bytes (the first
-// item always does), its title when only that fits (a deny always does),
-// and otherwise drops it and reports false.
+// item always does), its title when only that fits (a deny or a hold
+// always does), and otherwise drops it and reports false.
 func (d *Decision) budget(r *Result, text string, used, budget int) bool {
 	switch fb := FallbackText(r.Title, r.File); {
 	case len(d.Injected) == 0 || used+len(text) <= budget:
 		r.Text = text
-	case used+len(fb) <= budget || r.Deny:
+	case used+len(fb) <= budget || r.blocks():
 		r.Text, r.Fallback = fb, true
 		r.Reasons = append(r.Reasons, fmt.Sprintf("title only: %d bytes would exceed inject.budgetBytes (%d)", len(text), budget))
 	default:
@@ -504,16 +508,31 @@ func phraseFit(phrases []string, n *notes, none, hits string, texts ...string) (
 }
 
 // enforce makes r a deny when the item is an active critical deny whose
-// target matched, and its command pattern matched code, not a mention.
+// target matched, and its command pattern matched code, not a mention;
+// likewise a hold (enforce: once).
 func (e *eval) enforce(r *Result, it manifest.Item, matched bool, n *notes) {
 	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
-	if r.Deny && e.kind == targetShell && !e.matchesCode(it.Triggers.Commands) {
-		r.Deny = false // still injected: a mention is worth a lesson, not a block
-		n.add("enforce: deny not applied: the command matches only inside quotes, a here-document or a comment")
+	r.Hold = it.Hold && matched && !r.Deny
+	if r.blocks() && e.kind == targetShell && !e.matchesCode(it.Triggers.Commands) {
+		// still injected: a mention is worth a lesson, not a block
+		n.add("enforce: %s not applied: the command matches only inside quotes, a here-document or a comment", r.enforcement())
+		r.Deny, r.Hold = false, false
 	}
-	if r.Deny {
-		n.add("enforce: deny")
+	if r.blocks() {
+		n.add("enforce: %s", r.enforcement())
 	}
+}
+
+// blocks reports whether r stops the call before it runs (a deny always,
+// a hold the first time in a context).
+func (r *Result) blocks() bool { return r.Deny || r.Hold }
+
+// enforcement names r's enforce value in its reasons.
+func (r *Result) enforcement() string {
+	if r.Hold {
+		return "once (the first matching call of a context is held with this lesson)"
+	}
+	return "deny"
 }
 
 // why formats why an item is out, for Explain only: the hook never prints

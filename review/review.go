@@ -232,6 +232,7 @@ func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, err
 		{Key: "ref", Value: ref},
 		{Key: "triggers", Value: draftTriggers(c)},
 		{Key: "tags", Value: c.Tags},
+		{Key: "enforce", Value: proposedEnforce(c)},
 		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
 		{Key: "created", Value: stamp},
 		{Key: "updated", Value: stamp},
@@ -411,9 +412,11 @@ func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*mar
 func Promote(s *gitstore.Store, rel string, r Refinement, minConf float64, now time.Time) (*markdown.Item, []string, error) {
 	var notes []string
 	it, err := update(s, rel, "active", now, func(it *markdown.Item) error {
+		was := it.Enforce
 		if err := Refine(it, r); err != nil {
 			return err
 		}
+		notes = append(notes, enforceNotes(was, it.Enforce)...)
 		if it.Confidence < minConf {
 			was, raised := it.Confidence, math.Ceil(minConf*100-1e-9)/100
 			if err := it.Set("confidence", raised); err != nil {
@@ -470,6 +473,7 @@ type Refinement struct {
 	Unless   []string // added to triggers.unless
 	Paths    []string // replace triggers.paths
 	Content  []string // replace triggers.content
+	Enforce  string   // once, deny or none ("": unchanged)
 }
 
 // Refine applies r to it in memory (only the keys it names change) and
@@ -494,10 +498,56 @@ func Refine(it *markdown.Item, r Refinement) error {
 			return err
 		}
 	}
+	if err := refineEnforce(it, r.Enforce); err != nil {
+		return err
+	}
 	if errs := markdown.Validate(it); len(errs) > 0 {
 		return errs[0]
 	}
 	return nil
+}
+
+// refineEnforce sets enforce (none removes the key) after the priority and
+// triggers it depends on. deny on an item below critical is refused rather
+// than raised: critical also doubles the item's score and lists it at
+// every session start, which the reviewer did not ask for; once, at any
+// priority, is the hold they may have meant.
+func refineEnforce(it *markdown.Item, enforce string) error {
+	t := it.Triggers
+	switch enforce {
+	case "":
+		return nil
+	case markdown.EnforceNone:
+		return it.Unset("enforce")
+	case markdown.EnforceDeny:
+		if band := it.Priority.Band(); band != "critical" {
+			return fmt.Errorf("%s: enforce deny blocks every matching call and is for critical items only (priority is %s): add --priority critical, or use --enforce once to hold only the first matching call of each session", it.Path, band)
+		}
+	case markdown.EnforceOnce:
+		if len(t.Commands)+len(t.Paths)+len(t.Content) == 0 {
+			return fmt.Errorf("%s: enforce once holds the first call that matches a target, and this item has none: add --command, --path or --content", it.Path)
+		}
+	default:
+		return fmt.Errorf("%s: enforce %q: want once, deny or none", it.Path, enforce)
+	}
+	return it.Set("enforce", enforce)
+}
+
+// enforceNotes says what a promotion changed of enforce, for the reviewer.
+func enforceNotes(was, now string) []string {
+	if was == now || was == markdown.EnforceNone && now == "" || was == "" && now == markdown.EnforceNone {
+		return nil
+	}
+	if was == "" {
+		was = markdown.EnforceNone
+	}
+	switch now {
+	case markdown.EnforceOnce:
+		return []string{"enforce once (was " + was + "): the first matching call of each session or sub-agent is held with this lesson as the reason; the same call again proceeds"}
+	case markdown.EnforceDeny:
+		return []string{"enforce deny (was " + was + "): every matching call is blocked with this item's fix as the reason"}
+	}
+	return []string{"enforce none (was " + was + "): the lesson is given as context, no call is held"}
 }
 
 // refineTriggers replaces the triggers r names (unless: adds to them).

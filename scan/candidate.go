@@ -367,3 +367,7 @@ func appendRefs(refs []*string, ss []string) []*string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// DataLoss reports whether the incident lost or overwrote data (its
+// output said so): a draft about it is proposed with enforce: once.
+func (c Candidate) DataLoss() bool { return c.signals.dataLoss }

@@ -33,7 +33,7 @@ type AddCmd struct {
 	Confidence float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
 	Form       string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
 	Scope      string   `help:"project or global." group:"Frontmatter"`
-	Enforce    string   `help:"deny: block the matching call (critical items only)." group:"Frontmatter"`
+	Enforce    string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only." group:"Frontmatter"`
 	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
 	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
 	Commands   []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`

@@ -80,6 +80,9 @@ func printResults(g *Globals, title string, rs []match.Result) {
 		if r.Deny {
 			flag = " [deny]"
 		}
+		if r.Hold {
+			flag = " [hold once]"
+		}
 		if r.Fallback {
 			flag += " [title only]"
 		}

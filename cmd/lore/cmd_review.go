@@ -96,7 +96,7 @@ func printNotes(g *Globals, notes []string) {
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
-// PromoteCmd makes a draft active.
+// PromoteCmd makes a draft active, or refines an active item (--enforce).
 type PromoteCmd struct {
 	Item     string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
 	Title    string   `help:"A better title."`
@@ -106,6 +106,7 @@ type PromoteCmd struct {
 	Unless   []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
 	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
 	Content  []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
+	Enforce  string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
@@ -117,6 +118,7 @@ func (c *PromoteCmd) Run(g *Globals) error {
 	}
 	ch, err := app.Promote(s, c.Item, review.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
+		Enforce: c.Enforce,
 	})
 	return printChange(g, ch, err)
 }
@@ -172,7 +174,7 @@ func (c *RejectCmd) Run(g *Globals) error {
 type Capture struct {
 	Scan    ScanCmd    `cmd:"" help:"Mine agent transcripts for draft lessons (incremental; --json lists candidates)."`
 	Review  ReviewCmd  `cmd:"" help:"List drafts awaiting review with their evidence (interactive on a terminal)."`
-	Promote PromoteCmd `cmd:"" help:"Make a draft active."`
+	Promote PromoteCmd `cmd:"" help:"Make a draft active (refinements apply to an active item too)."`
 	Archive ArchiveCmd `cmd:"" help:"Archive a lesson or pitfall."`
 	Reject  RejectCmd  `cmd:"" help:"Reject a draft: remove it and never propose it again."`
 }
