@@ -12,6 +12,7 @@ import (
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
+	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -73,6 +74,7 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 	if _, errs := s.Load(); len(errs) > 0 {
 		t.Fatalf("imported items do not load: %v", errs)
 	}
+	lintClean(t, s)
 	after := treeSum(t, s.Dir)
 	_, again, err := Import(s, s.Root, arg, false, now.Add(time.Hour))
 	if err != nil || len(again.Created) != 0 || again.Present != want {
@@ -82,6 +84,29 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 		t.Error("a second import changed the store")
 	}
 	return p, res
+}
+
+// lintClean fails the test on any lint error in the store's items: an
+// import must not write what lore's own lint (and so its build) rejects.
+func lintClean(t *testing.T, s *gitstore.Store) {
+	t.Helper()
+	var st lint.Store
+	for _, kind := range markdown.Kinds {
+		dir := filepath.Join(s.Dir, markdown.Folder(kind))
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Items = append(st.Items, lint.File{Path: ".lore/" + markdown.Folder(kind) + "/" + e.Name(), Data: data})
+		}
+	}
+	for _, f := range lint.Check(st) {
+		if f.Severity == lint.Error {
+			t.Errorf("lint: %s", f)
+		}
+	}
 }
 
 // Devflow's own knowledge (dean0x/devflow, .devflow/decisions/ as it
@@ -258,19 +283,22 @@ func TestImportClaudeMemoryReal(t *testing.T) {
 // and names what the import then creates; importing again adds nothing
 // and changes no byte.
 func TestImportEverySourceTwice(t *testing.T) {
-	for _, tc := range []struct{ dir, arg string }{
-		{"testdata/ftl", "cursor"},
-		{"testdata/ddev", "claude-rules"},
-		{"testdata/ddev", "claude"},
-		{"testdata/awesome-copilot", "copilot"},
-		{"testdata/gemini-cli", "gemini"},
-		{"testdata/lessons-learned-repo", "agents"},
-		{"testdata/adr-tools", "adr"},
-		{"testdata/madr", "adr"},
-		{"testdata/devflow", "devflow"},
-		{"testdata/devflow-repo", "devflow"},
-		{"testdata/lessons-learned", "lesson-manifest.json"},
-		{"testdata/lessons-learned", "lessons-store.json"},
+	for _, tc := range []struct {
+		dir, arg string
+		left     int // drafts lint would reject, left out
+	}{
+		{"testdata/ftl", "cursor", 0},
+		{"testdata/ddev", "claude-rules", 0},
+		{"testdata/ddev", "claude", 0},
+		{"testdata/awesome-copilot", "copilot", 1}, // go.instructions.md: 16435 bytes
+		{"testdata/gemini-cli", "gemini", 0},
+		{"testdata/lessons-learned-repo", "agents", 0},
+		{"testdata/adr-tools", "adr", 0},
+		{"testdata/madr", "adr", 0},
+		{"testdata/devflow", "devflow", 0},
+		{"testdata/devflow-repo", "devflow", 0},
+		{"testdata/lessons-learned", "lesson-manifest.json", 0},
+		{"testdata/lessons-learned", "lessons-store.json", 0},
 	} {
 		t.Run(filepath.Base(tc.dir)+"/"+tc.arg, func(t *testing.T) {
 			s := testrepo.NewStore(t)
@@ -279,7 +307,35 @@ func TestImportEverySourceTwice(t *testing.T) {
 			if len(p.Drafts) == 0 {
 				t.Fatal("nothing to import")
 			}
-			importTwice(t, s, tc.arg, len(p.Drafts))
+			_, res := importTwice(t, s, tc.arg, len(p.Drafts)-tc.left)
+			var left []Note
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n.Msg, "not imported: lint would reject it: ") {
+					left = append(left, n)
+				}
+			}
+			if len(left) != tc.left {
+				t.Errorf("left out %+v, want %d", left, tc.left)
+			}
 		})
+	}
+}
+
+// The lessons-learned manifest's five lessons with content triggers
+// arrive as two items each; the second carries the reference
+// lessons-learned:<ULID>/edits, which the secret check once took for a
+// high-entropy secret, so lint rejected the five (importTwice lints).
+func TestImportLessonsLearnedEditsLint(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/lessons-learned", s.Root)
+	_, res := importTwice(t, s, "lesson-manifest.json", 123)
+	edits := 0
+	for _, c := range res.Created {
+		if strings.HasPrefix(c.Key, "lessons-learned:01") && strings.HasSuffix(c.Key, "/edits") {
+			edits++
+		}
+	}
+	if edits != 5 || len(res.Notes) != 0 {
+		t.Errorf("%d /edits items, notes %+v", edits, res.Notes)
 	}
 }

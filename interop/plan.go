@@ -47,7 +47,8 @@ func (p *Plan) note(from, title, format string, args ...any) {
 // Result is what Apply did (or, on a dry run, would do).
 type Result struct {
 	Created []Created
-	Present int // drafts an earlier import already created
+	Present int    // drafts an earlier import already created
+	Notes   []Note // what fit changed, or why it left a draft out
 }
 
 // Created is one new item.
@@ -88,8 +89,12 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 			res.Present++
 			continue
 		}
-		spec := p.spec(d, key, ids)
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
+		spec, notes, ok := fit(p.spec(d, key, ids), markdown.Folder(d.Spec.Kind), id, now, d.From)
+		res.Notes = append(res.Notes, notes...)
+		if !ok {
+			continue
+		}
 		rel, it, err := w.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
 			return spec.Compose(id, ref, now)
 		})
@@ -163,9 +168,9 @@ func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
 	for _, c := range res.Created {
 		fmt.Fprintf(w, "%s %s (%s)\n", verb, c.Path, c.Key)
 	}
-	if len(p.Notes) > 0 {
-		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(p.Notes))
-		for _, n := range p.Notes {
+	if notes := append(slices.Clip(p.Notes), res.Notes...); len(notes) > 0 {
+		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(notes))
+		for _, n := range notes {
 			title := ""
 			if n.Title != "" {
 				title = " " + strconv.Quote(n.Title) + ":"
