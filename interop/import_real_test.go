@@ -339,3 +339,48 @@ func TestImportLessonsLearnedEditsLint(t *testing.T) {
 		t.Errorf("%d /edits items, notes %+v", edits, res.Notes)
 	}
 }
+
+// ethersync's MADR folder: two-digit numbers and an SPDX comment above
+// each record's frontmatter. The folder is known as one of decision
+// records by its files; every record keeps its number (00- takes the
+// next free one, as lore's refs start at 1) and its status; the folder's
+// README and template are no records.
+func TestImportEthersyncMADR(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/ethersync", s.Root)
+	if p := plan(t, s.Root, "docs/decisions/05-crdt-library.md"); len(p.Drafts) != 1 || p.Drafts[0].Ref != "ADR-0005" ||
+		p.Drafts[0].Spec.Title != "Which CRDT library to use for the Rust-based Daemon" || strings.Contains(p.Drafts[0].Spec.Body, "SPDX") {
+		t.Fatalf("one record: %+v", p.Drafts)
+	}
+	p, res := importTwice(t, s, "docs/decisions", 11)
+	byRef := map[string]string{}
+	for _, c := range res.Created {
+		byRef[strings.Split(filepath.Base(c.Path), "-")[1]] = c.Key
+	}
+	for ref, key := range map[string]string{
+		"0005": "adr:docs/decisions/05-crdt-library.md",
+		"0010": "adr:docs/decisions/10-cursor-positions-ephemeral.md",
+		"0011": "adr:docs/decisions/00-use-markdown-any-decision-records.md",
+	} {
+		if byRef[ref] != key {
+			t.Errorf("ADR-%s is %q, want %q", ref, byRef[ref], key)
+		}
+	}
+	status := map[string]int{}
+	for _, d := range p.Drafts {
+		status[d.Spec.Status]++
+	}
+	if want := map[string]int{"proposed": 10, "superseded": 1}; !reflect.DeepEqual(status, want) {
+		t.Errorf("statuses %v, want %v", status, want)
+	}
+	if len(notesWith(p, "record number 0 is no lore ref")) != 1 {
+		t.Errorf("notes %+v", p.Notes)
+	}
+	items, _ := s.Load()
+	for _, it := range items {
+		if it.Ref == "ADR-0005" && (!strings.HasPrefix(it.Section("Context"), "We have already decided to use the CRDT approach") ||
+			strings.Contains(string(it.Raw()), "SPDX")) {
+			t.Errorf("ADR-0005 body:\n%s", it.Raw())
+		}
+	}
+}

@@ -83,7 +83,7 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 		return Result{}, err
 	}
 	var res Result
-	for _, d := range p.Drafts {
+	for _, d := range numberedFirst(p.Drafts) {
 		key := p.Source + ":" + d.Key
 		if imported(ids, key, d) {
 			res.Present++
@@ -105,6 +105,30 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
 	}
 	return res, nil
+}
+
+// numberedFirst orders the drafts for creation: those whose ref keeps
+// its number first, then those with number 0 (MADR's 0000-, a 00-),
+// which lore's refs do not have and which would otherwise take the next
+// free number, 1, and push every later record off its own.
+func numberedFirst(drafts []Draft) []Draft {
+	out := slices.Clone(drafts)
+	slices.SortStableFunc(out, func(a, b Draft) int {
+		return cmpBool(zeroRef(a), zeroRef(b))
+	})
+	return out
+}
+
+func zeroRef(d Draft) bool { return d.Ref != "" && markdown.RefNumber(d.Ref) == 0 }
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // imported reports whether an earlier import created the draft: an item

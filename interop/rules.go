@@ -36,17 +36,37 @@ type ruleFile struct {
 
 func readRuleFile(data []byte) ruleFile {
 	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\ufeff"), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
+	start := frontmatterStart(text)
+	if start < 0 {
 		return ruleFile{body: text, line: 1}
 	}
-	end := strings.Index(text[4:], "\n---")
+	end := strings.Index(text[start+4:], "\n---")
 	if end < 0 {
 		return ruleFile{body: text, line: 1}
 	}
-	block := text[4 : 4+end+1]
-	rest := text[4+end+4:]
+	block := text[start+4 : start+4+end+1]
+	rest := text[start+4+end+4:]
 	rest = strings.TrimPrefix(strings.TrimLeft(rest, "-"), "\n")
 	return ruleFile{meta: readMeta(block), body: rest, line: strings.Count(text[:len(text)-len(rest)], "\n") + 1}
+}
+
+// leadingComments are HTML comments and blank lines at the start of a
+// file: a REUSE licence header (<!-- SPDX-License-Identifier: ... -->)
+// stands above the frontmatter in repositories that follow REUSE, as in
+// ethersync's decision records.
+var leadingComments = lazyre.New(`^(?:\s*<!--[\s\S]*?-->[ \t]*\n)+\s*`)
+
+// frontmatterStart is the offset of the frontmatter's opening "---"
+// line, after any leading comments; -1 when there is none.
+func frontmatterStart(text string) int {
+	start := 0
+	if m := leadingComments().FindStringIndex(text); m != nil {
+		start = m[1]
+	}
+	if !strings.HasPrefix(text[start:], "---\n") {
+		return -1
+	}
+	return start
 }
 
 // readMeta reads a frontmatter block as YAML or, when it is not, as
