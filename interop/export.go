@@ -198,18 +198,12 @@ func itemText(it *markdown.Item, level int, applies bool) string {
 }
 
 func demoteH2(s string) string {
-	var out []string
-	fence := false
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			fence = !fence
+	return outsideFences(s, func(l string) string {
+		if strings.HasPrefix(l, "## ") {
+			return "#" + l
 		}
-		if !fence && strings.HasPrefix(l, "## ") {
-			l = "#" + l
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
+		return l
+	})
 }
 
 // blockExport replaces (or appends) the managed block of one file and

@@ -10,10 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/lint"
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // copyTree copies the files under src to dst, keeping their paths.
@@ -75,6 +79,7 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 		t.Fatalf("imported items do not load: %v", errs)
 	}
 	lintClean(t, s)
+	deliveries(t, s, res)
 	after := treeSum(t, s.Dir)
 	_, again, err := Import(s, s.Root, arg, false, now.Add(time.Hour))
 	if err != nil || len(again.Created) != 0 || again.Present != want {
@@ -105,6 +110,40 @@ func lintClean(t *testing.T, s *gitstore.Store) {
 	for _, f := range lint.Check(st) {
 		if f.Severity == lint.Error {
 			t.Errorf("lint: %s", f)
+		}
+	}
+}
+
+// deliveries checks the delivery the import reported for each created
+// item against the item: session-start ones have no triggers, before-call
+// ones can reach the threshold at their priority once promoted, and a
+// never has a note saying why.
+func deliveries(t *testing.T, s *gitstore.Store, res Result) {
+	t.Helper()
+	items, _ := s.Load()
+	byPath := map[string]*markdown.Item{}
+	for _, it := range items {
+		byPath[it.Path] = it
+	}
+	for _, c := range res.Created {
+		it := byPath[c.Path]
+		tr := it.Triggers
+		mt := manifest.Triggers{Tools: tr.Tools, Commands: tr.Commands, Paths: tr.Paths, Content: tr.Content, Keywords: tr.Keywords, Topics: tr.Topics}
+		switch why := match.Never(mt, int(it.Priority), 0.7); c.Delivery {
+		case sessionStart:
+			if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Content)+len(tr.Keywords)+len(tr.Topics) > 0 {
+				t.Errorf("%s: session-start with triggers %+v", c.Path, tr)
+			}
+		case beforeCall:
+			if why != "" {
+				t.Errorf("%s: before-call, but %s", c.Path, why)
+			}
+		case never:
+			if why == "" || len(notesWith(Plan{Notes: res.Notes}, why)) == 0 {
+				t.Errorf("%s: never, and no note says why", c.Path)
+			}
+		default:
+			t.Errorf("%s: delivery %q", c.Path, c.Delivery)
 		}
 	}
 }
@@ -335,8 +374,13 @@ func TestImportLessonsLearnedEditsLint(t *testing.T) {
 			edits++
 		}
 	}
-	if edits != 5 || len(res.Notes) != 0 {
-		t.Errorf("%d /edits items, notes %+v", edits, res.Notes)
+	if edits != 5 {
+		t.Errorf("%d /edits items", edits)
+	}
+	for _, n := range res.Notes {
+		if !strings.HasPrefix(n.Msg, "priority low raised to medium") {
+			t.Errorf("note %+v", n)
+		}
 	}
 }
 
@@ -381,6 +425,77 @@ func TestImportEthersyncMADR(t *testing.T) {
 		if it.Ref == "ADR-0005" && (!strings.HasPrefix(it.Section("Context"), "We have already decided to use the CRDT approach") ||
 			strings.Contains(string(it.Raw()), "SPDX")) {
 			t.Errorf("ADR-0005 body:\n%s", it.Raw())
+		}
+	}
+}
+
+// Lines in code fences are text: ddev's CLAUDE.md gives a PR template
+// with "## Short Summary (TL;DR)" in a heredoc, otter's Windsurf rule a
+// bash block with "# Install dependencies (always first)"; both arrive
+// as they were, while the headings around them move under the item's
+// Injection section.
+func TestImportKeepsFencedHeadings(t *testing.T) {
+	for _, tc := range []struct{ dir, arg, key, fenced, heading string }{
+		{"testdata/ddev", "claude", "CLAUDE.md#git-workflow", "\n## Short Summary (TL;DR)\n", "\n### Creating Commits with PR Template\n"},
+		{"testdata/otter", "windsurf", ".windsurf/rules/runtime-setup.md", "\n# Install dependencies (always first)\nyarn install\n", "\n### Setup and Bootstrap\n"},
+	} {
+		p := plan(t, tc.dir, tc.arg)
+		var body string
+		for _, d := range p.Drafts {
+			if d.Key == tc.key {
+				body = d.Spec.Body
+			}
+		}
+		if !strings.Contains(body, tc.fenced) || !strings.Contains(body, tc.heading) {
+			t.Errorf("%s: body:\n%s", tc.key, body)
+		}
+	}
+}
+
+// streamlit's Cursor rules: typescript_tests.mdc's gitignore-style globs
+// (*.ts,*.tsx) match a name at any depth, as lore's **/*.ts does and the
+// bare glob, tried on the repo-relative path, does not; python_tests.mdc's
+// lib/tests/**/*.py stays anchored; overview.mdc (alwaysApply) has no
+// triggers and is delivered at session start. The report says each
+// item's delivery.
+func TestImportStreamlitCursorRules(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/streamlit", s.Root)
+	p, res := importTwice(t, s, "cursor", 3)
+	paths := map[string][]string{}
+	for _, d := range p.Drafts {
+		paths[d.Key] = d.Spec.Triggers.Paths
+	}
+	want := map[string][]string{
+		".cursor/rules/overview.mdc":         nil,
+		".cursor/rules/python_tests.mdc":     {"lib/tests/**/*.py"},
+		".cursor/rules/typescript_tests.mdc": {"**/*.ts", "**/*.tsx"},
+	}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	const nested = "frontend/lib/src/components/widgets/Button/Button.test.tsx"
+	if ok, _ := doublestar.Match("*.tsx", nested); ok {
+		t.Fatal("a bare glob matches a nested path: the mapping is moot")
+	}
+	if ok, _ := doublestar.Match(want[".cursor/rules/typescript_tests.mdc"][1], nested); !ok {
+		t.Errorf("%s does not match %s", want[".cursor/rules/typescript_tests.mdc"][1], nested)
+	}
+	delivery := map[string]string{}
+	for _, c := range res.Created {
+		delivery[c.Key] = c.Delivery
+	}
+	if d := delivery["cursor:.cursor/rules/overview.mdc"]; d != sessionStart || delivery["cursor:.cursor/rules/typescript_tests.mdc"] != beforeCall {
+		t.Errorf("deliveries %v", delivery)
+	}
+	var out bytes.Buffer
+	WriteReport(&out, p, res, false)
+	for _, line := range []string{
+		"created .lore/lessons/streamlit-repo-overview.md (cursor:.cursor/rules/overview.mdc): at session start\n",
+		"created .lore/lessons/typescript-test-guide.md (cursor:.cursor/rules/typescript_tests.mdc): before a matching call\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("report has no %q:\n%s", line, out.String())
 		}
 	}
 }

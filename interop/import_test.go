@@ -316,3 +316,13 @@ func TestImportClaudeMemory(t *testing.T) {
 		t.Errorf("item names a home folder or lacks its key:\n%s", data)
 	}
 }
+
+// Rule-file globs read as gitignore reads them map to globs lore's
+// matcher, which tries the whole repo-relative path, reads the same way.
+func TestAnyDepth(t *testing.T) {
+	got := anyDepth([]string{"*.spec.tsx", "Makefile", "/README.md", "build/", "/dist/", "src/**/*.ts", "**/*.go", "docs/*.md", "*.{ts,tsx}", "**"})
+	want := []string{"**/*.spec.tsx", "**/Makefile", "README.md", "**/build/**", "dist/**", "src/**/*.ts", "**/*.go", "docs/*.md", "**/*.{ts,tsx}", "**"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("anyDepth %q, want %q", got, want)
+	}
+}

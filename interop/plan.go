@@ -54,6 +54,7 @@ type Result struct {
 // Created is one new item.
 type Created struct {
 	Path, Key, Title string
+	Delivery         string // once promoted: before-call, session-start or never
 }
 
 // Apply creates every draft not imported before, as `lore add` creates an
@@ -82,6 +83,7 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 	if err != nil {
 		return Result{}, err
 	}
+	cfg, _ := s.Config() // a config lint rejects: its defaults, as the build takes them
 	var res Result
 	for _, d := range numberedFirst(p.Drafts) {
 		key := p.Source + ":" + d.Key
@@ -90,7 +92,9 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 			continue
 		}
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
-		spec, notes, ok := fit(p.spec(d, key, ids), markdown.Folder(d.Spec.Kind), id, now, d.From)
+		spec, delivery, notes := deliver(p.spec(d, key, ids), cfg.Inject.Threshold, d.From)
+		res.Notes = append(res.Notes, notes...)
+		spec, notes, ok := fit(spec, markdown.Folder(d.Spec.Kind), id, now, d.From)
 		res.Notes = append(res.Notes, notes...)
 		if !ok {
 			continue
@@ -102,7 +106,7 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 			return res, fmt.Errorf("import %s: %w", d.From, err)
 		}
 		ids[key] = it.ID
-		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
+		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title, Delivery: delivery})
 	}
 	return res, nil
 }
@@ -183,6 +187,14 @@ func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Pla
 	return p, res, err
 }
 
+// deliveryWords say in the report how a created item will be delivered
+// once promoted.
+var deliveryWords = map[string]string{
+	beforeCall:   "before a matching call",
+	sessionStart: "at session start",
+	never:        "never (see below)",
+}
+
 // WriteReport prints what an import created and what it could not carry.
 func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
 	verb := "created"
@@ -190,7 +202,7 @@ func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
 		verb = "would create"
 	}
 	for _, c := range res.Created {
-		fmt.Fprintf(w, "%s %s (%s)\n", verb, c.Path, c.Key)
+		fmt.Fprintf(w, "%s %s (%s): %s\n", verb, c.Path, c.Key, deliveryWords[c.Delivery])
 	}
 	if notes := append(slices.Clip(p.Notes), res.Notes...); len(notes) > 0 {
 		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(notes))

@@ -155,11 +155,37 @@ func (p *Plan) ruleDraft(key, from, fallback, body string, paths []string) (Draf
 		title = fallback
 	}
 	spec := markdown.Spec{Kind: markdown.KindLesson, Title: cutTitle(oneLine(title)), Status: "draft", Body: itemBody(rest)}
-	paths = p.validGlobs(from, spec.Title, paths)
+	paths = anyDepth(p.validGlobs(from, spec.Title, paths))
 	if len(paths) > 0 && !everywhere(paths) {
 		spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
 	}
 	return Draft{Key: key, From: from, Spec: spec}, id
+}
+
+// anyDepth maps rule-file globs, read as gitignore reads them (Cursor's
+// globs, Claude Code's and Cline's paths, Windsurf's and Copilot's), to
+// globs that mean the same to lore's matcher, which matches a glob
+// against the whole repo-relative path: a glob without a slash
+// (*.spec.tsx) matches a name at any depth (**/*.spec.tsx), a leading
+// slash anchors at the root (/x.md is x.md), a trailing slash is a
+// folder and all under it (build/ is **/build/**).
+func anyDepth(globs []string) []string {
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		dir := strings.HasSuffix(g, "/")
+		g = strings.TrimSuffix(g, "/")
+		switch {
+		case strings.HasPrefix(g, "/"):
+			g = strings.TrimPrefix(g, "/")
+		case !strings.Contains(g, "/") && g != "**":
+			g = "**/" + g
+		}
+		if dir {
+			g += "/**"
+		}
+		out = appendNew(out, g)
+	}
+	return out
 }
 
 // validGlobs drops (and notes) the globs doublestar cannot read.
@@ -368,9 +394,15 @@ func codeSpans(s string) []string {
 	return out
 }
 
-var h3Re = lazyre.New(`(?m)^### `)
-
-func promote(s string) string { return h3Re().ReplaceAllString(s, "## ") }
+// promote makes the H3 headings of s H2s, outside code fences.
+func promote(s string) string {
+	return outsideFences(s, func(l string) string {
+		if strings.HasPrefix(l, "### ") {
+			return l[1:]
+		}
+		return l
+	})
+}
 
 var (
 	codeSpanRe = lazyre.New("`([^`\n]+)`")
