@@ -158,6 +158,9 @@ func (e *Export) notes(it *markdown.Item, target string) {
 	if len(t.Unless) > 0 {
 		lost = append(lost, "unless")
 	}
+	if len(t.Content) > 0 {
+		lost = append(lost, "content triggers (the rule applies whatever an edit adds)")
+	}
 	if len(t.Keywords)+len(t.Topics) > 0 {
 		lost = append(lost, "keywords and topics")
 	}
