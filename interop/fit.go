@@ -5,19 +5,44 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/redact"
 )
 
+// checker holds what a created item is checked against: the store's
+// injection threshold and its config (lint reads its budget).
+type checker struct {
+	threshold float64
+	config    *lint.File
+}
+
+func checkerOf(s *gitstore.Store) checker {
+	cfg, _ := s.Config() // a config lint rejects: its defaults, as the build takes them
+	c := checker{threshold: cfg.Inject.Threshold}
+	if data, err := s.ReadFile(gitstore.ConfigPath); err == nil {
+		c.config = &lint.File{Path: gitstore.ConfigPath, Data: data}
+	}
+	return c
+}
+
+// ready is the item a draft's spec becomes, its delivery once promoted
+// and the notes on what changed; false when it is left out.
+func (c checker) ready(spec markdown.Spec, id string, now time.Time, from string) (markdown.Spec, string, []Note, bool) {
+	spec, delivery, notes := deliver(spec, c.threshold, from)
+	spec, more, ok := fit(spec, id, now, from, c.config)
+	return spec, delivery, append(notes, more...), ok
+}
+
 // fit makes the item a draft becomes one lore's lint accepts, as rule
 // files carry what lint rejects (an example password in a testing rule,
 // an emoji's variation selector, a 16 KB instructions file): secrets are
 // redacted and hidden characters taken out, each said in a note; the
-// composed file is then linted, and a draft lint still rejects is not
+// composed file is then linted: a draft lint still rejects is not
 // created (its reason noted), for an item lint rejects never reaches an
-// agent and fails `lore lint` in CI.
-func fit(spec markdown.Spec, folder, id string, now time.Time, from string) (markdown.Spec, []Note, bool) {
+// agent and fails `lore lint` in CI; lint's warnings are noted.
+func fit(spec markdown.Spec, id string, now time.Time, from string, config *lint.File) (markdown.Spec, []Note, bool) {
 	var notes []Note
 	say := func(format string, args ...any) {
 		notes = append(notes, Note{From: from, Title: spec.Title, Msg: fmt.Sprintf(format, args...)})
@@ -42,12 +67,19 @@ func fit(spec markdown.Spec, folder, id string, now time.Time, from string) (mar
 		say("not imported: %v", err)
 		return spec, notes, false
 	}
-	file := lint.File{Path: ".lore/" + folder + "/" + markdown.Slug(spec.Title) + ".md", Data: data}
-	for _, f := range lint.Check(lint.Store{Items: []lint.File{file}}) {
+	file := lint.File{Path: ".lore/" + markdown.Folder(spec.Kind) + "/" + markdown.Slug(spec.Title) + ".md", Data: data}
+	var warnings []string
+	for _, f := range lint.Check(lint.Store{Items: []lint.File{file}, Config: config}) {
 		if f.Severity == lint.Error {
 			say("not imported: lint would reject it: %s", f.Msg)
 			return spec, notes, false
 		}
+		warnings = append(warnings, f.Msg)
+	}
+	// What lint warns about, the review should see (a body over the
+	// injection budget arrives by its title only).
+	for _, w := range warnings {
+		say("lint: %s", w)
 	}
 	return spec, notes, true
 }

@@ -83,7 +83,7 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	cfg, _ := s.Config() // a config lint rejects: its defaults, as the build takes them
+	chk := checkerOf(s)
 	var res Result
 	for _, d := range numberedFirst(p.Drafts) {
 		key := p.Source + ":" + d.Key
@@ -92,9 +92,7 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 			continue
 		}
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
-		spec, delivery, notes := deliver(p.spec(d, key, ids), cfg.Inject.Threshold, d.From)
-		res.Notes = append(res.Notes, notes...)
-		spec, notes, ok := fit(spec, markdown.Folder(d.Spec.Kind), id, now, d.From)
+		spec, delivery, notes, ok := chk.ready(p.spec(d, key, ids), id, now, d.From)
 		res.Notes = append(res.Notes, notes...)
 		if !ok {
 			continue

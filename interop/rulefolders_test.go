@@ -249,7 +249,9 @@ func TestImportClineReal(t *testing.T) {
 	copyTree(t, "testdata/cap-js-ord", s.Root)
 	p, res := importTwice(t, s, "cline", 2)
 	// testing.md's example `const TEST_USER_PASSWORD = 'password123'`
-	if n := res.Notes; len(n) != 1 || n[0].From != ".clinerules/testing.md" || !strings.HasPrefix(n[0].Msg, "what looks like a secret is imported as [REDACTED:") {
+	// and its 4,916-byte body, over the injection budget
+	if n := res.Notes; len(n) != 2 || n[0].From != ".clinerules/testing.md" || !strings.HasPrefix(n[0].Msg, "what looks like a secret is imported as [REDACTED:") ||
+		!strings.HasPrefix(n[1].Msg, "lint: the body is 4916 bytes, over inject.budgetBytes (4096): only the title will be injected") {
 		t.Errorf("notes %+v", n)
 	}
 	if got := titles(p); !reflect.DeepEqual(got, []string{"Here are code quality and tool use rules", "Testing Rules and Standards"}) {
