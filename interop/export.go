@@ -170,8 +170,12 @@ func (e *Export) notes(it *markdown.Item, target string) {
 	if len(lost) > 0 {
 		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "not expressible in " + target + ": " + strings.Join(lost, ", ") + "; exported as always-on guidance"})
 	}
-	if it.Enforce == "deny" {
+	switch it.Enforce {
+	case "":
+	case "deny":
 		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "enforce: deny becomes a plain \"never do this\" rule: nothing blocks the call in an agent without lore's hook"})
+	default:
+		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "enforce: " + it.Enforce + " becomes plain guidance: nothing holds the call in an agent without lore's hook"})
 	}
 }
 

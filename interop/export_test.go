@@ -285,6 +285,7 @@ func TestExportSaysContentIsLost(t *testing.T) {
 	if len(edits) != 18 {
 		t.Fatalf("%d items with content triggers, want 18", len(edits))
 	}
+	edits[0].Enforce = "once" // held before the first call by lore's hook only
 	for _, target := range []string{TargetCursor, TargetAgents} {
 		e, err := PlanExport(s.Root, target, edits)
 		if err != nil {
@@ -298,6 +299,9 @@ func TestExportSaysContentIsLost(t *testing.T) {
 		}
 		if n != len(edits) {
 			t.Errorf("%s: %d notes on content, want %d: %+v", target, n, len(edits), e.Notes)
+		}
+		if len(notesWith(Plan{Notes: e.Notes}, "enforce: once becomes plain guidance")) != 1 {
+			t.Errorf("%s: no note on enforce: once: %+v", target, e.Notes)
 		}
 	}
 }

@@ -420,6 +420,13 @@ func TestImportEthersyncMADR(t *testing.T) {
 	if len(notesWith(p, "record number 0 is no lore ref")) != 1 {
 		t.Errorf("notes %+v", p.Notes)
 	}
+	var unread []string
+	for _, n := range notesWith(p, "not read as a decision record") {
+		unread = append(unread, n.From)
+	}
+	if want := []string{"docs/decisions/README.md", "docs/decisions/adr-template.md"}; !reflect.DeepEqual(unread, want) {
+		t.Errorf("unread %q, want %q", unread, want)
+	}
 	items, _ := s.Load()
 	for _, it := range items {
 		if it.Ref == "ADR-0005" && (!strings.HasPrefix(it.Section("Context"), "We have already decided to use the CRDT approach") ||
