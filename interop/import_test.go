@@ -326,3 +326,26 @@ func TestAnyDepth(t *testing.T) {
 		t.Errorf("anyDepth %q, want %q", got, want)
 	}
 }
+
+// A Cursor rule with alwaysApply: true is included everywhere whatever
+// its globs (the shape public rules often have: globs and alwaysApply
+// both set); it arrives without triggers, for session start, and a note
+// names the globs left unused.
+func TestImportCursorAlwaysWithGlobs(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".cursor", "rules")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := "---\ndescription: Token & auth safety in browser code\nglobs: src/**/*.ts,src/**/*.tsx\nalwaysApply: true\n---\n# Tokens in httpOnly cookies\nNever keep tokens in localStorage.\n"
+	if err := os.WriteFile(filepath.Join(dir, "auth.mdc"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, root, "cursor")
+	if len(p.Drafts) != 1 || !p.Drafts[0].Spec.Triggers.Empty() {
+		t.Fatalf("drafts %+v", p.Drafts)
+	}
+	if n := notesWith(p, "alwaysApply: true, so Cursor applies it everywhere: imported without triggers (globs unused: src/**/*.ts, src/**/*.tsx)"); len(n) != 1 {
+		t.Errorf("notes %+v", p.Notes)
+	}
+}

@@ -281,7 +281,8 @@ func fenceAfter(fence, t string) (string, bool) {
 }
 
 // ReadCursorRule plans a .cursor/rules/*.mdc file: globs become paths,
-// alwaysApply the always-on mode (no triggers); a rule Cursor attaches only
+// alwaysApply the always-on mode (no triggers, whatever the globs say:
+// Cursor includes such a rule everywhere); a rule Cursor attaches only
 // when its agent asks for it by description has no lore equivalent.
 func (p *Plan) ReadCursorRule(rel string, data []byte) {
 	if !p.isText(rel, data) {
@@ -294,7 +295,14 @@ func (p *Plan) ReadCursorRule(rel string, data []byte) {
 	if fallback == "" {
 		fallback = strings.TrimSuffix(path.Base(rel), ".mdc")
 	}
-	d, id := p.ruleDraft(rel, rel, fallback, f.body, globs)
+	paths := globs
+	if always && len(globs) > 0 {
+		// Cursor includes an always rule in every context, whatever its
+		// globs: lore delivers it at session start.
+		paths = nil
+		p.note(rel, fallback, "alwaysApply: true, so Cursor applies it everywhere: imported without triggers (globs unused: %s)", strings.Join(globs, ", "))
+	}
+	d, id := p.ruleDraft(rel, rel, fallback, f.body, paths)
 	if !always && len(globs) == 0 {
 		p.note(rel, d.Spec.Title, "applied by Cursor only when its agent asks for it (description) or by @-mention: lore has no such mode; imported without triggers")
 	}
