@@ -170,3 +170,31 @@ func TestHoldWithoutSessionInforms(t *testing.T) {
 		t.Errorf("no session: %s", out)
 	}
 }
+
+// TestHoldGeminiSubagent: Gemini's sub-agent (the calls between
+// invoke_agent's BeforeTool and AfterTool, same session_id, no agent_id)
+// is its own context: held once there although the main thread was held
+// already, and the main thread is not held again afterwards.
+func TestHoldGeminiSubagent(t *testing.T) {
+	root := repo(t, holdItems())
+	s := newSession(t)
+	agent := map[string]any{"session_id": s, "cwd": root, "tool_name": "invoke_agent", "tool_input": map[string]any{"agent_name": "generalist", "prompt": "x"}}
+	held := func() bool {
+		ev, in := shell("gemini", root, s, "", "pytest -x")
+		return strings.Contains(denyReason(t, hook(t, "gemini", ev, in)), holdLine)
+	}
+	if !held() || held() {
+		t.Fatal("main thread: not held exactly once")
+	}
+	hook(t, "gemini", "BeforeTool", agent)
+	if !held() {
+		t.Error("sub-agent: not held in its own context")
+	}
+	if held() {
+		t.Error("sub-agent: held twice")
+	}
+	hook(t, "gemini", "AfterTool", agent)
+	if held() {
+		t.Error("main thread after the sub-agent: held again")
+	}
+}

@@ -1,7 +1,9 @@
 package interop
 
 import (
+	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/lazyre"
@@ -9,14 +11,15 @@ import (
 )
 
 var (
-	adrFileRe   = lazyre.New(`^(\d{4})-.+\.md$`)
+	adrFileRe   = lazyre.New(`^(\d{2,4})-.+\.md$`) // MADR's 0001-, shorter in some folders (ethersync's 05-)
 	adrNumTitle = lazyre.New(`^\d+\.\s+`)
 	adrStatusRe = lazyre.New(`(?m)^\s*[*-]\s*Status:\s*(.+)$`)                       // older MADR
 	adrLinkRe   = lazyre.New(`(?i)^(Supersedes|Supercedes)\s+\[[^\]]*\]\(([^)]+)\)`) // adr-tools spells it both ways
 	adrByRe     = lazyre.New(`(?i)^(Superseded|Superceded) by\s+\[[^\]]*\]\(([^)]+)\)`)
 )
 
-// IsADRFile reports whether a file name is an ADR's (NNNN-title.md).
+// IsADRFile reports whether a file name is an ADR's (NNNN-title.md, or
+// two or three digits).
 func IsADRFile(name string) bool { return adrFileRe().MatchString(name) }
 
 // ReadADR plans one adr-tools or MADR decision record (rel: its path).
@@ -28,7 +31,7 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 		return
 	}
 	f := readRuleFile(data)
-	title, rest := splitTitle(f.body)
+	title, rest := splitTitle(leadingComments().ReplaceAllString(f.body, ""))
 	title = adrNumTitle().ReplaceAllString(title, "")
 	if title == "" {
 		title = strings.TrimSuffix(path.Base(rel), ".md")
@@ -40,6 +43,9 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 		}
 	}
 	from := rel
+	if ref := adrRef(rel); markdown.RefNumber(ref) == 0 {
+		p.note(from, oneLine(title), "record number 0 is no lore ref (they start at 1): it takes the next free ADR- number")
+	}
 	spec := markdown.Spec{Kind: markdown.KindDecision, Title: cutTitle(oneLine(title)), Status: p.adrStatus(from, title, status),
 		Body: markdown.SectionsBody(keep, false)}
 	p.Drafts = append(p.Drafts, Draft{Key: rel, From: from, Ref: adrRef(rel), Supersedes: supersedes, Spec: spec})
@@ -48,7 +54,8 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 // adrRef is the record's ADR- ref, from the number in its file name.
 func adrRef(rel string) string {
 	if m := adrFileRe().FindStringSubmatch(path.Base(rel)); m != nil {
-		return "ADR-" + m[1]
+		n, _ := strconv.Atoi(m[1])
+		return fmt.Sprintf("ADR-%04d", n)
 	}
 	return ""
 }

@@ -158,6 +158,9 @@ func (e *Export) notes(it *markdown.Item, target string) {
 	if len(t.Unless) > 0 {
 		lost = append(lost, "unless")
 	}
+	if len(t.Content) > 0 {
+		lost = append(lost, "content triggers (the rule applies whatever an edit adds)")
+	}
 	if len(t.Keywords)+len(t.Topics) > 0 {
 		lost = append(lost, "keywords and topics")
 	}
@@ -167,8 +170,12 @@ func (e *Export) notes(it *markdown.Item, target string) {
 	if len(lost) > 0 {
 		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "not expressible in " + target + ": " + strings.Join(lost, ", ") + "; exported as always-on guidance"})
 	}
-	if it.Enforce == "deny" {
+	switch it.Enforce {
+	case "":
+	case "deny":
 		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "enforce: deny becomes a plain \"never do this\" rule: nothing blocks the call in an agent without lore's hook"})
+	default:
+		e.Notes = append(e.Notes, Note{From: it.Path, Title: it.Title, Msg: "enforce: " + it.Enforce + " becomes plain guidance: nothing holds the call in an agent without lore's hook"})
 	}
 }
 
@@ -198,18 +205,12 @@ func itemText(it *markdown.Item, level int, applies bool) string {
 }
 
 func demoteH2(s string) string {
-	var out []string
-	fence := false
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			fence = !fence
+	return outsideFences(s, func(l string) string {
+		if strings.HasPrefix(l, "## ") {
+			return "#" + l
 		}
-		if !fence && strings.HasPrefix(l, "## ") {
-			l = "#" + l
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
+		return l
+	})
 }
 
 // blockExport replaces (or appends) the managed block of one file and

@@ -264,3 +264,44 @@ func TestExportRefusesSymlinksAndForeignFiles(t *testing.T) {
 		t.Errorf("foreign file: %v", err)
 	}
 }
+
+// 18 items of the lessons-learned manifest (its five /edits items among
+// them) match on the text an edit adds (triggers.content), which no rule
+// file can say: exported, each is named in a note, as a deny is.
+func TestExportSaysContentIsLost(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/lessons-learned", s.Root)
+	if _, _, err := Import(s, s.Root, "lesson-manifest.json", false, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	items, _ := s.Load()
+	var edits []*markdown.Item
+	for _, it := range items {
+		if len(it.Triggers.Content) > 0 {
+			it.Status = "active"
+			edits = append(edits, it)
+		}
+	}
+	if len(edits) != 18 {
+		t.Fatalf("%d items with content triggers, want 18", len(edits))
+	}
+	edits[0].Enforce = "once" // held before the first call by lore's hook only
+	for _, target := range []string{TargetCursor, TargetAgents} {
+		e, err := PlanExport(s.Root, target, edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, note := range e.Notes {
+			if strings.Contains(note.Msg, "content triggers (the rule applies whatever an edit adds)") {
+				n++
+			}
+		}
+		if n != len(edits) {
+			t.Errorf("%s: %d notes on content, want %d: %+v", target, n, len(edits), e.Notes)
+		}
+		if len(notesWith(Plan{Notes: e.Notes}, "enforce: once becomes plain guidance")) != 1 {
+			t.Errorf("%s: no note on enforce: once: %+v", target, e.Notes)
+		}
+	}
+}

@@ -10,9 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
+	"github.com/lore-agents/lore/lint"
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/match"
 )
 
 // copyTree copies the files under src to dst, keeping their paths.
@@ -73,6 +78,8 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 	if _, errs := s.Load(); len(errs) > 0 {
 		t.Fatalf("imported items do not load: %v", errs)
 	}
+	lintClean(t, s)
+	deliveries(t, s, res)
 	after := treeSum(t, s.Dir)
 	_, again, err := Import(s, s.Root, arg, false, now.Add(time.Hour))
 	if err != nil || len(again.Created) != 0 || again.Present != want {
@@ -82,6 +89,63 @@ func importTwice(t *testing.T, s *gitstore.Store, arg string, want int) (Plan, R
 		t.Error("a second import changed the store")
 	}
 	return p, res
+}
+
+// lintClean fails the test on any lint error in the store's items: an
+// import must not write what lore's own lint (and so its build) rejects.
+func lintClean(t *testing.T, s *gitstore.Store) {
+	t.Helper()
+	var st lint.Store
+	for _, kind := range markdown.Kinds {
+		dir := filepath.Join(s.Dir, markdown.Folder(kind))
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Items = append(st.Items, lint.File{Path: ".lore/" + markdown.Folder(kind) + "/" + e.Name(), Data: data})
+		}
+	}
+	for _, f := range lint.Check(st) {
+		if f.Severity == lint.Error {
+			t.Errorf("lint: %s", f)
+		}
+	}
+}
+
+// deliveries checks the delivery the import reported for each created
+// item against the item: session-start ones have no triggers, before-call
+// ones can reach the threshold at their priority once promoted, and a
+// never has a note saying why.
+func deliveries(t *testing.T, s *gitstore.Store, res Result) {
+	t.Helper()
+	items, _ := s.Load()
+	byPath := map[string]*markdown.Item{}
+	for _, it := range items {
+		byPath[it.Path] = it
+	}
+	for _, c := range res.Created {
+		it := byPath[c.Path]
+		tr := it.Triggers
+		mt := manifest.Triggers{Tools: tr.Tools, Commands: tr.Commands, Paths: tr.Paths, Content: tr.Content, Keywords: tr.Keywords, Topics: tr.Topics}
+		switch why := match.Never(mt, int(it.Priority), 0.7); c.Delivery {
+		case sessionStart:
+			if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Content)+len(tr.Keywords)+len(tr.Topics) > 0 {
+				t.Errorf("%s: session-start with triggers %+v", c.Path, tr)
+			}
+		case beforeCall:
+			if why != "" {
+				t.Errorf("%s: before-call, but %s", c.Path, why)
+			}
+		case never:
+			if why == "" || len(notesWith(Plan{Notes: res.Notes}, why)) == 0 {
+				t.Errorf("%s: never, and no note says why", c.Path)
+			}
+		default:
+			t.Errorf("%s: delivery %q", c.Path, c.Delivery)
+		}
+	}
 }
 
 // Devflow's own knowledge (dean0x/devflow, .devflow/decisions/ as it
@@ -258,19 +322,22 @@ func TestImportClaudeMemoryReal(t *testing.T) {
 // and names what the import then creates; importing again adds nothing
 // and changes no byte.
 func TestImportEverySourceTwice(t *testing.T) {
-	for _, tc := range []struct{ dir, arg string }{
-		{"testdata/ftl", "cursor"},
-		{"testdata/ddev", "claude-rules"},
-		{"testdata/ddev", "claude"},
-		{"testdata/awesome-copilot", "copilot"},
-		{"testdata/gemini-cli", "gemini"},
-		{"testdata/lessons-learned-repo", "agents"},
-		{"testdata/adr-tools", "adr"},
-		{"testdata/madr", "adr"},
-		{"testdata/devflow", "devflow"},
-		{"testdata/devflow-repo", "devflow"},
-		{"testdata/lessons-learned", "lesson-manifest.json"},
-		{"testdata/lessons-learned", "lessons-store.json"},
+	for _, tc := range []struct {
+		dir, arg string
+		left     int // drafts lint would reject, left out
+	}{
+		{"testdata/ftl", "cursor", 0},
+		{"testdata/ddev", "claude-rules", 0},
+		{"testdata/ddev", "claude", 0},
+		{"testdata/awesome-copilot", "copilot", 1}, // go.instructions.md: 16435 bytes
+		{"testdata/gemini-cli", "gemini", 0},
+		{"testdata/lessons-learned-repo", "agents", 0},
+		{"testdata/adr-tools", "adr", 0},
+		{"testdata/madr", "adr", 0},
+		{"testdata/devflow", "devflow", 0},
+		{"testdata/devflow-repo", "devflow", 0},
+		{"testdata/lessons-learned", "lesson-manifest.json", 0},
+		{"testdata/lessons-learned", "lessons-store.json", 0},
 	} {
 		t.Run(filepath.Base(tc.dir)+"/"+tc.arg, func(t *testing.T) {
 			s := testrepo.NewStore(t)
@@ -279,7 +346,163 @@ func TestImportEverySourceTwice(t *testing.T) {
 			if len(p.Drafts) == 0 {
 				t.Fatal("nothing to import")
 			}
-			importTwice(t, s, tc.arg, len(p.Drafts))
+			_, res := importTwice(t, s, tc.arg, len(p.Drafts)-tc.left)
+			var left []Note
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n.Msg, "not imported: lint would reject it: ") {
+					left = append(left, n)
+				}
+			}
+			if len(left) != tc.left {
+				t.Errorf("left out %+v, want %d", left, tc.left)
+			}
 		})
+	}
+}
+
+// The lessons-learned manifest's five lessons with content triggers
+// arrive as two items each; the second carries the reference
+// lessons-learned:<ULID>/edits, which the secret check once took for a
+// high-entropy secret, so lint rejected the five (importTwice lints).
+func TestImportLessonsLearnedEditsLint(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/lessons-learned", s.Root)
+	_, res := importTwice(t, s, "lesson-manifest.json", 123)
+	edits := 0
+	for _, c := range res.Created {
+		if strings.HasPrefix(c.Key, "lessons-learned:01") && strings.HasSuffix(c.Key, "/edits") {
+			edits++
+		}
+	}
+	if edits != 5 {
+		t.Errorf("%d /edits items", edits)
+	}
+	for _, n := range res.Notes {
+		if !strings.HasPrefix(n.Msg, "priority low raised to medium") && !strings.Contains(n.Msg, "lint: a high item with tools but no commands or paths") {
+			t.Errorf("note %+v", n)
+		}
+	}
+}
+
+// ethersync's MADR folder: two-digit numbers and an SPDX comment above
+// each record's frontmatter. The folder is known as one of decision
+// records by its files; every record keeps its number (00- takes the
+// next free one, as lore's refs start at 1) and its status; the folder's
+// README and template are no records.
+func TestImportEthersyncMADR(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/ethersync", s.Root)
+	if p := plan(t, s.Root, "docs/decisions/05-crdt-library.md"); len(p.Drafts) != 1 || p.Drafts[0].Ref != "ADR-0005" ||
+		p.Drafts[0].Spec.Title != "Which CRDT library to use for the Rust-based Daemon" || strings.Contains(p.Drafts[0].Spec.Body, "SPDX") {
+		t.Fatalf("one record: %+v", p.Drafts)
+	}
+	p, res := importTwice(t, s, "docs/decisions", 11)
+	byRef := map[string]string{}
+	for _, c := range res.Created {
+		byRef[strings.Split(filepath.Base(c.Path), "-")[1]] = c.Key
+	}
+	for ref, key := range map[string]string{
+		"0005": "adr:docs/decisions/05-crdt-library.md",
+		"0010": "adr:docs/decisions/10-cursor-positions-ephemeral.md",
+		"0011": "adr:docs/decisions/00-use-markdown-any-decision-records.md",
+	} {
+		if byRef[ref] != key {
+			t.Errorf("ADR-%s is %q, want %q", ref, byRef[ref], key)
+		}
+	}
+	status := map[string]int{}
+	for _, d := range p.Drafts {
+		status[d.Spec.Status]++
+	}
+	if want := map[string]int{"proposed": 10, "superseded": 1}; !reflect.DeepEqual(status, want) {
+		t.Errorf("statuses %v, want %v", status, want)
+	}
+	if len(notesWith(p, "record number 0 is no lore ref")) != 1 {
+		t.Errorf("notes %+v", p.Notes)
+	}
+	var unread []string
+	for _, n := range notesWith(p, "not read as a decision record") {
+		unread = append(unread, n.From)
+	}
+	if want := []string{"docs/decisions/README.md", "docs/decisions/adr-template.md"}; !reflect.DeepEqual(unread, want) {
+		t.Errorf("unread %q, want %q", unread, want)
+	}
+	items, _ := s.Load()
+	for _, it := range items {
+		if it.Ref == "ADR-0005" && (!strings.HasPrefix(it.Section("Context"), "We have already decided to use the CRDT approach") ||
+			strings.Contains(string(it.Raw()), "SPDX")) {
+			t.Errorf("ADR-0005 body:\n%s", it.Raw())
+		}
+	}
+}
+
+// Lines in code fences are text: ddev's CLAUDE.md gives a PR template
+// with "## Short Summary (TL;DR)" in a heredoc, otter's Windsurf rule a
+// bash block with "# Install dependencies (always first)"; both arrive
+// as they were, while the headings around them move under the item's
+// Injection section.
+func TestImportKeepsFencedHeadings(t *testing.T) {
+	for _, tc := range []struct{ dir, arg, key, fenced, heading string }{
+		{"testdata/ddev", "claude", "CLAUDE.md#git-workflow", "\n## Short Summary (TL;DR)\n", "\n### Creating Commits with PR Template\n"},
+		{"testdata/otter", "windsurf", ".windsurf/rules/runtime-setup.md", "\n# Install dependencies (always first)\nyarn install\n", "\n### Setup and Bootstrap\n"},
+	} {
+		p := plan(t, tc.dir, tc.arg)
+		var body string
+		for _, d := range p.Drafts {
+			if d.Key == tc.key {
+				body = d.Spec.Body
+			}
+		}
+		if !strings.Contains(body, tc.fenced) || !strings.Contains(body, tc.heading) {
+			t.Errorf("%s: body:\n%s", tc.key, body)
+		}
+	}
+}
+
+// streamlit's Cursor rules: typescript_tests.mdc's gitignore-style globs
+// (*.ts,*.tsx) match a name at any depth, as lore's **/*.ts does and the
+// bare glob, tried on the repo-relative path, does not; python_tests.mdc's
+// lib/tests/**/*.py stays anchored; overview.mdc (alwaysApply) has no
+// triggers and is delivered at session start. The report says each
+// item's delivery.
+func TestImportStreamlitCursorRules(t *testing.T) {
+	s := testrepo.NewStore(t)
+	copyTree(t, "testdata/streamlit", s.Root)
+	p, res := importTwice(t, s, "cursor", 3)
+	paths := map[string][]string{}
+	for _, d := range p.Drafts {
+		paths[d.Key] = d.Spec.Triggers.Paths
+	}
+	want := map[string][]string{
+		".cursor/rules/overview.mdc":         nil,
+		".cursor/rules/python_tests.mdc":     {"lib/tests/**/*.py"},
+		".cursor/rules/typescript_tests.mdc": {"**/*.ts", "**/*.tsx"},
+	}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	const nested = "frontend/lib/src/components/widgets/Button/Button.test.tsx"
+	if ok, _ := doublestar.Match("*.tsx", nested); ok {
+		t.Fatal("a bare glob matches a nested path: the mapping is moot")
+	}
+	if ok, _ := doublestar.Match(want[".cursor/rules/typescript_tests.mdc"][1], nested); !ok {
+		t.Errorf("%s does not match %s", want[".cursor/rules/typescript_tests.mdc"][1], nested)
+	}
+	delivery := map[string]string{}
+	for _, c := range res.Created {
+		delivery[c.Key] = c.Delivery
+	}
+	if d := delivery["cursor:.cursor/rules/overview.mdc"]; d != sessionStart || delivery["cursor:.cursor/rules/typescript_tests.mdc"] != beforeCall {
+		t.Errorf("deliveries %v", delivery)
+	}
+	var out bytes.Buffer
+	WriteReport(&out, p, res, false)
+	for _, line := range []string{
+		"created .lore/lessons/streamlit-repo-overview.md (cursor:.cursor/rules/overview.mdc): at session start\n",
+		"created .lore/lessons/typescript-test-guide.md (cursor:.cursor/rules/typescript_tests.mdc): before a matching call\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("report has no %q:\n%s", line, out.String())
+		}
 	}
 }

@@ -316,3 +316,36 @@ func TestImportClaudeMemory(t *testing.T) {
 		t.Errorf("item names a home folder or lacks its key:\n%s", data)
 	}
 }
+
+// Rule-file globs read as gitignore reads them map to globs lore's
+// matcher, which tries the whole repo-relative path, reads the same way.
+func TestAnyDepth(t *testing.T) {
+	got := anyDepth([]string{"*.spec.tsx", "Makefile", "/README.md", "build/", "/dist/", "src/**/*.ts", "**/*.go", "docs/*.md", "*.{ts,tsx}", "**"})
+	want := []string{"**/*.spec.tsx", "**/Makefile", "README.md", "**/build/**", "dist/**", "src/**/*.ts", "**/*.go", "docs/*.md", "**/*.{ts,tsx}", "**"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("anyDepth %q, want %q", got, want)
+	}
+}
+
+// A Cursor rule with alwaysApply: true is included everywhere whatever
+// its globs (the shape public rules often have: globs and alwaysApply
+// both set); it arrives without triggers, for session start, and a note
+// names the globs left unused.
+func TestImportCursorAlwaysWithGlobs(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".cursor", "rules")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := "---\ndescription: Token & auth safety in browser code\nglobs: src/**/*.ts,src/**/*.tsx\nalwaysApply: true\n---\n# Tokens in httpOnly cookies\nNever keep tokens in localStorage.\n"
+	if err := os.WriteFile(filepath.Join(dir, "auth.mdc"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, root, "cursor")
+	if len(p.Drafts) != 1 || !p.Drafts[0].Spec.Triggers.Empty() {
+		t.Fatalf("drafts %+v", p.Drafts)
+	}
+	if n := notesWith(p, "alwaysApply: true, so Cursor applies it everywhere: imported without triggers (globs unused: src/**/*.ts, src/**/*.tsx)"); len(n) != 1 {
+		t.Errorf("notes %+v", p.Notes)
+	}
+}

@@ -147,9 +147,6 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	}
 	edits, why := p.lessonTriggers(from, l, &spec)
 	p.applyType(from, l, &spec, why)
-	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
-		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
-	}
 	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
 	if !edits.Empty() {
 		// A lore item with content matches no shell command: the
@@ -204,7 +201,7 @@ func (p *Plan) applyType(from string, l llLesson, spec *markdown.Spec, why strin
 		p.guard(from, l, spec, why)
 	case "directive", "protocol":
 		if spec.Triggers.Empty() {
-			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected once per session at the first tool calls%s", l.Type, criticalNote(l.Priority))
+			p.note(from, title, "%s (session start in lessons-learned): imported without triggers, so once active it is injected at session start%s", l.Type, criticalNote(l.Priority))
 		}
 	default:
 		if spec.Triggers.Empty() && why == "" {
@@ -455,9 +452,34 @@ func codeList(l []string) string {
 	return strings.Join(q, ", ")
 }
 
-var headingRe = lazyre.New(`(?m)^#{1,2} `)
+// demote makes the H1 and H2 headings of s H3s, so that they stay
+// inside the section they are put under; lines in code fences (a shell
+// comment, a template's "## Learnings") are text and stay as they are.
+func demote(s string) string {
+	return outsideFences(s, func(l string) string {
+		if strings.HasPrefix(l, "# ") {
+			return "##" + l
+		}
+		if strings.HasPrefix(l, "## ") {
+			return "#" + l
+		}
+		return l
+	})
+}
 
-func demote(s string) string { return headingRe().ReplaceAllString(s, "### ") }
+// outsideFences returns s with f applied to each line outside code
+// fences (``` or ~~~, as h2Sections reads them).
+func outsideFences(s string, f func(string) string) string {
+	lines := strings.Split(s, "\n")
+	fence := ""
+	for i, l := range lines {
+		var code bool
+		if fence, code = fenceAfter(fence, strings.TrimSpace(l)); !code {
+			lines[i] = f(l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

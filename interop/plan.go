@@ -47,12 +47,14 @@ func (p *Plan) note(from, title, format string, args ...any) {
 // Result is what Apply did (or, on a dry run, would do).
 type Result struct {
 	Created []Created
-	Present int // drafts an earlier import already created
+	Present int    // drafts an earlier import already created
+	Notes   []Note // what fit changed, or why it left a draft out
 }
 
 // Created is one new item.
 type Created struct {
 	Path, Key, Title string
+	Delivery         string // once promoted: before-call, session-start or never
 }
 
 // Apply creates every draft not imported before, as `lore add` creates an
@@ -81,15 +83,20 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 	if err != nil {
 		return Result{}, err
 	}
+	chk := checkerOf(s)
 	var res Result
-	for _, d := range p.Drafts {
+	for _, d := range numberedFirst(p.Drafts) {
 		key := p.Source + ":" + d.Key
 		if imported(ids, key, d) {
 			res.Present++
 			continue
 		}
-		spec := p.spec(d, key, ids)
 		id := ulid.MustNew(ulid.Timestamp(now), ulid.DefaultEntropy()).String()
+		spec, delivery, notes, ok := chk.ready(p.spec(d, key, ids), id, now, d.From)
+		res.Notes = append(res.Notes, notes...)
+		if !ok {
+			continue
+		}
 		rel, it, err := w.CreateLocked(spec.Kind, d.Ref, func(ref string) ([]byte, error) {
 			return spec.Compose(id, ref, now)
 		})
@@ -97,9 +104,33 @@ func apply(s *gitstore.Store, w gitstore.Writer, p Plan, now time.Time) (Result,
 			return res, fmt.Errorf("import %s: %w", d.From, err)
 		}
 		ids[key] = it.ID
-		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title})
+		res.Created = append(res.Created, Created{Path: rel, Key: key, Title: spec.Title, Delivery: delivery})
 	}
 	return res, nil
+}
+
+// numberedFirst orders the drafts for creation: those whose ref keeps
+// its number first, then those with number 0 (MADR's 0000-, a 00-),
+// which lore's refs do not have and which would otherwise take the next
+// free number, 1, and push every later record off its own.
+func numberedFirst(drafts []Draft) []Draft {
+	out := slices.Clone(drafts)
+	slices.SortStableFunc(out, func(a, b Draft) int {
+		return cmpBool(zeroRef(a), zeroRef(b))
+	})
+	return out
+}
+
+func zeroRef(d Draft) bool { return d.Ref != "" && markdown.RefNumber(d.Ref) == 0 }
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // imported reports whether an earlier import created the draft: an item
@@ -154,6 +185,14 @@ func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Pla
 	return p, res, err
 }
 
+// deliveryWords say in the report how a created item will be delivered
+// once promoted.
+var deliveryWords = map[string]string{
+	beforeCall:   "before a matching call",
+	sessionStart: "at session start",
+	never:        "never (see below)",
+}
+
 // WriteReport prints what an import created and what it could not carry.
 func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
 	verb := "created"
@@ -161,11 +200,11 @@ func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
 		verb = "would create"
 	}
 	for _, c := range res.Created {
-		fmt.Fprintf(w, "%s %s (%s)\n", verb, c.Path, c.Key)
+		fmt.Fprintf(w, "%s %s (%s): %s\n", verb, c.Path, c.Key, deliveryWords[c.Delivery])
 	}
-	if len(p.Notes) > 0 {
-		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(p.Notes))
-		for _, n := range p.Notes {
+	if notes := append(slices.Clip(p.Notes), res.Notes...); len(notes) > 0 {
+		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(notes))
+		for _, n := range notes {
 			title := ""
 			if n.Title != "" {
 				title = " " + strconv.Quote(n.Title) + ":"

@@ -247,7 +247,13 @@ func TestImportWindsurfReal(t *testing.T) {
 func TestImportClineReal(t *testing.T) {
 	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/cap-js-ord", s.Root)
-	p, _ := importTwice(t, s, "cline", 2)
+	p, res := importTwice(t, s, "cline", 2)
+	// testing.md's example `const TEST_USER_PASSWORD = 'password123'`
+	// and its 4,916-byte body, over the injection budget
+	if n := res.Notes; len(n) != 2 || n[0].From != ".clinerules/testing.md" || !strings.HasPrefix(n[0].Msg, "what looks like a secret is imported as [REDACTED:") ||
+		!strings.HasPrefix(n[1].Msg, "lint: the body is 4916 bytes, over inject.budgetBytes (4096): only the title will be injected") {
+		t.Errorf("notes %+v", n)
+	}
 	if got := titles(p); !reflect.DeepEqual(got, []string{"Here are code quality and tool use rules", "Testing Rules and Standards"}) {
 		t.Errorf("titles %q", got)
 	}
@@ -267,7 +273,11 @@ func TestImportClineReal(t *testing.T) {
 func TestImportClineOwnRules(t *testing.T) {
 	s := testrepo.NewStore(t)
 	copyTree(t, "testdata/cline", s.Root)
-	p, _ := importTwice(t, s, "cline", 4)
+	p, res := importTwice(t, s, "cline", 4)
+	// storage.md's "## ⚠️ Do NOT Use ...": the emoji's U+FE0F goes
+	if n := res.Notes; len(n) != 1 || n[0].From != ".clinerules/storage.md" || n[0].Msg != "1 invisible or bidi character(s) taken out (lint rejects them)" {
+		t.Errorf("notes %+v", n)
+	}
 	want := []string{"Bun (tooling) and Node (runtime)", "Networking & Proxy Support", "SDK Adapter", "Storage Architecture"}
 	if got := titles(p); !reflect.DeepEqual(got, want) {
 		t.Errorf("titles %q, want %q", got, want)

@@ -36,17 +36,37 @@ type ruleFile struct {
 
 func readRuleFile(data []byte) ruleFile {
 	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\ufeff"), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
+	start := frontmatterStart(text)
+	if start < 0 {
 		return ruleFile{body: text, line: 1}
 	}
-	end := strings.Index(text[4:], "\n---")
+	end := strings.Index(text[start+4:], "\n---")
 	if end < 0 {
 		return ruleFile{body: text, line: 1}
 	}
-	block := text[4 : 4+end+1]
-	rest := text[4+end+4:]
+	block := text[start+4 : start+4+end+1]
+	rest := text[start+4+end+4:]
 	rest = strings.TrimPrefix(strings.TrimLeft(rest, "-"), "\n")
 	return ruleFile{meta: readMeta(block), body: rest, line: strings.Count(text[:len(text)-len(rest)], "\n") + 1}
+}
+
+// leadingComments are HTML comments and blank lines at the start of a
+// file: a REUSE licence header (<!-- SPDX-License-Identifier: ... -->)
+// stands above the frontmatter in repositories that follow REUSE, as in
+// ethersync's decision records.
+var leadingComments = lazyre.New(`^(?:\s*<!--[\s\S]*?-->[ \t]*\n)+\s*`)
+
+// frontmatterStart is the offset of the frontmatter's opening "---"
+// line, after any leading comments; -1 when there is none.
+func frontmatterStart(text string) int {
+	start := 0
+	if m := leadingComments().FindStringIndex(text); m != nil {
+		start = m[1]
+	}
+	if !strings.HasPrefix(text[start:], "---\n") {
+		return -1
+	}
+	return start
 }
 
 // readMeta reads a frontmatter block as YAML or, when it is not, as
@@ -135,11 +155,37 @@ func (p *Plan) ruleDraft(key, from, fallback, body string, paths []string) (Draf
 		title = fallback
 	}
 	spec := markdown.Spec{Kind: markdown.KindLesson, Title: cutTitle(oneLine(title)), Status: "draft", Body: itemBody(rest)}
-	paths = p.validGlobs(from, spec.Title, paths)
+	paths = anyDepth(p.validGlobs(from, spec.Title, paths))
 	if len(paths) > 0 && !everywhere(paths) {
 		spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
 	}
 	return Draft{Key: key, From: from, Spec: spec}, id
+}
+
+// anyDepth maps rule-file globs, read as gitignore reads them (Cursor's
+// globs, Claude Code's and Cline's paths, Windsurf's and Copilot's), to
+// globs that mean the same to lore's matcher, which matches a glob
+// against the whole repo-relative path: a glob without a slash
+// (*.spec.tsx) matches a name at any depth (**/*.spec.tsx), a leading
+// slash anchors at the root (/x.md is x.md), a trailing slash is a
+// folder and all under it (build/ is **/build/**).
+func anyDepth(globs []string) []string {
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		dir := strings.HasSuffix(g, "/")
+		g = strings.TrimSuffix(g, "/")
+		switch {
+		case strings.HasPrefix(g, "/"):
+			g = strings.TrimPrefix(g, "/")
+		case !strings.Contains(g, "/") && g != "**":
+			g = "**/" + g
+		}
+		if dir {
+			g += "/**"
+		}
+		out = appendNew(out, g)
+	}
+	return out
 }
 
 // validGlobs drops (and notes) the globs doublestar cannot read.
@@ -235,7 +281,8 @@ func fenceAfter(fence, t string) (string, bool) {
 }
 
 // ReadCursorRule plans a .cursor/rules/*.mdc file: globs become paths,
-// alwaysApply the always-on mode (no triggers); a rule Cursor attaches only
+// alwaysApply the always-on mode (no triggers, whatever the globs say:
+// Cursor includes such a rule everywhere); a rule Cursor attaches only
 // when its agent asks for it by description has no lore equivalent.
 func (p *Plan) ReadCursorRule(rel string, data []byte) {
 	if !p.isText(rel, data) {
@@ -248,7 +295,14 @@ func (p *Plan) ReadCursorRule(rel string, data []byte) {
 	if fallback == "" {
 		fallback = strings.TrimSuffix(path.Base(rel), ".mdc")
 	}
-	d, id := p.ruleDraft(rel, rel, fallback, f.body, globs)
+	paths := globs
+	if always && len(globs) > 0 {
+		// Cursor includes an always rule in every context, whatever its
+		// globs: lore delivers it at session start.
+		paths = nil
+		p.note(rel, fallback, "alwaysApply: true, so Cursor applies it everywhere: imported without triggers (globs unused: %s)", strings.Join(globs, ", "))
+	}
+	d, id := p.ruleDraft(rel, rel, fallback, f.body, paths)
 	if !always && len(globs) == 0 {
 		p.note(rel, d.Spec.Title, "applied by Cursor only when its agent asks for it (description) or by @-mention: lore has no such mode; imported without triggers")
 	}
@@ -348,9 +402,15 @@ func codeSpans(s string) []string {
 	return out
 }
 
-var h3Re = lazyre.New(`(?m)^### `)
-
-func promote(s string) string { return h3Re().ReplaceAllString(s, "## ") }
+// promote makes the H3 headings of s H2s, outside code fences.
+func promote(s string) string {
+	return outsideFences(s, func(l string) string {
+		if strings.HasPrefix(l, "### ") {
+			return l[1:]
+		}
+		return l
+	})
+}
 
 var (
 	codeSpanRe = lazyre.New("`([^`\n]+)`")

@@ -277,6 +277,10 @@ func (p *Plan) readFile(abs, rel, kind string) error {
 		r.read(p, rel, data)
 		return nil
 	}
+	if kind == "adr" && strings.HasSuffix(rel, ".md") {
+		// A record numbered otherwise would vanish without a word.
+		p.note(rel, "", "not read as a decision record: its name does not start with a number (0001-title.md)")
+	}
 	return nil
 }
 

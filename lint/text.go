@@ -46,6 +46,13 @@ func hiddenName(r rune) (string, bool) {
 	return "", false
 }
 
+// Hidden reports whether lint rejects r as a character a reviewer cannot
+// see: an import takes such characters out of the text it brings in.
+func Hidden(r rune) bool {
+	_, hidden := hiddenName(r)
+	return hidden
+}
+
 // checkText flags hidden characters (with line and column, in characters)
 // and secrets in a file's text. A BOM at the very start is allowed.
 func checkText(p string, data []byte) []Finding {

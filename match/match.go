@@ -250,8 +250,7 @@ func (e *eval) cut(r *Result, thr float64) string {
 
 // fit injects the kept items in order while they fit inject.maxItems and
 // inject.budgetBytes (a deny or a hold always goes in, as its title at
-// worst); the
-// others are Dropped with why.
+// worst); the others are Dropped with why.
 func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
 	set := m.Settings()
 	used := 0
@@ -294,8 +293,8 @@ func denyReason(m *manifest.Manifest, r *Result) error {
 }
 
 // budget sets r's text when it fits the budget after used bytes (the first
-// item always does), its title when only that fits (a deny or a hold always does),
-// and otherwise drops it and reports false.
+// item always does), its title when only that fits (a deny or a hold
+// always does), and otherwise drops it and reports false.
 func (d *Decision) budget(r *Result, text string, used, budget int) bool {
 	switch fb := FallbackText(r.Title, r.File); {
 	case len(d.Injected) == 0 || used+len(text) <= budget:

@@ -353,8 +353,10 @@ func inToken(s string, i int) bool {
 
 // highEntropy says the token tok (after the text before) is a secret:
 // random-looking and none of a digest, an agent API's id or encoded text.
+// A token that names a file or record by its ids is judged again
+// without them (onlyIDs).
 func highEntropy(before, tok string) bool {
-	return looksRandom(withoutExt(tok)) && !integrity(before, tok) && !knownID(tok) && !encodedText(tok)
+	return looksRandom(withoutExt(tok)) && !onlyIDs(tok) && !integrity(before, tok) && !knownID(tok) && !encodedText(tok)
 }
 
 // integrity is a digest in base64, public by design: a Subresource
