@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 )
 
@@ -20,9 +21,9 @@ const leftOutRoom = 240
 // confidence, then id), each as its injection text cut to itemCap, with a
 // last line naming what the budget left out. A text that does not fit is
 // left out and smaller ones after it still go in.
-func AlwaysOn(items []*markdown.Item, budget, itemCap int) string {
+func AlwaysOn(items []*markdown.Item, budget, itemCap int) manifest.Always {
 	if len(items) == 0 {
-		return ""
+		return manifest.Always{}
 	}
 	sorted := append([]*markdown.Item(nil), items...)
 	sort.SliceStable(sorted, func(a, b int) bool { return moreImportant(sorted[a], sorted[b]) })
@@ -38,18 +39,22 @@ func AlwaysOn(items []*markdown.Item, budget, itemCap int) string {
 	}
 	var b strings.Builder
 	b.WriteString(alwaysHead)
+	var a manifest.Always
 	var out []string
 	for i, t := range texts {
 		if b.Len()+len(t) > room {
 			out = append(out, Sanitize(sorted[i].Title))
+			a.Dropped = append(a.Dropped, sorted[i].ID)
 			continue
 		}
 		b.WriteString(t)
+		a.Injected = append(a.Injected, sorted[i].ID)
 	}
 	if len(out) > 0 {
-		b.WriteString(leftOutLine(out))
+		b.WriteString(leftOutLine(out) + "\n")
 	}
-	return b.String()
+	a.Text = b.String()
+	return a
 }
 
 // moreImportant orders items for the always-on block.

@@ -17,7 +17,11 @@ func TestAlwaysOnBudget(t *testing.T) {
 		fm := fmt.Sprintf("id: 01JQXYZ8K2M4N6P8Q0R2S4T%03d\nkind: lesson\ntitle: rule %02d with a rather long title to name\nstatus: active\npriority: %d\n", i, i, 1+i%10)
 		items = append(items, parse(t, fmt.Sprintf(".lore/lessons/r%02d.md", i), fm, "## Fix\n"+strings.Repeat("Do it right. ", 20)+"\n"))
 	}
-	got := AlwaysOn(items, 1024, MaxItemBytes)
+	a := AlwaysOn(items, 1024, MaxItemBytes)
+	got := a.Text
+	if len(a.Injected)+len(a.Dropped) != len(items) || len(a.Dropped) < 4 || a.Injected[0] != "01JQXYZ8K2M4N6P8Q0R2S4T009" {
+		t.Errorf("injected %v, dropped %v", a.Injected, a.Dropped)
+	}
 	if len(got) > 1024 {
 		t.Errorf("%d bytes over the budget", len(got))
 	}
@@ -25,11 +29,12 @@ func TestAlwaysOnBudget(t *testing.T) {
 	if first < 0 || second < first || strings.Contains(got, "Fix: Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right. Do it right.\nSource: .lore/lessons/r00.md") {
 		t.Errorf("not most important first:\n%s", got)
 	}
-	last := got[strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n")+1:]
+	trimmed := strings.TrimRight(got, "\n")
+	last := trimmed[strings.LastIndex(trimmed, "\n")+1:]
 	if !strings.HasPrefix(last, `(left out by inject.sessionBudgetBytes: "rule `) || !strings.Contains(last, " more; `lore list` lists them)") {
 		t.Errorf("left-out line = %q", last)
 	}
-	if AlwaysOn(nil, 1024, MaxItemBytes) != "" {
+	if a := AlwaysOn(nil, 1024, MaxItemBytes); a.Text != "" || a.Injected != nil {
 		t.Error("a block without items")
 	}
 }

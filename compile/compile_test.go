@@ -72,9 +72,9 @@ func TestCompileSelects(t *testing.T) {
 		!strings.Contains(src.SessionStart, "1 draft item(s) await review") {
 		t.Errorf("session start:\n%s", src.SessionStart)
 	}
-	if !strings.Contains(src.AlwaysOn, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nFix: fix 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nSource: .lore/lessons/a.md\n") ||
-		!strings.Contains(src.AlwaysOn, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V6\n") {
-		t.Errorf("always on:\n%s", src.AlwaysOn)
+	if !strings.Contains(src.AlwaysOn.Text, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nFix: fix 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nSource: .lore/lessons/a.md\n") ||
+		!strings.Contains(src.AlwaysOn.Text, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V6\n") {
+		t.Errorf("always on:\n%s", src.AlwaysOn.Text)
 	}
 	var files []string
 	for _, it := range src.Items {

@@ -66,21 +66,23 @@ func triggerDelivery(it *markdown.Item, p int, threshold float64) Delivery {
 
 func inactive(it *markdown.Item) string {
 	switch it.Status {
-	case "draft", "proposed":
-		return fmt.Sprintf("status %s: not injected until promoted (lore promote)", it.Status)
+	case "draft":
+		return "status draft: not injected until promoted (lore promote)"
+	case "proposed":
+		return "status proposed: not injected until accepted (status: accepted)"
 	}
 	return fmt.Sprintf("status %s: only active lessons and pitfalls and accepted decisions are injected", it.Status)
 }
 
-// Bands are the named priorities, lowest first, as promote tries them.
-var Bands = []string{"low", "medium", "high", "critical"}
+// bands are the named priorities, lowest first, as promote tries them.
+var bands = []string{"low", "medium", "high", "critical"}
 
 // LowestFiring returns the lowest named band, no lower than the item's
 // priority p, at which its triggers can reach threshold; ok is false, with
 // why, when none does (content on tools that add no text). An item without
 // triggers fires at any priority (at session start).
 func LowestFiring(it *markdown.Item, p int, threshold float64) (band string, ok bool, why string) {
-	for _, b := range Bands {
+	for _, b := range bands {
 		n, _ := markdown.ParsePriority(b)
 		if markdown.Priority(p).Band() == b {
 			n = markdown.Priority(p) // its own band: keep its number

@@ -22,18 +22,18 @@ const maxFixBytes = 600
 // warning Risk/Mitigation; a requirement Constraint/Verify; otherwise the
 // kind's own sections (lesson Mistake/Fix and its Checklist, pitfall
 // Issue/Avoid, decision Decision). The last line names the file it came
-// from. The text is at most max bytes: what is too long loses its
+// from. The text is at most limit bytes: what is too long loses its
 // situation (Mistake, Issue, When, Risk) first, never the fix or the
 // checklist, which are what the agent must do (docs/design.md, Prevention
 // before the call); only then is the end cut.
 func Render(it *markdown.Item, file string, limit int) string {
 	src := "Source: " + Sanitize(file) + "\n"
 	room := limit - len(src)
-	text := Sanitize(render(it, -1))
-	if over := len(text) - room; over > 0 {
-		if sit := Sanitize(strings.TrimSpace(situation(it))); sit != "" {
-			text = Sanitize(render(it, max(len(sit)-over-len(shortened), 0)))
-		}
+	text, sit := render(it, -1)
+	text = Sanitize(text)
+	if over := len(text) - room; over > 0 && sit > 0 {
+		text, _ = render(it, max(sit-over-len(shortened), 0))
+		text = Sanitize(text)
 	}
 	return capText(text, room, file) + src
 }
@@ -41,35 +41,20 @@ func Render(it *markdown.Item, file string, limit int) string {
 // shortened ends a situation cut to make room for the fix.
 const shortened = " …(shortened)"
 
-// situation is the section render shows first, the one shortened first.
-func situation(it *markdown.Item) string {
-	switch {
-	case it.Section("Injection") != "", it.Form == "checklist" && len(checklist(it)) > 0, it.Form == "requirement":
-		return ""
-	case it.Form == "pattern":
-		return first(it, "When", "Mistake", "Issue", "Context")
-	case it.Form == "warning":
-		return first(it, "Risk", "Mistake", "Issue", "Context")
-	case it.Kind == markdown.KindPitfall:
-		return it.Section("Issue")
-	case it.Kind == markdown.KindLesson:
-		return it.Section("Mistake")
-	}
-	return ""
-}
-
-// render renders the item's text by its form, its situation cut to
-// keep bytes (keep < 0: whole).
-func render(it *markdown.Item, keep int) string {
+// render renders the item's text by its form, its situation (the section
+// shortened first) cut to keep bytes (keep < 0: whole); sit is the
+// situation's length before the cut (0: the form shows none).
+func render(it *markdown.Item, keep int) (text string, sit int) {
 	var b strings.Builder
 	line := func(label, text string) {
 		if text = strings.TrimSpace(text); text != "" {
 			b.WriteString(label + ": " + text + "\n")
 		}
 	}
-	sit := func(label, text string) {
-		if text = strings.TrimSpace(text); keep >= 0 && len(Sanitize(text)) > keep {
-			text = textcut.Cut(Sanitize(text), keep+len(shortened), shortened)
+	situation := func(label, text string) {
+		text = Sanitize(strings.TrimSpace(text))
+		if sit = len(text); keep >= 0 && sit > keep {
+			text = textcut.Cut(text, keep+len(shortened), shortened)
 		}
 		line(label, text)
 	}
@@ -92,12 +77,12 @@ func render(it *markdown.Item, keep int) string {
 		writeChecklist(&b, checklist(it))
 	case it.Form == "pattern":
 		heading("Pattern")
-		sit("When", when)
+		situation("When", when)
 		line("Do", action)
 		line("Why", rationale)
 	case it.Form == "warning":
 		heading("Warning")
-		sit("Risk", first(it, "Risk", "Mistake", "Issue", "Context"))
+		situation("Risk", first(it, "Risk", "Mistake", "Issue", "Context"))
 		line("Mitigation", first(it, "Mitigation", "Fix", "Avoid", "Decision"))
 	case it.Form == "requirement":
 		heading("Requirement")
@@ -107,12 +92,12 @@ func render(it *markdown.Item, keep int) string {
 		heading(kindLabel(it.Kind))
 		switch it.Kind {
 		case markdown.KindPitfall:
-			sit("Issue", it.Section("Issue"))
+			situation("Issue", it.Section("Issue"))
 			line("Avoid", it.Section("Avoid"))
 		case markdown.KindDecision:
 			line("Decision", it.Section("Decision"))
 		default:
-			sit("Mistake", it.Section("Mistake"))
+			situation("Mistake", it.Section("Mistake"))
 			line("Fix", it.Section("Fix"))
 			if list := it.Section("Checklist"); list != "" {
 				b.WriteString("Checklist:\n")
@@ -120,7 +105,7 @@ func render(it *markdown.Item, keep int) string {
 			}
 		}
 	}
-	return b.String()
+	return b.String(), sit
 }
 
 // writeChecklistText writes a Checklist section, its list entries as

@@ -105,6 +105,14 @@ func TestAlwaysOnAtSessionAndSubagentStart(t *testing.T) {
 			if !strings.Contains(ctx, left) || strings.Contains(ctx, "Read the long rule") {
 				t.Errorf("left-out line missing or a left-out text shown:\n%s", ctx)
 			}
+			if c.agent == "gemini" {
+				return // its SessionStart context carries no record
+			}
+			inj, dropped := trailing(t, ctx)
+			if strings.Join(inj, " ") != "01JA1WAYS00000000000000002 01JA1WAYS00000000000000004 01JA1WAYS00000000000000003 01JA1WAYS00000000000000001" ||
+				strings.Join(dropped, " ") != "01JA1WAYS00000000000000005" {
+				t.Errorf("record: injected %v, dropped %v", inj, dropped)
+			}
 			if block := ctx[strings.Index(ctx, "## Always-on rules"):]; c.event == "SubagentStart" && strings.Contains(block, "Knowledge index") {
 				t.Errorf("a sub-agent gets the always-on block, not the index:\n%s", ctx)
 			}

@@ -230,28 +230,29 @@ func (h *handler) subagentStart(sess *session) reply {
 		}
 	}
 	text := protocol.Text
-	if always := h.alwaysOn(); always != "" {
+	a := h.alwaysOn()
+	if always := strings.TrimSpace(a.Text); always != "" {
 		text += "\n" + always + "\n"
 	}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
 }
 
-// alwaysOn is the manifest's block of items without triggers ("" without
-// a fresh manifest: a stale one may show items that changed).
-func (h *handler) alwaysOn() string {
+// alwaysOn is the manifest's block of items without triggers (none
+// without a fresh manifest: a stale one may show items that changed).
+func (h *handler) alwaysOn() manifest.Always {
 	m, stale := h.load(startWait, true)
 	if m == nil {
-		return ""
+		return manifest.Always{}
 	}
 	defer h.release(m)
 	if stale {
-		return ""
+		return manifest.Always{}
 	}
-	block, err := m.AlwaysOn()
+	a, err := m.AlwaysOn()
 	if err != nil {
 		h.logf("%v", err)
 	}
-	return strings.TrimSpace(block)
+	return a
 }
 
 // release unmaps the manifest, unless the process is about to exit.
@@ -277,10 +278,11 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if sig := h.signals(); sig != "" {
 		text += "\n" + sig
 	}
-	if block := h.startBlock(m, stale); block != "" {
+	block, a := h.startBlock(m, stale)
+	if block != "" {
 		text += "\n" + block + "\n"
 	}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
 }
 
 // restart readies the session's folder for a session that starts, is

@@ -434,11 +434,15 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 	return out
 }
 
-// sessionSection is the session section: the always-on block, then after
-// alwaysEnd the rest of the SessionStart block (sanitized texts hold no
-// NUL).
+// sessionSection is the session section: the always-on block, the ids
+// it shows and those it left out (comma-separated), and the rest of the
+// SessionStart block, each ended by alwaysEnd but the last (sanitized
+// texts and ids hold no NUL).
 func sessionSection(src Source) string {
-	return strings.ReplaceAll(src.AlwaysOn, alwaysEnd, "") + alwaysEnd + src.SessionStart
+	a := src.AlwaysOn
+	nul := func(s string) string { return strings.ReplaceAll(s, alwaysEnd, "") }
+	return nul(a.Text) + alwaysEnd + nul(strings.Join(a.Injected, ",")) + alwaysEnd +
+		nul(strings.Join(a.Dropped, ",")) + alwaysEnd + src.SessionStart
 }
 
 const alwaysEnd = "\x00"

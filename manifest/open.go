@@ -195,19 +195,32 @@ func (m *Manifest) SessionStart() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	always, rest, _ := strings.Cut(string(b), alwaysEnd)
-	return always + rest, nil
+	parts := strings.SplitN(string(b), alwaysEnd, 4)
+	if len(parts) != 4 {
+		return "", errf("session block without its always-on part")
+	}
+	return parts[0] + parts[3], nil
 }
 
 // AlwaysOn returns the block of items without triggers, for SubagentStart
-// (a sub-agent's context is its own).
-func (m *Manifest) AlwaysOn() (string, error) {
+// (a sub-agent's context is its own), with the ids it shows and those its
+// budget left out.
+func (m *Manifest) AlwaysOn() (Always, error) {
 	b, err := m.session()
 	if err != nil {
-		return "", err
+		return Always{}, err
 	}
-	always, _, _ := bytes.Cut(b, []byte(alwaysEnd))
-	return string(always), nil
+	parts := bytes.SplitN(b, []byte(alwaysEnd), 4)
+	if len(parts) != 4 {
+		return Always{}, errf("session block without its always-on part")
+	}
+	ids := func(p []byte) []string {
+		if len(p) == 0 {
+			return nil
+		}
+		return strings.Split(string(p), ",")
+	}
+	return Always{Text: string(parts[0]), Injected: ids(parts[1]), Dropped: ids(parts[2])}, nil
 }
 
 // session is the session section, checked.

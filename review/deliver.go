@@ -36,8 +36,11 @@ func Deliverable(it *markdown.Item, asked string, set manifest.Settings) (note s
 	case band == was.Band():
 		return "", nil
 	case asked != "":
-		return "", fmt.Errorf("%w: %s: at priority %s (%s) its triggers can never reach the threshold %.2f; the lowest priority at which they can is %s: promote with --priority %s, or add triggers",
-			ErrRefused, it.Path, asked, was.Band(), set.Threshold, band, band)
+		if asked != was.Band() {
+			asked += " (" + was.Band() + ")"
+		}
+		return "", fmt.Errorf("%w: %s: at priority %s its triggers can never reach the threshold %.2f; the lowest priority at which they can is %s: promote with --priority %s, or add triggers",
+			ErrRefused, it.Path, asked, set.Threshold, band, band)
 	}
 	if err := it.Set("priority", band); err != nil {
 		return "", err
