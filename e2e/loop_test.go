@@ -15,8 +15,9 @@ import (
 // repository. In session 1 the agent reports three mistakes in #lesson
 // blocks, and the hooks' background scan alone turns them into drafts.
 // The user promotes them with `lore promote <slug>`: the hang (the draft
-// proposes enforce: once) and the slow build as they are, the release
-// with --enforce once. In session 2 the slow build's lesson reaches the
+// proposes enforce: once) and the slow build (drafted at low priority,
+// which promote must raise for it to fire) as they are, the release with
+// --enforce once. In session 2 the slow build's lesson reaches the
 // model right after its first matching call, once; the first matching
 // call of each held lesson does not run, and its result, which the model
 // reads before its next call, is the lesson; the same call issued again
@@ -28,6 +29,7 @@ import (
 type loopLesson struct {
 	trigger, mistake, fix, tags string
 	command, ran, output        string   // output: what the command prints when it runs
+	priority                    string   // the block's priority ("" for none)
 	proposesOnce                bool     // the draft proposes enforce: once (a hang)
 	enforce                     []string // what the user adds to lore promote
 }
@@ -47,8 +49,10 @@ var (
 		command: "echo ran >> release-ran && make release", ran: "release-ran", output: "E2E-RELEASE-PUBLISHED",
 		enforce: []string{"--enforce", "once"},
 	}
+	// At low priority its trigger cannot reach the threshold: lore
+	// promote must raise it for it to fire.
 	docsLesson = loopLesson{
-		trigger: "make docs", tags: "tool:make",
+		trigger: "make docs", tags: "tool:make", priority: "low",
 		mistake: "make docs rebuilds every page and took ten minutes for a one-line change",
 		fix:     "E2E-LOOP-DOCS build only the changed pages with make docs-changed",
 		command: "echo ran >> docs-ran && make docs", ran: "docs-ran", output: "E2E-DOCS-BUILT",
@@ -61,10 +65,14 @@ const (
 	loopSecond = "[e2e:loop2] Build the docs twice, start the dev server, then publish the release."
 )
 
-// block is the lesson in the protocol's form (protocol.Text), without a
-// priority, as an agent that skips the optional key writes it.
+// block is the lesson in the protocol's form (protocol.Text); its
+// priority line only when it has one, as an agent skips the optional key.
 func (l loopLesson) block() string {
-	return "#lesson\ntool: Bash\ntrigger: " + l.trigger + "\nmistake: " + l.mistake + "\nfix: " + l.fix + "\ntags: " + l.tags + "\n#/lesson\n"
+	b := "#lesson\ntool: Bash\ntrigger: " + l.trigger + "\nmistake: " + l.mistake + "\nfix: " + l.fix + "\ntags: " + l.tags + "\n"
+	if l.priority != "" {
+		b += "priority: " + l.priority + "\n"
+	}
+	return b + "#/lesson\n"
 }
 
 // loopWorld is a new user's repository: a Makefile, one commit, then
@@ -115,7 +123,10 @@ func (k client) loop(t *testing.T, cb clientBin) {
 
 // loopDraft is a draft the hooks wrote: its slug (what lore review shows
 // and lore promote takes), id and path.
-type loopDraft struct{ slug, id, path string }
+type loopDraft struct {
+	slug, id, path string
+	priority       int
+}
 
 // loopDrafts waits, with a bound, for the hooks' background scan to write
 // a draft of each #lesson block, and returns them in loopLessons' order.
@@ -141,7 +152,10 @@ func (w *world) draftsFor(ls []loopLesson) []loopDraft {
 	if err != nil {
 		return nil
 	}
-	var all []struct{ ID, Path, Fix string }
+	var all []struct {
+		ID, Path, Fix string
+		Priority      int
+	}
 	if json.Unmarshal([]byte(out), &all) != nil {
 		return nil
 	}
@@ -149,7 +163,7 @@ func (w *world) draftsFor(ls []loopLesson) []loopDraft {
 	for _, l := range ls {
 		for _, d := range all {
 			if strings.Contains(d.Fix, l.fix) {
-				found = append(found, loopDraft{slug: strings.TrimSuffix(filepath.Base(d.Path), ".md"), id: d.ID, path: d.Path})
+				found = append(found, loopDraft{slug: strings.TrimSuffix(filepath.Base(d.Path), ".md"), id: d.ID, path: d.Path, priority: d.Priority})
 				break
 			}
 		}
@@ -170,6 +184,9 @@ func (w *world) promoteAll(t *testing.T, drafts []loopDraft) {
 		l := loopLessons[i]
 		if !strings.Contains(review, d.slug) {
 			t.Errorf("lore review does not list the draft %s:\n%s", d.slug, review)
+		}
+		if l.priority == "low" && d.priority > 3 {
+			t.Errorf("draft %s: priority %d, want low as its block says (promote would have nothing to raise)", d.slug, d.priority)
 		}
 		proposed := strings.Contains(w.read(d.path), "\nenforce: once\n")
 		if proposed != l.proposesOnce {
