@@ -81,7 +81,8 @@ var Agents = []*Agent{
 		off:      []string{"hooksConfig", "enabled", "false"},
 		Commands: GeminiCommands,
 		Trust: "Gemini CLI reads .gemini/settings.json only in a trusted folder: trust this folder when gemini asks " +
-			"(or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true for a headless run",
+			"(or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true for a headless run; " +
+			"not --skip-trust: it runs without .gemini/settings.json, so without lore",
 	},
 }
 
