@@ -1,6 +1,8 @@
 // Package doctor checks the chain from lore's binaries to each agent's
 // hook registration (binaries on PATH, registrations, manifest, git hooks,
-// lint) and says how to fix each broken link.
+// lint), and whether each agent will really run the hooks (a setting that
+// turns them off, Codex's and Gemini CLI's trust), and says how to fix
+// each broken link.
 package doctor
 
 import (
