@@ -28,7 +28,8 @@ e2e_specs := $(if $(filter claude,$(E2E_CLIENTS)),$(addprefix claude=,$(CLAUDE_V
 	$(if $(filter codex,$(E2E_CLIENTS)),codex=$(CODEX_VERSION)) \
 	$(if $(filter gemini,$(E2E_CLIENTS)),gemini=$(GEMINI_VERSION))
 e2e_empty :=
-e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))$$
+# TestCodexTrust (lore doctor against Codex's own hook trust) runs with codex.
+e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))(Trust)?$$
 
 .PHONY: help build install check test bench lint fmt cover demo fuzz update-golden hooks clean e2e
 

@@ -46,18 +46,30 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	if h.rebuild(wait) {
 		var why2 string
 		if m, why2 = h.reopen(m, every); why2 == "" {
-			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+			h.news(why, "manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
 			return m, false
 		}
 		why = why2
 	}
 	if m == nil {
-		h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
 		return nil, false
 	}
-	h.logf("manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
+	h.news(why, "manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
 		why, time.Since(start).Round(time.Millisecond))
 	return m, true
+}
+
+// news logs what became of a manifest found missing, stale or corrupt
+// (why). A missing or stale one is routine (a fresh init, an edit: the
+// build runs on and a later call has it), so it goes to the hook log only;
+// a corrupt one is a problem, on stderr too.
+func (h *handler) news(why, format string, args ...any) {
+	if strings.HasPrefix(why, "corrupt") {
+		h.logf(format, args...)
+		return
+	}
+	h.note(format, args...)
 }
 
 // reopen opens the manifest a build just wrote in place of m (when it
@@ -221,7 +233,7 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 	case why == "":
 		return d, true
 	case d.Injected == nil:
-		h.logf("manifest %s", why)
+		h.news(why, "manifest %s", why)
 		return match.Decision{}, false
 	}
 	return h.withoutChanged(m, d), true
@@ -237,11 +249,11 @@ func (h *handler) rebuildFor(why string) *manifest.Manifest {
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
 	case m == nil:
-		h.logf("manifest %s: not rebuilt within %v; answering without it", why, took)
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, took)
 	case rebuilt && again == "":
-		h.logf("manifest %s: rebuilt in %v", why, took)
+		h.news(why, "manifest %s: rebuilt in %v", why, took)
 	default:
-		h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+		h.news(why, "manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
 	}
 	return m
 }
@@ -276,7 +288,7 @@ func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.D
 	kept := d.Injected[:0:0]
 	for _, r := range d.Injected {
 		if p, err := m.ItemChanged(h.root, r.Item()); err != nil || p != "" {
-			h.logf("left out %s: %s changed since the manifest was built", r.ID, p)
+			h.note("left out %s: %s changed since the manifest was built", r.ID, p)
 			continue
 		}
 		kept = append(kept, r)

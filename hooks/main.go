@@ -668,6 +668,13 @@ func (h *handler) logf(format string, args ...any) {
 	h.log(fmt.Sprintf(format, args...), true)
 }
 
+// note writes routine news (a rebuild and its time) to the hook log only:
+// the clients show a hook's stderr as its output (docs/clients.md, Trust),
+// so stderr is kept for problems.
+func (h *handler) note(format string, args ...any) {
+	h.log(fmt.Sprintf(format, args...), false)
+}
+
 // logRecord keeps an injection's record (DESIGN section 15) in the hook
 // log for an agent whose model would see it escaped (Gemini CLI): there
 // tools read what lore told the model. Not on stderr: nothing failed.
