@@ -30,7 +30,7 @@ e2e_specs := $(if $(filter claude,$(E2E_CLIENTS)),$(addprefix claude=,$(CLAUDE_V
 e2e_empty :=
 e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))$$
 
-.PHONY: help build install check test bench lint fmt cover demo fuzz update-golden hooks clean e2e
+.PHONY: help build install check test test-short bench lint fmt cover demo fuzz update-golden hooks clean e2e
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -53,6 +53,11 @@ check: ## the cheap checks: gofmt, go vet, go mod tidy -diff, staticcheck
 
 test: lint ## the checks and golangci-lint, then every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
+
+# -short leaves out the fault, crash, race and oracle suites (each test
+# says which it is in its Skip); make test runs them.
+test-short: ## the fast loop: every test but the fault, crash, race and oracle suites
+	$(GO) test -short -count=1 $(PKGS)
 
 bench: ## benchmarks with ratios against baselines measured in the same run
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)

@@ -156,6 +156,9 @@ func callsFor(n int) []match.Call {
 // catch each flip (every byte is under a checksum), and the reads a hook
 // call makes must either report the damage or answer exactly as before.
 func TestEveryByteIsChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite: flips every byte of a manifest; make test runs it")
+	}
 	const n = 20
 	root, data := realStore(t, n)
 	calls := callsFor(n)

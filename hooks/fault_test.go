@@ -26,6 +26,9 @@ import (
 // 2 and a Go stack trace: a block in Claude Code). Every call must exit 0
 // with valid JSON within the deadline.
 func TestHookSurvivesManifestFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite: runs the hook binary on broken manifests; make test runs it")
+	}
 	bin := filepath.Join(t.TempDir(), "lore-hook")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput(); err != nil {
 		t.Fatalf("build lore-hook: %v\n%s", err, out)
