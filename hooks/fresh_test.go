@@ -8,17 +8,22 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // fakeLore puts on PATH a lore that records each run (arguments and the
-// lock descriptor it was handed) and holds the build lock for a while
-// without building anything.
+// lock descriptor it was handed) and holds the build lock, building
+// nothing, until the test ends: a call waits for it its whole wait,
+// however loaded the machine.
 func fakeLore(t *testing.T) (runs string) {
 	t.Helper()
-	bin := t.TempDir()
-	runs = filepath.Join(t.TempDir(), "runs")
-	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n/bin/sleep 0.3\n"
+	bin, dir := t.TempDir(), t.TempDir()
+	runs, hold := filepath.Join(dir, "runs"), filepath.Join(dir, "hold")
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(hold) })
+	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n" +
+		"while [ -e '" + hold + "' ]; do /bin/sleep 0.05; done\n"
 	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +64,12 @@ func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
 	root := repo(t, testItems)
 	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
 	runs := fakeLore(t)
-	t.Setenv("LORE_HOOK_DEADLINE", "150ms")
+	// A deadline within the margin leaves no time to wait. Should the
+	// watchdog answer first on a loaded machine, the call still goes on
+	// here (abort does not end the test process) and starts the build.
+	t.Setenv("LORE_HOOK_DEADLINE", deadlineMargin.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
 	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
 	var out bytes.Buffer
 	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
@@ -67,11 +77,7 @@ func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
 		t.Errorf("stdout %q", out.String())
 	}
 	// The build runs on after the call: wait for its record.
-	var got []byte
-	for i := 0; i < 500 && len(got) == 0; i++ {
-		time.Sleep(10 * time.Millisecond)
-		got, _ = os.ReadFile(runs)
-	}
+	got := waitFile(runs, func(data []byte) bool { return len(data) > 0 })
 	if string(got) != "build --quiet fd=3\n" {
 		t.Errorf("lore runs: %q", got)
 	}

@@ -21,6 +21,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The calls here run in this process, where the watchdog's exit at the
+	// deadline would end every test: a deadline far over any call keeps a
+	// loaded machine from turning an answer into that exit. The tests of
+	// the deadline set their own.
+	os.Setenv("LORE_HOOK_DEADLINE", "1m")
 	os.Exit(testrepo.OwnTempDir(m.Run))
 }
 
@@ -797,11 +802,21 @@ func stubLore(t *testing.T) func(call func()) string {
 	return func(call func()) string {
 		os.Remove(got)
 		call()
-		var data []byte
-		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
-			time.Sleep(10 * time.Millisecond)
-			data, _ = os.ReadFile(got)
-		}
+		data := waitFile(got, func(data []byte) bool { return bytes.HasSuffix(data, []byte("\n")) })
 		return string(data)
 	}
+}
+
+// waitFile waits, up to 20 s, for the file at p to hold what done accepts,
+// for work the hook leaves running in the background (not a timing
+// assertion: the bound only stops a test that would wait forever). It
+// returns what the file held last.
+func waitFile(p string, done func([]byte) bool) []byte {
+	var data []byte
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if data, _ = os.ReadFile(p); done(data) {
+			break
+		}
+	}
+	return data
 }
