@@ -16,6 +16,7 @@ import (
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/synthetic"
 )
 
 // TestHookSurvivesManifestFaults runs the real lore-hook binary against
@@ -179,7 +180,7 @@ func (f *faultRun) call(name string, in [2]string) (out string, fault bool) {
 // map the whole file and find it truncated under their reads. It returns
 // how many calls ran and how many reported a recovered fault.
 func (f *faultRun) rewrittenWhileMapped(path string, n int) (calls, faults int) {
-	big, _, err := compile.Build(compile.Input{Items: compile.Synthetic(3000), Config: config.Default()})
+	big, _, err := compile.Build(compile.Input{Items: synthetic.Items(3000), Config: config.Default()})
 	if err != nil {
 		f.t.Fatal(err)
 	}
