@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeLore puts on PATH a lore that records each run (arguments and the
@@ -37,6 +38,12 @@ func TestParallelStaleCallsStartOneBuild(t *testing.T) {
 	root := repo(t, testItems)
 	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
 	runs := fakeLore(t)
+	// The default deadline's waits, not TestMain's stretched ones. Should
+	// the watchdog answer first on a loaded machine, the call still goes
+	// on here (abort does not end the test process) and logs its wait.
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
@@ -112,6 +119,23 @@ func TestItemEditedInPlaceIsLeftOut(t *testing.T) {
 	for _, want := range []string{"stale (.lore/lessons/pytest.md changed)", "left out 01JPYTEST0000000000000000A"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// The waits for a rebuild are set for the default deadline; another
+// stretches them alike, and the default leaves them as they are.
+func TestWaitsStretchWithTheDeadline(t *testing.T) {
+	for _, c := range []struct{ span, wait, want time.Duration }{
+		{Deadline, callWait, callWait},
+		{Deadline, startWait, startWait},
+		{time.Minute, callWait, 45 * time.Second},
+		{time.Minute, startWait, 15 * time.Second},
+		{Deadline / 2, callWait, callWait / 2},
+	} {
+		h := &handler{span: c.span}
+		if got := h.stretched(c.wait); got != c.want {
+			t.Errorf("deadline %v: wait %v stretched to %v, want %v", c.span, c.wait, got, c.want)
 		}
 	}
 }
