@@ -17,7 +17,10 @@ import (
 // How long a call waits for a rebuild of a missing, corrupt or stale
 // manifest: SessionStart briefly (it then answers without the manifest and
 // says so), a tool call or prompt long enough for a fresh clone's build, so
-// that its first deny guard already holds; both within the deadline.
+// that its first deny guard already holds; both within the deadline. These
+// are the waits under the default Deadline; another (LORE_HOOK_DEADLINE)
+// stretches them alike, so that tests on a loaded machine can give a build
+// all the time it takes.
 const (
 	startWait = 500 * time.Millisecond
 	callWait  = 1500 * time.Millisecond
@@ -119,7 +122,7 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 // calls that find the manifest stale start one build, and the build
 // outlives the hook when it takes longer than the wait.
 func (h *handler) rebuild(wait time.Duration) bool {
-	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
+	wait = min(h.stretched(wait), time.Until(h.deadline)-deadlineMargin)
 	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
 	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
@@ -144,6 +147,11 @@ func (h *handler) rebuild(wait time.Duration) bool {
 		return false
 	}
 	return waitBuild(lockPath, exited, wait)
+}
+
+// stretched is a wait set for the default Deadline, under this call's.
+func (h *handler) stretched(wait time.Duration) time.Duration {
+	return time.Duration(float64(wait) * float64(h.span) / float64(Deadline))
 }
 
 // waitBuild waits up to wait for the build: the child this call started

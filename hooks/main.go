@@ -51,7 +51,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer, exiting boo
 	if d, err := time.ParseDuration(os.Getenv("LORE_HOOK_DEADLINE")); err == nil && d > 0 {
 		deadline = d
 	}
-	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline), exiting: exiting}
+	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline), span: deadline, exiting: exiting}
 	// The call runs on this goroutine; a watchdog timer answers {} if it is
 	// still running at the deadline. Whoever moves state first writes
 	// stdout, so exactly one answer is printed. (A goroutine and a select
@@ -129,6 +129,7 @@ type handler struct {
 	stdin    io.Reader
 	stderr   io.Writer
 	deadline time.Time
+	span     time.Duration // the whole call's deadline, from its start
 	agent    *Agent
 	event    string // as the agent named it
 	root     string // the work tree, "" when none was found
