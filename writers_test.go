@@ -61,7 +61,7 @@ var writeAllowed = map[string]string{
 	"hooks.session.addPrompt":     "the hook's session state in the user's state folder, through filewrite",
 	"hooks.handler.markSubagent":  "the hook's session state in the user's state folder, through filewrite",
 	"hooks.session.private":       "the user's state folder made and checked private, through filewrite",
-	"hooks.sweep":                 "the sweep's marker in the user's state folder, through filewrite",
+	"hooks.sweepUntil":            "the sweep's marker in the user's state folder, through filewrite",
 	"hooks.sweepEntry":            "old sessions' state in the user's state folder, through filewrite",
 	"hooks.appendLog":             "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (hooks/deps_test.go)",
 	"hooks.handler.rebuild":       "the build lock in .lore/cache, through filewrite: the hook cannot link gitstore",

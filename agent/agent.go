@@ -69,7 +69,8 @@ var Agents = []*Agent{
 		NoCommands: "Codex CLI reads custom prompts only from ~/.codex/prompts, not from the project: run lore scan and lore review yourself",
 		Trust: "Codex runs project hooks only in a trusted project, and new or changed hooks only once you trust them: " +
 			"start `codex` here and choose \"Trust all and continue\" (or run `codex --dangerously-bypass-hook-trust` for one run); " +
-			"`codex exec` skips untrusted hooks without a word",
+			"`codex exec` skips untrusted hooks without a word, and any change to .codex/hooks.json needs the review again; " +
+			"lore doctor says which hooks Codex trusts",
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI", Settings: ".gemini/settings.json", Comments: true,
@@ -81,7 +82,8 @@ var Agents = []*Agent{
 		off:      []string{"hooksConfig", "enabled", "false"},
 		Commands: GeminiCommands,
 		Trust: "Gemini CLI reads .gemini/settings.json only in a trusted folder: trust this folder when gemini asks " +
-			"(or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true for a headless run",
+			"(or with /permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true for a headless run; " +
+			"not --skip-trust: it runs without .gemini/settings.json, so without lore",
 	},
 }
 

@@ -349,16 +349,27 @@ func TestInstallKeepsFileMode(t *testing.T) {
 }
 
 func TestTurnedOff(t *testing.T) {
-	data, err := Named("claude").Merge([]byte(`{"disableAllHooks": true}`), false)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		agent, file string
+		set, off    bool
+	}{
+		{"claude", `{"disableAllHooks": true}`, true, true},
+		{"claude", `{"disableAllHooks": false}`, true, false},
+		{"claude", `{"hooks": {}}`, false, false},
+		{"gemini", "{\n  // user settings\n  \"hooksConfig\": {\"enabled\": false}\n}", true, true},
+		{"gemini", `{"hooksConfig": {"enabled": true}}`, true, false},
+		{"codex", `{"disableAllHooks": true}`, false, false}, // Codex has no such setting
+	} {
+		set, off, err := Named(c.agent).OffIn([]byte(c.file))
+		if err != nil || set != c.set || off != c.off {
+			t.Errorf("%s %s: set %v off %v (%v)", c.agent, c.file, set, off, err)
+		}
 	}
-	if reg, _ := Named("claude").Status(data); reg.Off != "disableAllHooks: true" {
-		t.Errorf("claude off: %+v", reg)
+	if _, _, err := Named("claude").OffIn([]byte("{\n  \"disableAllHooks\": tru\n}")); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
+		t.Errorf("a broken file's error names its line: %v", err)
 	}
-	data, _ = Named("claude").Merge([]byte(`{"disableAllHooks": false}`), false)
-	if reg, _ := Named("claude").Status(data); reg.Off != "" {
-		t.Errorf("claude on: %+v", reg)
+	if k, v := Named("gemini").OffSetting(); k != "hooksConfig.enabled" || v != "false" {
+		t.Errorf("gemini's off setting: %q %q", k, v)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 )
 
 // State is how an agent's hooks file stands with lore.
@@ -25,8 +24,6 @@ type Registration struct {
 	Closed bool `json:"failClosed,omitempty"`
 	// Why lists what makes a registration stale.
 	Why []string `json:"why,omitempty"`
-	// Off names the setting in the same file that turns every hook off.
-	Off string `json:"off,omitempty"`
 }
 
 // loreEntry is one lore handler found in the file.
@@ -101,7 +98,7 @@ func (a *Agent) Status(data []byte) (Registration, error) {
 	if len(found) == 0 {
 		return Registration{State: Missing}, nil
 	}
-	r := Registration{State: Current, Off: a.turnedOff(data, root)}
+	r := Registration{State: Current}
 	for _, f := range found {
 		r.Closed = r.Closed || f.h.OnFailure == "block"
 	}
@@ -135,25 +132,6 @@ func (a *Agent) stale(data []byte, found []loreEntry, closed bool) []string {
 		why = append(why, ev+" is registered but this lore does not use it")
 	}
 	return why
-}
-
-// turnedOff returns the off setting ("hooksConfig.enabled: false") when
-// the file holds it.
-func (a *Agent) turnedOff(data []byte, root *node) string {
-	if len(a.off) == 0 {
-		return ""
-	}
-	n := root
-	keys, value := a.off[:len(a.off)-1], a.off[len(a.off)-1]
-	for _, k := range keys {
-		if _, n = n.member(k); n == nil {
-			return ""
-		}
-	}
-	if string(data[n.start:n.end]) != value {
-		return ""
-	}
-	return strings.Join(keys, ".") + ": " + value
 }
 
 func sameGroup(data []byte, g *node, want group) bool {

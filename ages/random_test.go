@@ -14,6 +14,9 @@ import (
 // merge, rename the file, days and time zones at random) and compares every
 // entry with the git CLI oracle.
 func TestRandomHistoriesMatchOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("oracle suite: random histories against the git CLI; make test runs it")
+	}
 	for seed := int64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed))

@@ -3,6 +3,7 @@ package app
 import (
 	"debug/buildinfo"
 	"os/exec"
+	"runtime"
 	"strings"
 
 	"github.com/lore-agents/lore/compile"
@@ -13,8 +14,10 @@ import (
 )
 
 // Doctor checks the whole chain lore needs to reach an agent: binaries,
-// agent registrations, the manifest, the git hooks and lint.
-func Doctor(s *gitstore.Store) doctor.Report {
+// agent registrations and whether each agent will run them, the manifest,
+// the git hooks and lint. getenv finds the agents' files outside the
+// repository (os.Getenv; tests pass their own).
+func Doctor(s *gitstore.Store, getenv func(string) string) doctor.Report {
 	deny := 0
 	items, _ := s.Load()
 	for _, it := range items {
@@ -36,6 +39,7 @@ func Doctor(s *gitstore.Store) doctor.Report {
 		},
 		Lint:      func() (int, int, error) { return lintCounts(s) },
 		DenyItems: deny,
+		Places:    doctor.Locate(getenv, runtime.GOOS),
 	})
 }
 

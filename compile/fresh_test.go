@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/synthetic"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/match"
@@ -42,7 +43,7 @@ Use --force-with-lease on a branch.
 func realStore(t *testing.T, n int) (root string, data []byte) {
 	t.Helper()
 	root = t.TempDir()
-	files := SyntheticFiles(n)
+	files := synthetic.Files(n)
 	files[".lore/pitfalls/PF-0999-force.md"] = []byte(denyFile)
 	files[".lore/config.yaml"] = []byte("inject:\n  maxItems: 100\n  budgetBytes: 1048576\n")
 	files[".lore/learnings.md"] = []byte(strings.Repeat("preamble\n", 10) + "## Cache the wheel\nIt is slow.\n")
@@ -118,17 +119,17 @@ func answers(root string, m *manifest.Manifest, calls []match.Call) (string, err
 	return b.String(), nil
 }
 
-// callsFor makes, for each item of SyntheticFiles(n), a call that its
+// callsFor makes, for each item of synthetic.Files(n), a call that its
 // triggers should select, read off its title ("Watch out with <subject>
 // (i)"): the subject as a shell line for Bash items, a path the glob
 // matches for file items, a Write of the code for content items, a prompt with the phrases for keyword items;
 // plus the benchmarks' command and a forced push for the deny pitfall.
 func callsFor(n int) []match.Call {
-	shell := []string{"git push --force origin main", BenchCommand}
+	shell := []string{"git push --force origin main", synthetic.BenchCommand}
 	var prompt []string
 	calls := []match.Call{{Tool: "WebSearch"}}
 	glob := strings.NewReplacer("**/", "a/b/", "/**", "/c/d.txt", "*", "x")
-	for rel, data := range SyntheticFiles(n) {
+	for rel, data := range synthetic.Files(n) {
 		it, err := markdown.Parse(rel, data)
 		if err != nil {
 			continue
@@ -156,6 +157,9 @@ func callsFor(n int) []match.Call {
 // catch each flip (every byte is under a checksum), and the reads a hook
 // call makes must either report the damage or answer exactly as before.
 func TestEveryByteIsChecked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite: flips every byte of a manifest; make test runs it")
+	}
 	const n = 20
 	root, data := realStore(t, n)
 	calls := callsFor(n)
@@ -214,7 +218,12 @@ func TestSnapshotWaitsOutTheRacyWindow(t *testing.T) {
 	if err := os.WriteFile(p, []byte(denyFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Stamped now, after the write, so that the change is always inside
+	// the window, however long the write took on a loaded machine.
 	start := time.Now()
+	if err := os.Chtimes(p, start, start); err != nil {
+		t.Fatal(err)
+	}
 	s := TakeSnapshot(root, "", ".lore/learnings.md")
 	if age := start.Sub(s.newest()); age > racyWindow {
 		t.Fatalf("newest source is %v old: the test did not exercise the window", age)

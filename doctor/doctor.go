@@ -1,6 +1,8 @@
 // Package doctor checks the chain from lore's binaries to each agent's
 // hook registration (binaries on PATH, registrations, manifest, git hooks,
-// lint) and says how to fix each broken link.
+// lint), and whether each agent will really run the hooks (a setting that
+// turns them off, Codex's and Gemini CLI's trust), and says how to fix
+// each broken link.
 package doctor
 
 import (
@@ -55,6 +57,8 @@ type Env struct {
 	Lint     func() (errors, warnings int, err error)
 	// DenyItems counts the items marked enforce: deny.
 	DenyItems int
+	// Places are the agents' files outside the repository.
+	Places Places
 }
 
 // Run runs every check.
@@ -117,11 +121,12 @@ func manifestCheck(env Env, add func(Finding)) {
 	case f == Fresh:
 		add(Finding{"manifest", OK, "the manifest is up to date with .lore/", ""})
 	case f == Missing:
-		add(Finding{"manifest", Action, "no manifest yet: the agent hook builds it on its first call, within its deadline", "lore build"})
+		// A fresh lore init: nothing is broken (and no item needs it yet).
+		add(Finding{"manifest", Info, "no manifest yet: the agent hook builds it on its first call, within its deadline", "lore build (to build it now)"})
 	case f == Corrupt:
 		add(Finding{"manifest", Action, "the manifest cannot be read", "lore build --force"})
 	default:
-		add(Finding{"manifest", Action, "the manifest is stale: .lore/ changed since it was built (the agent hook rebuilds it on its next call)", "lore build"})
+		add(Finding{"manifest", Info, "the manifest is stale: .lore/ changed since it was built (the agent hook rebuilds it on its next call)", "lore build (to build it now)"})
 	}
 }
 
@@ -189,9 +194,6 @@ func agents(env Env, add func(Finding)) {
 		case reg.State == agent.Stale:
 			add(Finding{a.Name, Action, fmt.Sprintf("%s holds lore hooks from another lore version: %s", a.Settings, strings.Join(reg.Why, "; ")), fix})
 			installed++
-		case reg.Off != "":
-			add(Finding{a.Name, Action, fmt.Sprintf("%s turns every hook off (%s)", a.Settings, reg.Off), "remove " + reg.Off + " from " + a.Settings})
-			installed++
 		default:
 			installed++
 			registered(env, a, reg, add)
@@ -212,17 +214,38 @@ func notInstalled(missing []*agent.Agent, none bool, add func(Finding)) {
 	}
 }
 
-// registered reports an agent whose hooks are current.
+// registered reports an agent whose hooks are current: whether a setting
+// turns them off, and whether the agent trusts them.
 func registered(env Env, a *agent.Agent, reg agent.Registration, add func(Finding)) {
+	files := settingsFiles(a, env.Root, env.Places)
+	blocked := hooksOff(a, files)
+	if a.Name == "claude" {
+		blocked = append(blocked, managedOnly(files)...)
+	}
 	msg := "hooks registered in " + a.Settings
 	if reg.Closed {
 		msg += "; guards fail closed"
 	}
 	add(Finding{a.Name, OK, msg, ""})
-	if a.Trust != "" {
-		add(Finding{a.Name, Info, a.Trust, ""})
+	for _, f := range append(blocked, trust(env, a, files)...) {
+		add(f)
 	}
 	if a.CanFailClosed && !reg.Closed && env.DenyItems > 0 {
 		add(Finding{a.Name, Info, fmt.Sprintf("%d enforce: deny item(s) guard tool calls, and fail open when lore-hook cannot run", env.DenyItems), "lore init --agent " + a.Name + " --guards closed (Claude Code 2.1.295+)"})
 	}
+}
+
+// trust reports whether the agent runs the project's hooks: its trust
+// state where lore can read it, else the step it needs.
+func trust(env Env, a *agent.Agent, files []settingsFile) []Finding {
+	switch a.Name {
+	case "codex":
+		return codexTrust(env.Root, env.Places.CodexConfig)
+	case "gemini":
+		return geminiTrust(env.Root, env.Places, files)
+	}
+	if a.Trust != "" {
+		return []Finding{{a.Name, Info, a.Trust, ""}}
+	}
+	return nil
 }

@@ -25,6 +25,7 @@ func env(t *testing.T) Env {
 	}
 	return Env{
 		Root:     root,
+		Places:   Locate(fakeEnv(map[string]string{"HOME": t.TempDir()}), "linux"),
 		LookPath: func(name string) (string, error) { return "/bin/" + name, nil },
 		Version:  func(string) (string, error) { return "v1.2.0", nil },
 		Manifest: func() (Freshness, error) { return Fresh, nil },
@@ -110,7 +111,7 @@ func TestHooksTurnedOff(t *testing.T) {
 	os.WriteFile(p, data, 0o644)
 	r := Run(e)
 	f := find(r, "gemini", Action)
-	if f == nil || f.Message != ".gemini/settings.json turns every hook off (hooksConfig.enabled: false)" {
+	if f == nil || f.Message != ".gemini/settings.json turns every hook off (hooksConfig.enabled: false), lore's too" {
 		t.Errorf("hooks turned off: %+v", r.Findings)
 	}
 	if find(r, "claude", OK) == nil {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/githooks"
 	"github.com/lore-agents/lore/internal/benchproc"
+	"github.com/lore-agents/lore/internal/synthetic"
 )
 
 // BenchmarkCommit is DESIGN section 14's bar: `git commit` with lore's
@@ -51,7 +51,7 @@ func BenchmarkCommit(b *testing.B) {
 	run(nil, "git", "init", "-q", "-b", "main")
 	run(nil, "lore", "init", "--no-git-hooks")
 	var lesson string
-	for rel, data := range compile.SyntheticFiles(items) {
+	for rel, data := range synthetic.Files(items) {
 		p := filepath.Join(repo, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			b.Fatal(err)

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/internal/benchproc"
+	"github.com/lore-agents/lore/internal/synthetic"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 )
@@ -68,12 +68,12 @@ func binaries(b *testing.B) (hook, trivial string) {
 }
 
 // benchStore writes a git work tree with n synthetic active item files
-// (compile.SyntheticFiles: realistic Bash, file, keyword and path triggers)
+// (synthetic.Files: realistic Bash, file, keyword and path triggers)
 // and their manifest, compiled as `lore build` does, with the stat of every
 // source, so each hook call pays for its freshness check.
 func benchStore(b *testing.B, n int) string {
 	b.Helper()
-	root, rep := buildStore(b, compile.SyntheticFiles(n))
+	root, rep := buildStore(b, synthetic.Files(n))
 	if rep.Compiled != n {
 		b.Fatalf("compiled %d of %d items", rep.Compiled, n)
 	}
@@ -135,16 +135,16 @@ func BenchmarkPreToolUse(b *testing.B) {
 		bar := map[int]float64{1000: 1.5, 10000: 2}[n]
 		pre := fmt.Sprintf("items=%d/", n)
 		cases = append(cases,
-			benchCase{pre + "matching-Bash", n, "Bash", compile.BenchCommand, started, true, bar, "", ""},
-			benchCase{pre + "matching-Bash-first-call", n, "Bash", compile.BenchCommand, firstCall, true, bar, "", ""})
+			benchCase{pre + "matching-Bash", n, "Bash", synthetic.BenchCommand, started, true, bar, "", ""},
+			benchCase{pre + "matching-Bash-first-call", n, "Bash", synthetic.BenchCommand, firstCall, true, bar, "", ""})
 		if n == 1000 {
 			cases = append(cases,
-				benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", compile.BenchCommand, firstCallDisk, true, 0, "", ""},
-				benchCase{pre + "steady-state-all-cores", n, "Bash", compile.BenchCommand, steadyAllCores, false, 0, "", ""})
+				benchCase{pre + "matching-Bash-first-call-disk", n, "Bash", synthetic.BenchCommand, firstCallDisk, true, 0, "", ""},
+				benchCase{pre + "steady-state-all-cores", n, "Bash", synthetic.BenchCommand, steadyAllCores, false, 0, "", ""})
 		}
 		if n == 1000 || n == 10000 {
 			cases = append(cases,
-				benchCase{pre + "steady-state", n, "Bash", compile.BenchCommand, steady, false, 1.2, "", ""},
+				benchCase{pre + "steady-state", n, "Bash", synthetic.BenchCommand, steady, false, 1.2, "", ""},
 				benchCase{pre + "unnamed-tool", n, "WebSearch", "", started, false, 1.2, "", ""},
 				// The store has content items: an Edit's added text is read
 				// and its grams probed, a 4 KiB edit and a 63 KiB Write (the cap is 64).
@@ -297,7 +297,7 @@ func otherContexts(b *testing.B, n int) {
 
 // editInput is the tool_input of an Edit (new_string) or Write (content)
 // adding size bytes of code (in a file no path glob of the store names), with a call of a coroutine without await
-// (a content item of SyntheticFiles matches it) when bad.
+// (a content item of synthetic.Files matches it) when bad.
 func editInput(size int, bad bool) string {
 	var b strings.Builder
 	for i := 0; b.Len() < size-64; i++ {

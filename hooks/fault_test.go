@@ -16,6 +16,7 @@ import (
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/synthetic"
 )
 
 // TestHookSurvivesManifestFaults runs the real lore-hook binary against
@@ -24,13 +25,17 @@ import (
 // symlink loop in its place, and the file rewritten in place (truncated)
 // while hooks have it mapped, which used to kill the hook with SIGBUS (exit
 // 2 and a Go stack trace: a block in Claude Code). Every call must exit 0
-// with valid JSON within the deadline.
+// with valid JSON, and none may hang.
 func TestHookSurvivesManifestFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault suite: runs the hook binary on broken manifests; make test runs it")
+	}
 	bin := filepath.Join(t.TempDir(), "lore-hook")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput(); err != nil {
 		t.Fatalf("build lore-hook: %v\n%s", err, out)
 	}
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir()) // the hook's session state
+	t.Setenv("LORE_HOOK_DEADLINE", "")       // the hook's own deadline
 	root := repo(t, testItems)
 	path := filepath.Join(root, ".lore", "cache", "manifest")
 	good, err := os.ReadFile(path)
@@ -97,6 +102,11 @@ func TestHookSurvivesManifestFaults(t *testing.T) {
 		f.calls, f.cases, inPlace, faults, f.slowest, Deadline)
 }
 
+// hangAfter is when a hook call counts as hung: ten times its deadline,
+// so that a loaded machine cannot fail the test, only a watchdog that
+// never fires. (How long calls take is the benchmarks' to measure.)
+const hangAfter = 10 * Deadline
+
 // faultRun runs the hook binary and checks every answer.
 type faultRun struct {
 	t            *testing.T
@@ -145,7 +155,14 @@ func (f *faultRun) call(name string, in [2]string) (out string, fault bool) {
 	var stdout, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		hung := time.AfterFunc(hangAfter, func() { cmd.Process.Kill() })
+		err = cmd.Wait()
+		if !hung.Stop() {
+			err = fmt.Errorf("still running after %v, killed: the watchdog did not end it", hangAfter)
+		}
+	}
 	d := time.Since(start)
 	f.calls++
 	f.slowest = max(f.slowest, d)
@@ -154,8 +171,6 @@ func (f *faultRun) call(name string, in [2]string) (out string, fault bool) {
 		f.t.Errorf("%s, %s: %v\nstderr: %s", name, in[0], err, errb.Bytes())
 	case !json.Valid(stdout.Bytes()):
 		f.t.Errorf("%s, %s: invalid JSON %q", name, in[0], stdout.Bytes())
-	case d >= Deadline:
-		f.t.Errorf("%s, %s: took %v, over the %v deadline", name, in[0], d, Deadline)
 	}
 	return stdout.String(), strings.Contains(errb.String(), "memory fault")
 }
@@ -165,7 +180,7 @@ func (f *faultRun) call(name string, in [2]string) (out string, fault bool) {
 // map the whole file and find it truncated under their reads. It returns
 // how many calls ran and how many reported a recovered fault.
 func (f *faultRun) rewrittenWhileMapped(path string, n int) (calls, faults int) {
-	big, _, err := compile.Build(compile.Input{Items: compile.Synthetic(3000), Config: config.Default()})
+	big, _, err := compile.Build(compile.Input{Items: synthetic.Items(3000), Config: config.Default()})
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -17,7 +17,10 @@ import (
 // How long a call waits for a rebuild of a missing, corrupt or stale
 // manifest: SessionStart briefly (it then answers without the manifest and
 // says so), a tool call or prompt long enough for a fresh clone's build, so
-// that its first deny guard already holds; both within the deadline.
+// that its first deny guard already holds; both within the deadline. These
+// are the waits under the default Deadline; another (LORE_HOOK_DEADLINE)
+// stretches them alike, so that tests on a loaded machine can give a build
+// all the time it takes.
 const (
 	startWait = 500 * time.Millisecond
 	callWait  = 1500 * time.Millisecond
@@ -46,18 +49,30 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	if h.rebuild(wait) {
 		var why2 string
 		if m, why2 = h.reopen(m, every); why2 == "" {
-			h.logf("manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+			h.news(why, "manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
 			return m, false
 		}
 		why = why2
 	}
 	if m == nil {
-		h.logf("manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
 		return nil, false
 	}
-	h.logf("manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
+	h.news(why, "manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
 		why, time.Since(start).Round(time.Millisecond))
 	return m, true
+}
+
+// news logs what became of a manifest found missing, stale or corrupt
+// (why). A missing or stale one is routine (a fresh init, an edit: the
+// build runs on and a later call has it), so it goes to the hook log only;
+// a corrupt one is a problem, on stderr too.
+func (h *handler) news(why, format string, args ...any) {
+	if strings.HasPrefix(why, "corrupt") {
+		h.logf(format, args...)
+		return
+	}
+	h.note(format, args...)
 }
 
 // reopen opens the manifest a build just wrote in place of m (when it
@@ -107,7 +122,7 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 // calls that find the manifest stale start one build, and the build
 // outlives the hook when it takes longer than the wait.
 func (h *handler) rebuild(wait time.Duration) bool {
-	wait = min(wait, time.Until(h.deadline)-deadlineMargin)
+	wait = min(h.stretched(wait), time.Until(h.deadline)-deadlineMargin)
 	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
 	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
@@ -132,6 +147,11 @@ func (h *handler) rebuild(wait time.Duration) bool {
 		return false
 	}
 	return waitBuild(lockPath, exited, wait)
+}
+
+// stretched is a wait set for the default Deadline, under this call's.
+func (h *handler) stretched(wait time.Duration) time.Duration {
+	return time.Duration(float64(wait) * float64(h.span) / float64(Deadline))
 }
 
 // waitBuild waits up to wait for the build: the child this call started
@@ -221,7 +241,7 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 	case why == "":
 		return d, true
 	case d.Injected == nil:
-		h.logf("manifest %s", why)
+		h.news(why, "manifest %s", why)
 		return match.Decision{}, false
 	}
 	return h.withoutChanged(m, d), true
@@ -237,11 +257,11 @@ func (h *handler) rebuildFor(why string) *manifest.Manifest {
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
 	case m == nil:
-		h.logf("manifest %s: not rebuilt within %v; answering without it", why, took)
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, took)
 	case rebuilt && again == "":
-		h.logf("manifest %s: rebuilt in %v", why, took)
+		h.news(why, "manifest %s: rebuilt in %v", why, took)
 	default:
-		h.logf("manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+		h.news(why, "manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
 	}
 	return m
 }
@@ -276,7 +296,7 @@ func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.D
 	kept := d.Injected[:0:0]
 	for _, r := range d.Injected {
 		if p, err := m.ItemChanged(h.root, r.Item()); err != nil || p != "" {
-			h.logf("left out %s: %s changed since the manifest was built", r.ID, p)
+			h.note("left out %s: %s changed since the manifest was built", r.ID, p)
 			continue
 		}
 		kept = append(kept, r)

@@ -12,13 +12,19 @@ import (
 )
 
 // fakeLore puts on PATH a lore that records each run (arguments and the
-// lock descriptor it was handed) and holds the build lock for a while
-// without building anything.
+// lock descriptor it was handed) and holds the build lock, building
+// nothing, until the test ends: a call waits for it its whole wait,
+// however loaded the machine.
 func fakeLore(t *testing.T) (runs string) {
 	t.Helper()
-	bin := t.TempDir()
-	runs = filepath.Join(t.TempDir(), "runs")
-	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n/bin/sleep 0.3\n"
+	bin, dir := t.TempDir(), t.TempDir()
+	runs, hold := filepath.Join(dir, "runs"), filepath.Join(dir, "hold")
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(hold) })
+	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n" +
+		"while [ -e '" + hold + "' ]; do /bin/sleep 0.05; done\n"
 	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +38,12 @@ func TestParallelStaleCallsStartOneBuild(t *testing.T) {
 	root := repo(t, testItems)
 	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
 	runs := fakeLore(t)
+	// The default deadline's waits, not TestMain's stretched ones. Should
+	// the watchdog answer first on a loaded machine, the call still goes
+	// on here (abort does not end the test process) and logs its wait.
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
@@ -59,7 +71,12 @@ func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
 	root := repo(t, testItems)
 	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
 	runs := fakeLore(t)
-	t.Setenv("LORE_HOOK_DEADLINE", "150ms")
+	// A deadline within the margin leaves no time to wait. Should the
+	// watchdog answer first on a loaded machine, the call still goes on
+	// here (abort does not end the test process) and starts the build.
+	t.Setenv("LORE_HOOK_DEADLINE", deadlineMargin.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
 	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
 	var out bytes.Buffer
 	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
@@ -67,11 +84,7 @@ func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
 		t.Errorf("stdout %q", out.String())
 	}
 	// The build runs on after the call: wait for its record.
-	var got []byte
-	for i := 0; i < 500 && len(got) == 0; i++ {
-		time.Sleep(10 * time.Millisecond)
-		got, _ = os.ReadFile(runs)
-	}
+	got := waitFile(runs, func(data []byte) bool { return len(data) > 0 })
 	if string(got) != "build --quiet fd=3\n" {
 		t.Errorf("lore runs: %q", got)
 	}
@@ -106,6 +119,23 @@ func TestItemEditedInPlaceIsLeftOut(t *testing.T) {
 	for _, want := range []string{"stale (.lore/lessons/pytest.md changed)", "left out 01JPYTEST0000000000000000A"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// The waits for a rebuild are set for the default deadline; another
+// stretches them alike, and the default leaves them as they are.
+func TestWaitsStretchWithTheDeadline(t *testing.T) {
+	for _, c := range []struct{ span, wait, want time.Duration }{
+		{Deadline, callWait, callWait},
+		{Deadline, startWait, startWait},
+		{time.Minute, callWait, 45 * time.Second},
+		{time.Minute, startWait, 15 * time.Second},
+		{Deadline / 2, callWait, callWait / 2},
+	} {
+		h := &handler{span: c.span}
+		if got := h.stretched(c.wait); got != c.want {
+			t.Errorf("deadline %v: wait %v stretched to %v, want %v", c.span, c.wait, got, c.want)
 		}
 	}
 }

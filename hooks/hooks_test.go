@@ -21,7 +21,37 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testrepo.OwnTempDir(m.Run))
+	os.Exit(testrepo.OwnTempDir(func() int {
+		hermetic()
+		return m.Run()
+	}))
+}
+
+// hermetic keeps the machine the tests run on out of their answers.
+func hermetic() {
+	// The calls here run in this process, where the watchdog's exit at the
+	// deadline would end every test: a deadline far over any call keeps a
+	// loaded machine from turning an answer into that exit. The tests of
+	// the deadline set their own. (A build then gets 45 s, not 1.5 s.)
+	os.Setenv("LORE_HOOK_DEADLINE", "1m")
+	// A hook that finds its manifest missing or damaged runs the lore on
+	// PATH to rebuild it: an installed one answers what the tests expect
+	// to go unanswered. Tests that want a lore put their own on PATH.
+	os.Setenv("PATH", withoutLore(os.Getenv("PATH")))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(os.Getenv("TMPDIR"), "config")) // no global store
+	os.Unsetenv("LORE_DISABLE")
+	os.Unsetenv("LORE_NOW")
+}
+
+// withoutLore is the PATH list without the folders that hold a lore.
+func withoutLore(path string) string {
+	var kept []string
+	for _, dir := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(dir, "lore")); err != nil {
+			kept = append(kept, dir)
+		}
+	}
+	return strings.Join(kept, string(os.PathListSeparator))
 }
 
 // Items of the test store: a pytest lesson (high), a force-push pitfall
@@ -813,11 +843,21 @@ func stubLore(t *testing.T) func(call func()) string {
 	return func(call func()) string {
 		os.Remove(got)
 		call()
-		var data []byte
-		for i := 0; i < 500 && !bytes.HasSuffix(data, []byte("\n")); i++ {
-			time.Sleep(10 * time.Millisecond)
-			data, _ = os.ReadFile(got)
-		}
+		data := waitFile(got, func(data []byte) bool { return bytes.HasSuffix(data, []byte("\n")) })
 		return string(data)
 	}
+}
+
+// waitFile waits, up to 20 s, for the file at p to hold what done accepts,
+// for work the hook leaves running in the background (not a timing
+// assertion: the bound only stops a test that would wait forever). It
+// returns what the file held last.
+func waitFile(p string, done func([]byte) bool) []byte {
+	var data []byte
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if data, _ = os.ReadFile(p); done(data) {
+			break
+		}
+	}
+	return data
 }

@@ -51,7 +51,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer, exiting boo
 	if d, err := time.ParseDuration(os.Getenv("LORE_HOOK_DEADLINE")); err == nil && d > 0 {
 		deadline = d
 	}
-	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline), exiting: exiting}
+	h := &handler{stdin: stdin, stderr: stderr, deadline: time.Now().Add(deadline), span: deadline, exiting: exiting}
 	// The call runs on this goroutine; a watchdog timer answers {} if it is
 	// still running at the deadline. Whoever moves state first writes
 	// stdout, so exactly one answer is printed. (A goroutine and a select
@@ -129,6 +129,7 @@ type handler struct {
 	stdin    io.Reader
 	stderr   io.Writer
 	deadline time.Time
+	span     time.Duration // the whole call's deadline, from its start
 	agent    *Agent
 	event    string // as the agent named it
 	root     string // the work tree, "" when none was found
@@ -691,6 +692,13 @@ func loreAt(dir string) (found, top bool) {
 // logf reports a problem on stderr and in .lore/cache/hook.log.
 func (h *handler) logf(format string, args ...any) {
 	h.log(fmt.Sprintf(format, args...), true)
+}
+
+// note writes routine news (a rebuild and its time) to the hook log only:
+// the clients show a hook's stderr as its output (docs/clients.md, Trust),
+// so stderr is kept for problems.
+func (h *handler) note(format string, args ...any) {
+	h.log(fmt.Sprintf(format, args...), false)
 }
 
 // logRecord keeps an injection's record (DESIGN section 15) in the hook

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/buger/jsonparser"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/lore-agents/lore/internal/filewrite"
 )
@@ -27,8 +29,8 @@ const recentPrompts = 5
 // (and Codex sub-agents share the parent's session_id), so the key is
 // (session_id, agent_id):
 //
-//	<state>/<sha256(session_id)[:16]>.*               the main thread
-//	<state>/<sha256(session_id NUL agent_id)[:16]>.*  a sub-agent
+//	<state>/<xxhash(session_id)>.*               the main thread
+//	<state>/<xxhash(session_id NUL agent_id)>.*  a sub-agent
 //	  .seen      ids injected so far, one a line: an item is claimed by
 //	             appending its id under an exclusive flock, so when
 //	             parallel calls race for it exactly one prints it
@@ -79,9 +81,13 @@ func isDir(p string) bool {
 // shmDir is Linux's shared-memory tmpfs.
 const shmDir = "/dev/shm"
 
+// contextKey names a context's files: the 64-bit xxhash of its key in 16
+// hex digits. xxhash is the hash the manifest already links; crypto/sha256
+// would link the FIPS 140 module, whose initialisation every hook call
+// would pay. Nothing here needs a cryptographic hash: the ids are the
+// agents' own, and 64 bits keep one user's live contexts apart.
 func contextKey(s string) string {
-	sum := sum256([]byte(s))
-	return hex.EncodeToString(sum[:])[:16]
+	return hex.EncodeToString(binary.BigEndian.AppendUint64(nil, xxhash.Sum64String(s)))
 }
 
 // seen reads the ids injected so far without the lock (a call that

@@ -26,9 +26,16 @@ const (
 
 // sweep removes what the folder base holds that was last modified before
 // now-contextLife, when the last whole sweep is older than sweepEvery. It
-// stops at the budget and then leaves the marker as it was, so the next
-// SessionStart goes on.
+// stops once sweepBudget has passed and then leaves the marker as it was,
+// so the next SessionStart goes on.
 func sweep(base string, now time.Time) error {
+	start := time.Now()
+	return sweepUntil(base, now, func() bool { return time.Since(start) >= sweepBudget })
+}
+
+// sweepUntil is sweep with the budget asked of spent, after each batch of
+// entries: every sweep removes a batch, however loaded the machine.
+func sweepUntil(base string, now time.Time, spent func() bool) error {
 	if err := filewrite.PrivateDir(base); err != nil {
 		return err // not this user's to sweep
 	}
@@ -41,7 +48,7 @@ func sweep(base string, now time.Time) error {
 		return err
 	}
 	defer dir.Close()
-	done, err := sweepEntries(dir, base, now)
+	done, err := sweepEntries(dir, base, now, spent)
 	if err != nil || !done {
 		return err
 	}
@@ -50,23 +57,23 @@ func sweep(base string, now time.Time) error {
 
 // sweepEntries removes dir's old entries; done is false when the budget
 // ran out first.
-func sweepEntries(dir *os.File, base string, now time.Time) (done bool, err error) {
-	stop := now.Add(sweepBudget)
-	for time.Now().Before(stop) {
+func sweepEntries(dir *os.File, base string, now time.Time, spent func() bool) (done bool, err error) {
+	for {
 		ents, err := dir.ReadDir(sweepReadLen)
 		for _, e := range ents {
 			if err := sweepEntry(base, e, now); err != nil {
 				return false, err
 			}
 		}
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return true, nil
-		}
-		if err != nil {
+		case err != nil:
 			return false, err
+		case spent():
+			return false, nil
 		}
 	}
-	return false, nil
 }
 
 // sweepEntry removes e when it is old: a context's file, a temp file a

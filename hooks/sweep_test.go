@@ -49,7 +49,7 @@ func exists(p string) bool {
 func TestSweepRemovesOnlyOldContexts(t *testing.T) {
 	base := privateTemp(t)
 	old, young := oldState(t, base)
-	if err := sweep(base, time.Now()); err != nil {
+	if err := sweepUntil(base, time.Now(), never); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range old {
@@ -72,11 +72,11 @@ func TestSweepRemovesOnlyOldContexts(t *testing.T) {
 
 func TestSweepAtMostOnceADay(t *testing.T) {
 	base := privateTemp(t)
-	if err := sweep(base, time.Now()); err != nil { // the marker
+	if err := sweepUntil(base, time.Now(), never); err != nil { // the marker
 		t.Fatal(err)
 	}
 	old, _ := oldState(t, base)
-	if err := sweep(base, time.Now()); err != nil {
+	if err := sweepUntil(base, time.Now(), never); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range old {
@@ -85,7 +85,7 @@ func TestSweepAtMostOnceADay(t *testing.T) {
 		}
 	}
 	// A day later the folder is swept again.
-	if err := sweep(base, time.Now().Add(sweepEvery+time.Minute)); err != nil {
+	if err := sweepUntil(base, time.Now().Add(sweepEvery+time.Minute), never); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range old {
@@ -97,17 +97,23 @@ func TestSweepAtMostOnceADay(t *testing.T) {
 
 // TestSweepCutShortGoesOnLater: a sweep whose budget is spent before it
 // reads the folder through leaves no marker, so the next SessionStart
-// sweeps.
+// sweeps; it still removes what its first batch of entries holds.
 func TestSweepCutShortGoesOnLater(t *testing.T) {
 	base := privateTemp(t)
 	old, _ := oldState(t, base)
-	if err := sweep(base, time.Now().Add(-sweepBudget-time.Second)); err != nil { // the budget already spent
+	if err := sweepUntil(base, time.Now(), always); err != nil { // the budget spent by the first batch
 		t.Fatal(err)
 	}
 	if exists(filepath.Join(base, sweptMarker)) {
 		t.Fatal("a sweep cut short left the marker: the rest waits a day")
 	}
-	if err := sweep(base, time.Now()); err != nil {
+	for _, p := range old {
+		if exists(p) {
+			t.Errorf("%s kept: a sweep cut short still removes its first batch", p)
+		}
+	}
+	old, _ = oldState(t, base)
+	if err := sweepUntil(base, time.Now(), never); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range old {
@@ -131,7 +137,7 @@ func TestSweepLeavesAFolderNotItsOwn(t *testing.T) {
 	if err := os.Chmod(base, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if err := sweep(base, time.Now()); err == nil {
+	if err := sweepUntil(base, time.Now(), never); err == nil {
 		t.Error("swept a folder open to others")
 	}
 	for _, p := range old {
@@ -162,6 +168,11 @@ func TestSessionStartSweeps(t *testing.T) {
 		}
 	}
 }
+
+// The sweep's budget, spent or not, as the test decides rather than the
+// clock.
+func never() bool  { return false }
+func always() bool { return true }
 
 // privateTemp is a state folder as the hook makes it: mode 0700.
 func privateTemp(t *testing.T) string {

@@ -92,8 +92,8 @@ func TestRoundTrip(t *testing.T) {
 	if m.Len() != 3 {
 		t.Errorf("len %d", m.Len())
 	}
-	if got := m.SourceHash(); got[:6] != "010203" || len(got) != 64 {
-		t.Errorf("source hash %q", got)
+	if got := data[hHash : hHash+32]; !bytes.Equal(got, src.Hash[:]) {
+		t.Errorf("source hash %x, want %x", got, src.Hash)
 	}
 	if p, ok, err := m.Priority("01A"); !ok || p != 9 || err != nil {
 		t.Errorf("Priority(01A) = %d, %v", p, ok)

@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -22,7 +21,6 @@ type Manifest struct {
 	postBase int
 	buckets  []bucket
 	set      Settings
-	hash     [32]byte
 	rev      uint32
 	watch    []byte // the watched sources' entries
 	files    []byte // the item files' entries
@@ -81,7 +79,6 @@ func parse(data []byte) (*Manifest, error) {
 		return nil, errf("header checksum mismatch")
 	}
 	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), headTab: u(hHeadTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
-	copy(m.hash[:], data[hHash:hHash+32])
 	m.set = Settings{
 		BudgetBytes:      u(hBudget),
 		MaxItems:         u(hMaxItems),
@@ -180,9 +177,6 @@ func inRange(data []byte, off, n int) bool {
 
 // Settings returns the inject.* snapshot taken at build time.
 func (m *Manifest) Settings() Settings { return m.set }
-
-// SourceHash is the hex SHA-256 of the sources the manifest was built from.
-func (m *Manifest) SourceHash() string { return hex.EncodeToString(m.hash[:]) }
 
 // Len is the number of compiled items.
 func (m *Manifest) Len() int { return m.nItems }

@@ -7,15 +7,16 @@ import (
 
 	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/config"
+	"github.com/lore-agents/lore/internal/synthetic"
 	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/match"
 )
 
 // syntheticManifest writes the manifest of a realistic store of n items
-// (compile.SyntheticFiles) to a file.
+// (synthetic.Files) to a file.
 func syntheticManifest(b *testing.B, n int) string {
 	b.Helper()
-	data, rep, err := compile.Build(compile.Input{Items: compile.Synthetic(n), Config: config.Default()})
+	data, rep, err := compile.Build(compile.Input{Items: synthetic.Items(n), Config: config.Default()})
 	if err != nil || rep.Compiled != n {
 		b.Fatalf("build: %v (%d compiled)", err, rep.Compiled)
 	}
@@ -47,7 +48,7 @@ func benchDecide(b *testing.B, n int, c match.Call, want int) {
 }
 
 var (
-	bashCall  = match.Call{Tool: "Bash", Command: compile.BenchCommand, Prompt: "run the tests please"}
+	bashCall  = match.Call{Tool: "Bash", Command: synthetic.BenchCommand, Prompt: "run the tests please"}
 	otherCall = match.Call{Tool: "WebSearch", Prompt: "find the pytest docs"}
 )
 

@@ -28,7 +28,7 @@ func TestKilledRenderHeals(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("the child was not killed: %v", err)
 	}
-	m, err := l.Manifest()
+	m, err := l.readManifest()
 	if err != nil || len(m.Entries) != 0 {
 		t.Fatalf("manifest after the kill: %v %+v", err, m)
 	}

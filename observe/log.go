@@ -161,18 +161,9 @@ func (l *Log) Rel() string { return l.rel(LogName) }
 // ManifestRel is the repo-relative path of the render manifest.
 func (l *Log) ManifestRel() string { return l.rel(ManifestName) }
 
-// Append writes records at the end of the log under the store lock. Each
-// record is one line; a kill mid-write leaves at most one broken last line,
-// which readers skip and the next append starts after.
-func (l *Log) Append(recs ...Record) error {
-	unlock, err := l.s.Lock()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return l.appendLocked(recs)
-}
-
+// appendLocked writes records at the end of the log; the caller holds the
+// store lock. Each record is one line; a kill mid-write leaves at most one
+// broken last line, which readers skip and the next append starts after.
 func (l *Log) appendLocked(recs []Record) error {
 	if len(recs) == 0 {
 		return nil

@@ -43,6 +43,7 @@ func Hash(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// readManifest reads the render manifest (empty when there is none).
 func (l *Log) readManifest() (*Manifest, error) {
 	data, err := os.ReadFile(l.s.Path(l.ManifestRel()))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -57,9 +58,6 @@ func (l *Log) readManifest() (*Manifest, error) {
 	}
 	return &m, nil
 }
-
-// Manifest reads the render manifest (empty when there is none).
-func (l *Log) Manifest() (*Manifest, error) { return l.readManifest() }
 
 func (l *Log) writeManifest(m *Manifest) error {
 	sort.Slice(m.Entries, func(a, b int) bool { return m.Entries[a].Path < m.Entries[b].Path })

@@ -114,7 +114,7 @@ func TestRenderTargets(t *testing.T) {
 	if len(out) != len(want) {
 		t.Fatalf("rendered %d, want %d: %+v", len(out), len(want), out)
 	}
-	m, err := l.Manifest()
+	m, err := l.readManifest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestReconcileDeletedIsPenalisedOnce(t *testing.T) {
 	if o.Status != Deprecated || o.Confidence != 0.28 { // 0.95 x 0.3
 		t.Fatalf("after deletion: %s %.2f", o.Status, o.Confidence)
 	}
-	m, _ := l.Manifest()
+	m, _ := l.readManifest()
 	if len(m.Entries) != 0 {
 		t.Fatalf("manifest still lists %+v", m.Entries)
 	}
@@ -237,7 +237,7 @@ func TestCrashBetweenWriteAndRecordHeals(t *testing.T) {
 				t.Fatalf("render: %v", err)
 			}
 			afterArtifact = func(string) error { return nil }
-			m, _ := l.Manifest()
+			m, _ := l.readManifest()
 			if o := load(t, l, typ, title); len(m.Entries) != 0 || o.Status != Ready {
 				t.Fatalf("after the crash: manifest %+v, status %s", m.Entries, o.Status)
 			}
@@ -245,7 +245,7 @@ func TestCrashBetweenWriteAndRecordHeals(t *testing.T) {
 			if err != nil || len(rep.Healed) != 1 {
 				t.Fatalf("reconcile: %v %+v", err, rep)
 			}
-			m, _ = l.Manifest()
+			m, _ = l.readManifest()
 			if o := load(t, l, typ, title); len(m.Entries) != 1 || m.Entries[0].Path != rep.Healed[0] || o.Status != Created {
 				t.Fatalf("after healing: manifest %+v, status %s", m.Entries, o.Status)
 			}

@@ -101,6 +101,9 @@ var crashCases = []crashCase{
 // number of kill points is the number of write steps of the command (a few
 // dozen at most with these small repositories).
 func TestCrashAtEveryWriteStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash suite: kills every write at every step; make test runs it")
+	}
 	fixtures := crashFixtures(t)
 	for _, c := range crashCases {
 		t.Run(c.name, func(t *testing.T) {

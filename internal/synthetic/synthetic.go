@@ -1,4 +1,6 @@
-package compile
+// Package synthetic makes stores of item files shaped like real ones, for
+// benchmarks and tests (never linked into lore).
+package synthetic
 
 import (
 	"bytes"
@@ -11,7 +13,7 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// BenchCommand is the shell command the benchmarks time: SyntheticFiles
+// BenchCommand is the shell command the benchmarks time: Files
 // puts several items that match it in every store.
 const BenchCommand = "cd services/api && pytest -x tests/unit -q"
 
@@ -84,7 +86,7 @@ var codeLessons = []struct{ pat, sample string }{
 var keywordSets = []string{"'release', 'version bump'", "'deploy to staging'", "'database migration'", "'rotate the keys'",
 	"'changelog'", "'hotfix'", "'feature flag'", "'load test'"}
 
-// SyntheticFiles returns n valid, active item files (repo-relative path ->
+// Files returns n valid, active item files (repo-relative path ->
 // content) for benchmarks, shaped like a real store (see families): about
 // 80% Bash lessons clustered on git, npm, pytest, docker and kubectl, 12%
 // file lessons (a quarter of them on the code an edit adds: content
@@ -92,7 +94,7 @@ var keywordSets = []string{"'release', 'version bump'", "'deploy to staging'", "
 // a few critical items that deny (none matching BenchCommand), and about
 // one item in 170 (at least the six of matching) that matches BenchCommand.
 // No item names the WebSearch tool. The same n gives the same store.
-func SyntheticFiles(n int) map[string][]byte {
+func Files(n int) map[string][]byte {
 	files := make(map[string][]byte, n)
 	rng := rand.New(rand.NewPCG(14, uint64(n)))
 	every := max(1, min(n/len(matching), 170)) // a matching item every so often
@@ -249,9 +251,9 @@ func pitfallBody(rng *rand.Rand, subject string) string {
 		subject, paragraph(rng, 1+rng.IntN(2)), paragraph(rng, 1+rng.IntN(2)), paragraph(rng, 1))
 }
 
-// Synthetic parses SyntheticFiles(n).
-func Synthetic(n int) []*markdown.Item {
-	files := SyntheticFiles(n)
+// Items parses Files(n).
+func Items(n int) []*markdown.Item {
+	files := Files(n)
 	items := make([]*markdown.Item, 0, n)
 	for path, data := range files {
 		it, err := markdown.Parse(path, data)
