@@ -47,6 +47,8 @@ type Report struct {
 	Drafts   int        // project drafts awaiting review
 	Shadowed int        // global items whose id the project also has
 	Folded   int        // lessons compiled under a skill's record
+	Dead     int        // compiled, but their triggers can never reach the threshold
+	AlwaysOn int        // without triggers: delivered at session start
 	Index    []IndexEntry
 }
 
@@ -145,11 +147,14 @@ func (c *compiler) add(list []*markdown.Item, global bool) {
 		if !c.admit(it, global) {
 			continue
 		}
-		switch {
-		case match.Untriggered(Triggers(it)):
+		switch t := Triggers(it); {
+		case match.Untriggered(t):
 			c.always = append(c.always, it)
+			c.rep.AlwaysOn++
 		case it.Priority >= 9:
 			c.critical = append(c.critical, it)
+		case match.Never(t, int(it.Priority), c.set.Threshold) != "":
+			c.rep.Dead++ // (a critical one reaches at least the session's list of critical items)
 		}
 		if si, ok := c.skillOf[it.ID]; ok && !global && foldable(it, c.set.MinConfidence) {
 			c.members[si] = append(c.members[si], it)
