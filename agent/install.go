@@ -30,6 +30,7 @@ allowed-tools: Bash(lore scan:*), Bash(lore review:*)
 Run ` + "`lore scan`" + ` in this repository, then ` + "`lore review`" + `.
 Summarize each new draft lesson in one line (title, trigger, fix) and ask which ones to promote.
 Promote the ones the user accepts with ` + "`lore promote <id>`" + ` and archive the rest with ` + "`lore archive <id>`" + `.
+Tell the user what ` + "`lore promote`" + ` printed: a priority it raised so the lesson can fire, or why it refused.
 `},
 	{".claude/commands/lore-add.md", `---
 description: Record a lesson (mistake and fix) in this repository's lore
@@ -48,7 +49,8 @@ allowed-tools: Bash(lore review:*), Bash(lore show:*), Bash(lore promote:*), Bas
 ---
 Run ` + "`lore review`" + `. For each draft, show its title, trigger and fix, say whether the trigger
 looks too broad or too narrow, and ask the user to promote (` + "`lore promote <id>`" + `), edit or
-archive (` + "`lore archive <id>`" + `) it.
+archive (` + "`lore archive <id>`" + `) it. Tell the user what ` + "`lore promote`" + ` printed: a priority it raised so
+the lesson can fire, or why it refused.
 `},
 	{".claude/commands/lore-handoff.md", `---
 description: Handoff step - consolidate this repository's learnings.md when it is due
@@ -72,6 +74,7 @@ prompt = """
 Run ` + "`lore scan`" + ` in this repository, then ` + "`lore review`" + `.
 Summarize each new draft lesson in one line (title, trigger, fix) and ask which ones to promote.
 Promote the ones the user accepts with ` + "`lore promote <id>`" + ` and archive the rest with ` + "`lore archive <id>`" + `.
+Tell the user what ` + "`lore promote`" + ` printed: a priority it raised so the lesson can fire, or why it refused.
 """
 `},
 	{".gemini/commands/lore-add.toml", `description = "Record a lesson (mistake and fix) in this repository's lore"
@@ -87,7 +90,8 @@ then run ` + "`lore lint`" + ` and ` + "`lore build`" + ` and show the user the 
 prompt = """
 Run ` + "`lore review`" + `. For each draft, show its title, trigger and fix, say whether the trigger
 looks too broad or too narrow, and ask the user to promote (` + "`lore promote <id>`" + `), edit or
-archive (` + "`lore archive <id>`" + `) it.
+archive (` + "`lore archive <id>`" + `) it. Tell the user what ` + "`lore promote`" + ` printed: a priority it raised so
+the lesson can fire, or why it refused.
 """
 `},
 }

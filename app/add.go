@@ -9,6 +9,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/lint"
 	"github.com/lore-agents/lore/markdown"
@@ -43,6 +44,8 @@ type Added struct {
 	// Warnings are what lint says about the new item's triggers (it can
 	// never fire, or fires on almost every call): said now, not at review.
 	Warnings []lint.Finding
+	// Delivery is how the new item reaches an agent.
+	Delivery compile.Delivery
 }
 
 // sections are the H2 sections of a new item of each kind, in order.
@@ -81,6 +84,7 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 	r := Added{Path: rel, Item: it}
 	if cfg, err := s.Config(); err == nil {
 		r.Warnings = lint.Triggers(it, cfg.Inject.Threshold)
+		r.Delivery = compile.DeliveryOf(it, compile.Settings(cfg))
 	}
 	return r, nil
 }

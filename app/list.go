@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -28,6 +29,7 @@ type ListEntry struct {
 	Ref        string   `json:"ref,omitempty"`
 	Tags       []string `json:"tags"`
 	Path       string   `json:"path"`
+	compile.Delivery
 }
 
 // ListResult is the items that pass every filter, in path order.
@@ -43,6 +45,11 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 	if err != nil {
 		return ListResult{}, err
 	}
+	cfg, err := s.Config()
+	if err != nil {
+		return ListResult{}, err
+	}
+	set := compile.Settings(cfg)
 	items, skipped := s.Load()
 	r := ListResult{Items: []ListEntry{}, Skipped: skipped}
 	for _, it := range items {
@@ -53,7 +60,9 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		if tags == nil {
 			tags = []string{}
 		}
-		r.Items = append(r.Items, ListEntry{it.ID, it.Kind, it.Title, it.Status, int(it.Priority), it.Priority.Band(), it.Confidence, it.Ref, tags, it.Path})
+		r.Items = append(r.Items, ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
+			Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
+			Tags: tags, Path: it.Path, Delivery: compile.DeliveryOf(it, set)})
 	}
 	return r, nil
 }

@@ -32,6 +32,16 @@ type Matched struct {
 	// Unsafe are the items lint rejects for safety: they never match,
 	// whatever the call.
 	Unsafe []compile.Excluded
+	// Delivery is how each of the project's items reaches an agent, by id.
+	Delivery map[string]compile.Delivery
+	// Never are the project's items that never reach an agent, in path
+	// order (with All).
+	Never []NeverItem
+}
+
+// NeverItem is an item that never reaches an agent, and why.
+type NeverItem struct {
+	ID, Path, Title, Reason string
 }
 
 // Match decides what the hook would inject for one call, over an
@@ -67,7 +77,27 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	if !o.All {
 		r.Decision.Rejected = forTool(r.Decision.Rejected)
 	}
+	r.deliveries(s, o.All)
 	return r, nil
+}
+
+// deliveries names how each project item reaches an agent (the one
+// answer list and show give), and with all lists those that never do.
+func (r *Matched) deliveries(s *gitstore.Store, all bool) {
+	cfg, err := s.Config()
+	if err != nil {
+		return // the build above reported it
+	}
+	set := compile.Settings(cfg)
+	items, _ := s.Load()
+	r.Delivery = map[string]compile.Delivery{}
+	for _, it := range items {
+		d := compile.DeliveryOf(it, set)
+		r.Delivery[it.ID] = d
+		if all && d.Kind == compile.Never {
+			r.Never = append(r.Never, NeverItem{it.ID, it.Path, it.Title, d.Reason})
+		}
+	}
 }
 
 // forTool leaves out the items rejected only because the call's tool is
@@ -97,22 +127,23 @@ type MatchScore struct {
 	Priority  int     `json:"priority"`
 	// Deny and Hold (enforce: once, the first matching call of a context)
 	// say the call is stopped before it runs; absent when false.
-	Deny    bool     `json:"deny,omitempty"`
-	Hold    bool     `json:"hold,omitempty"`
-	Reasons []string `json:"reasons"`
+	Deny     bool     `json:"deny,omitempty"`
+	Hold     bool     `json:"hold,omitempty"`
+	Reasons  []string `json:"reasons"`
+	Delivery string   `json:"delivery,omitempty"` // the item's delivery (a project item)
 }
 
 // Report is the decision as `lore match --json` prints it.
 func (m Matched) Report() MatchReport {
 	d := m.Decision
-	return MatchReport{scores(d.Injected), scores(d.Dropped), d.Considered}
+	return MatchReport{m.scores(d.Injected), m.scores(d.Dropped), d.Considered}
 }
 
-func scores(rs []match.Result) []MatchScore {
+func (m Matched) scores(rs []match.Result) []MatchScore {
 	out := make([]MatchScore, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons})
-		out[len(out)-1].Deny, out[len(out)-1].Hold = r.Deny, r.Hold
+		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons,
+			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind})
 	}
 	return out
 }

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/review"
 )
@@ -23,6 +25,9 @@ type Draft struct {
 	Mistake    string   `json:"mistake"`
 	Fix        string   `json:"fix"`
 	Evidence   []string `json:"evidence"`
+	// OnPromote says what promoting it as it is would do to reach an
+	// agent: raise its priority, or refuse and why ("" when nothing).
+	OnPromote string `json:"onPromote,omitempty"`
 
 	item *markdown.Item
 }
@@ -39,11 +44,37 @@ func OpenReview(s *gitstore.Store) (*Review, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	set := compile.Settings(cfg)
 	r := &Review{Drafts: make([]Draft, 0, len(items)), s: s}
 	for _, it := range items {
-		r.Drafts = append(r.Drafts, toDraft(it))
+		d := toDraft(it)
+		d.OnPromote = onPromote(it, set)
+		r.Drafts = append(r.Drafts, d)
 	}
 	return r, nil
+}
+
+// onPromote says what promote would change for the draft to reach an
+// agent, on a copy: the draft itself is not touched.
+func onPromote(it *markdown.Item, set manifest.Settings) string {
+	c, err := markdown.Parse(it.Path, it.Raw())
+	if err != nil {
+		return ""
+	}
+	if c.Confidence < set.MinConfidence {
+		if err := c.Set("confidence", set.MinConfidence); err != nil { // promote raises it first
+			return ""
+		}
+	}
+	note, err := review.Deliverable(c, "", set)
+	if err != nil {
+		return err.Error()
+	}
+	return note
 }
 
 // Promote makes draft i active; notes say what the promotion left to do.
@@ -52,7 +83,7 @@ func (r *Review) Promote(i int) (notes []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	_, notes, err = review.Promote(r.s, r.Drafts[i].Path, review.Refinement{}, cfg.Inject.MinConfidence, time.Now())
+	_, notes, err = review.Promote(r.s, r.Drafts[i].Path, review.Refinement{}, compile.Settings(cfg), time.Now())
 	return notes, err
 }
 
@@ -148,6 +179,6 @@ func setStatus(s *gitstore.Store, q, status string, r review.Refinement) (Change
 	if err != nil {
 		return c, err
 	}
-	c.Item, c.Notes, err = review.Promote(s, it.Path, r, cfg.Inject.MinConfidence, time.Now())
+	c.Item, c.Notes, err = review.Promote(s, it.Path, r, compile.Settings(cfg), time.Now())
 	return c, err
 }

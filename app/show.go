@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -71,9 +72,10 @@ type Field struct{ Key, Value string }
 
 // ShowResult is one item for lore show.
 type ShowResult struct {
-	Item    *markdown.Item
-	Extra   []Field // keys the header does not show, in file order
-	Skipped []error // files that could not be parsed (lore lint explains them)
+	Item     *markdown.Item
+	Delivery compile.Delivery // how the item reaches an agent
+	Extra    []Field          // keys the header does not show, in file order
+	Skipped  []error          // files that could not be parsed (lore lint explains them)
 }
 
 // known keys are shown in the header; any other key is an Extra.
@@ -87,6 +89,11 @@ func Show(s *gitstore.Store, q string) (ShowResult, error) {
 	if err != nil {
 		return r, err
 	}
+	cfg, err := s.Config()
+	if err != nil {
+		return r, err
+	}
+	r.Delivery = compile.DeliveryOf(it, compile.Settings(cfg))
 	for _, k := range it.Keys() {
 		if !knownKeys[k] {
 			r.Extra = append(r.Extra, Field{k, compactValue(it.Node(k))})
@@ -136,6 +143,10 @@ func (r ShowResult) JSON() (map[string]any, error) {
 	out["band"] = it.Priority.Band()
 	out["confidence"] = it.Confidence
 	out["path"] = it.Path
+	out["delivery"] = r.Delivery.Kind
+	if r.Delivery.Reason != "" {
+		out["deliveryReason"] = r.Delivery.Reason
+	}
 	secs := []sectionJSON{}
 	for _, s := range it.Sections {
 		secs = append(secs, sectionJSON{s.Title, s.Line, s.Content})

@@ -29,6 +29,11 @@ func (r ShowResult) Print(w io.Writer, color bool) {
 			fmt.Fprintf(w, "%-10s %s\n", k+":", v)
 		}
 	}
+	delivery := r.Delivery.Kind
+	if r.Delivery.Reason != "" {
+		delivery += ": " + r.Delivery.Reason
+	}
+	field("delivery", delivery)
 	field("id", it.ID)
 	field("path", it.Path)
 	field("tags", strings.Join(it.Tags, ", "))

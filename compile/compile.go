@@ -23,7 +23,7 @@ import (
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the manifest,
 // and a manifest of another revision is rebuilt.
-const Revision uint32 = 5
+const Revision uint32 = 6
 
 // Input is what a build reads.
 type Input struct {
@@ -47,6 +47,8 @@ type Report struct {
 	Drafts   int        // project drafts awaiting review
 	Shadowed int        // global items whose id the project also has
 	Folded   int        // lessons compiled under a skill's record
+	Dead     int        // compiled, but their triggers can never reach the threshold
+	AlwaysOn int        // without triggers: delivered at session start
 	Index    []IndexEntry
 }
 
@@ -79,7 +81,7 @@ func Compile(in Input) (manifest.Source, Report) {
 	c := &compiler{in: in, set: set, itemCap: max(min(MaxItemBytes, set.BudgetBytes), 256),
 		byID: map[string]string{}, skillOf: map[string]int{}, h: sha256.New()}
 	fmt.Fprintf(c.h, "lore manifest %d compile %d\n", manifest.Version, Revision)
-	fmt.Fprintf(c.h, "%+v\n", set)
+	fmt.Fprintf(c.h, "%+v session %d\n", set, in.Config.Inject.SessionBudgetBytes)
 	fmt.Fprintf(c.h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
 	c.h.Write(in.Learnings)
 	c.indexSkills()
@@ -94,6 +96,7 @@ func Compile(in Input) (manifest.Source, Report) {
 		Files:        in.Snapshot.Files,
 		Settings:     set,
 		SessionStart: sessionStart(c.critical, c.rep.Index, c.rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
+		AlwaysOn:     AlwaysOn(c.always, in.Config.Inject.SessionBudgetBytes, c.itemCap),
 		Items:        c.items,
 		Buckets:      match.Index(c.items, set),
 	}
@@ -111,6 +114,7 @@ type compiler struct {
 
 	items    []manifest.Item
 	critical []*markdown.Item
+	always   []*markdown.Item  // no triggers: delivered at session start
 	byID     map[string]string // id -> file that has it
 	skillOf  map[string]int    // lesson id -> the first skill that lists it
 	members  [][]*markdown.Item
@@ -143,8 +147,14 @@ func (c *compiler) add(list []*markdown.Item, global bool) {
 		if !c.admit(it, global) {
 			continue
 		}
-		if it.Priority >= 9 {
+		switch t := Triggers(it); {
+		case match.Untriggered(t):
+			c.always = append(c.always, it)
+			c.rep.AlwaysOn++
+		case it.Priority >= 9:
 			c.critical = append(c.critical, it)
+		case match.Never(t, int(it.Priority), c.set.Threshold) != "":
+			c.rep.Dead++ // (a critical one reaches at least the session's list of critical items)
 		}
 		if si, ok := c.skillOf[it.ID]; ok && !global && foldable(it, c.set.MinConfidence) {
 			c.members[si] = append(c.members[si], it)
@@ -218,26 +228,13 @@ func check(it *markdown.Item) (errs []*markdown.Error, unsafe bool) {
 }
 
 func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
-	t := it.Triggers
-	clean := func(l []string) []string {
-		var out []string
-		for _, s := range l {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
 	m := manifest.Item{
 		ID: it.ID, Kind: it.Kind, Title: Sanitize(it.Title), File: it.Path, Status: it.Status,
 		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
-		Deny: it.Enforce == markdown.EnforceDeny && it.Priority >= 9 && it.Status == "active",
-		Hold: holds(it),
-		Triggers: manifest.Triggers{
-			Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
-			Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
-		},
-		Text: Render(it, it.Path, itemCap),
+		Deny:     it.Enforce == markdown.EnforceDeny && it.Priority >= 9 && it.Status == "active",
+		Hold:     holds(it),
+		Triggers: Triggers(it),
+		Text:     Render(it, it.Path, itemCap),
 	}
 	for _, c := range m.Triggers.Commands {
 		m.Required = append(m.Required, match.RequiredLiterals(c))
@@ -256,6 +253,25 @@ func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 // draft injected for review only informs.
 func holds(it *markdown.Item) bool {
 	return it.Enforce == markdown.EnforceOnce && (it.Status == "active" || it.Status == "accepted")
+}
+
+// Triggers are an item's triggers as the hook reads them: blank entries
+// dropped.
+func Triggers(it *markdown.Item) manifest.Triggers {
+	t := it.Triggers
+	clean := func(l []string) []string {
+		var out []string
+		for _, s := range l {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return manifest.Triggers{
+		Tools: clean(t.Tools), Commands: clean(t.Commands), Unless: clean(t.Unless),
+		Paths: clean(t.Paths), Content: clean(t.Content), Keywords: clean(t.Keywords), Topics: clean(t.Topics),
+	}
 }
 
 // maxCritical caps the critical items of the SessionStart block.

@@ -22,7 +22,7 @@ func TestRenderForms(t *testing.T) {
 	base := "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V8\nkind: lesson\ntitle: Bump\u200b versions\nstatus: active\n"
 	body := "## Mistake\nForgot marketplace.json.\n\n## Fix\nUpdate all \u202efiles.\n\n## Why\nStale listings.\n\n## Checklist\n- VERSION\n- [ ] plugin.json\n1. CHANGELOG.md\n"
 	for form, want := range map[string]string{
-		"":            "### Lesson: Bump versions\nMistake: Forgot marketplace.json.\nFix: Update all files.\nSource: x.md\n",
+		"":            "### Lesson: Bump versions\nMistake: Forgot marketplace.json.\nFix: Update all files.\nChecklist:\n- [ ] VERSION\n- [ ] plugin.json\n- [ ] CHANGELOG.md\nSource: x.md\n",
 		"checklist":   "### Checklist: Bump versions\n- [ ] VERSION\n- [ ] plugin.json\n- [ ] CHANGELOG.md\nSource: x.md\n",
 		"pattern":     "### Pattern: Bump versions\nWhen: Forgot marketplace.json.\nDo: Update all files.\nWhy: Stale listings.\nSource: x.md\n",
 		"warning":     "### Warning: Bump versions\nRisk: Forgot marketplace.json.\nMitigation: Update all files.\nSource: x.md\n",
@@ -65,9 +65,15 @@ func TestCompileSelects(t *testing.T) {
 	if rep.Compiled != 2 || len(rep.Excluded) != 2 || rep.LowConf != 1 || rep.Inactive != 1 || rep.Drafts != 1 || rep.Shadowed != 1 {
 		t.Errorf("report %+v", rep)
 	}
-	if !strings.Contains(src.SessionStart, "### t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nfix 01JQXYZ8K2M4N6P8Q0R2S4T6V1\n(.lore/lessons/a.md)") ||
+	// a.md has no triggers: it comes whole in the always-on block, not
+	// again among the critical items.
+	if strings.Contains(src.SessionStart, "### t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\n") ||
 		!strings.Contains(src.SessionStart, "1 draft item(s) await review") {
 		t.Errorf("session start:\n%s", src.SessionStart)
+	}
+	if !strings.Contains(src.AlwaysOn.Text, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nFix: fix 01JQXYZ8K2M4N6P8Q0R2S4T6V1\nSource: .lore/lessons/a.md\n") ||
+		!strings.Contains(src.AlwaysOn.Text, "### Lesson: t 01JQXYZ8K2M4N6P8Q0R2S4T6V6\n") {
+		t.Errorf("always on:\n%s", src.AlwaysOn.Text)
 	}
 	var files []string
 	for _, it := range src.Items {

@@ -20,15 +20,43 @@ const maxFixBytes = 600
 // section 3, seed 004): an explicit Injection section wins; a checklist is
 // its list as "- [ ]" items under its title; a pattern When/Do/Why; a
 // warning Risk/Mitigation; a requirement Constraint/Verify; otherwise the
-// kind's own sections (lesson Mistake/Fix, pitfall Issue/Avoid, decision
-// Decision). The last line names the file it came from. The text is at most
-// max bytes.
-func Render(it *markdown.Item, file string, max int) string {
+// kind's own sections (lesson Mistake/Fix and its Checklist, pitfall
+// Issue/Avoid, decision Decision). The last line names the file it came
+// from. The text is at most limit bytes: what is too long loses its
+// situation (Mistake, Issue, When, Risk) first, never the fix or the
+// checklist, which are what the agent must do (docs/design.md, Prevention
+// before the call); only then is the end cut.
+func Render(it *markdown.Item, file string, limit int) string {
+	src := "Source: " + Sanitize(file) + "\n"
+	room := limit - len(src)
+	text, sit := render(it, -1)
+	text = Sanitize(text)
+	if over := len(text) - room; over > 0 && sit > 0 {
+		text, _ = render(it, max(sit-over-len(shortened), 0))
+		text = Sanitize(text)
+	}
+	return capText(text, room, file) + src
+}
+
+// shortened ends a situation cut to make room for the fix.
+const shortened = " …(shortened)"
+
+// render renders the item's text by its form, its situation (the section
+// shortened first) cut to keep bytes (keep < 0: whole); sit is the
+// situation's length before the cut (0: the form shows none).
+func render(it *markdown.Item, keep int) (text string, sit int) {
 	var b strings.Builder
 	line := func(label, text string) {
 		if text = strings.TrimSpace(text); text != "" {
 			b.WriteString(label + ": " + text + "\n")
 		}
+	}
+	situation := func(label, text string) {
+		text = Sanitize(strings.TrimSpace(text))
+		if sit = len(text); keep >= 0 && sit > keep {
+			text = textcut.Cut(text, keep+len(shortened), shortened)
+		}
+		line(label, text)
 	}
 	heading := func(label string) {
 		b.WriteString("### " + label + ": " + it.Title)
@@ -37,7 +65,7 @@ func Render(it *markdown.Item, file string, max int) string {
 		}
 		b.WriteString("\n")
 	}
-	situation := first(it, "When", "Mistake", "Issue", "Context")
+	when := first(it, "When", "Mistake", "Issue", "Context")
 	action := first(it, "Do", "Fix", "Avoid", "Decision")
 	rationale := first(it, "Why", "Impact", "Consequences")
 	switch inj := it.Section("Injection"); {
@@ -46,17 +74,15 @@ func Render(it *markdown.Item, file string, max int) string {
 		b.WriteString(inj + "\n")
 	case it.Form == "checklist" && len(checklist(it)) > 0:
 		heading("Checklist")
-		for _, c := range checklist(it) {
-			b.WriteString("- [ ] " + c + "\n")
-		}
+		writeChecklist(&b, checklist(it))
 	case it.Form == "pattern":
 		heading("Pattern")
-		line("When", situation)
+		situation("When", when)
 		line("Do", action)
 		line("Why", rationale)
 	case it.Form == "warning":
 		heading("Warning")
-		line("Risk", first(it, "Risk", "Mistake", "Issue", "Context"))
+		situation("Risk", first(it, "Risk", "Mistake", "Issue", "Context"))
 		line("Mitigation", first(it, "Mitigation", "Fix", "Avoid", "Decision"))
 	case it.Form == "requirement":
 		heading("Requirement")
@@ -66,17 +92,38 @@ func Render(it *markdown.Item, file string, max int) string {
 		heading(kindLabel(it.Kind))
 		switch it.Kind {
 		case markdown.KindPitfall:
-			line("Issue", it.Section("Issue"))
+			situation("Issue", it.Section("Issue"))
 			line("Avoid", it.Section("Avoid"))
 		case markdown.KindDecision:
 			line("Decision", it.Section("Decision"))
 		default:
-			line("Mistake", it.Section("Mistake"))
+			situation("Mistake", it.Section("Mistake"))
 			line("Fix", it.Section("Fix"))
+			if list := it.Section("Checklist"); list != "" {
+				b.WriteString("Checklist:\n")
+				writeChecklistText(&b, list)
+			}
 		}
 	}
-	src := "Source: " + Sanitize(file) + "\n"
-	return capText(Sanitize(b.String()), max-len(src), file) + src
+	return b.String(), sit
+}
+
+// writeChecklistText writes a Checklist section, its list entries as
+// "- [ ]" items.
+func writeChecklistText(b *strings.Builder, list string) {
+	for _, l := range strings.Split(list, "\n") {
+		if e, ok := listEntry(l); ok {
+			b.WriteString("- [ ] " + e + "\n")
+		} else if l = strings.TrimSpace(l); l != "" {
+			b.WriteString(l + "\n")
+		}
+	}
+}
+
+func writeChecklist(b *strings.Builder, entries []string) {
+	for _, c := range entries {
+		b.WriteString("- [ ] " + c + "\n")
+	}
 }
 
 // FixText is what an item tells the agent to do instead: the deny reason

@@ -59,7 +59,15 @@ type Inject struct {
 	Threshold        float64 `yaml:"threshold" json:"threshold"`
 	ReinjectPriority int     `yaml:"reinjectPriority" json:"reinjectPriority"`
 	Drafts           bool    `yaml:"drafts" json:"drafts"`
+	// SessionBudgetBytes bounds the items without triggers injected at
+	// SessionStart and SubagentStart.
+	SessionBudgetBytes int `yaml:"sessionBudgetBytes" json:"sessionBudgetBytes"`
 }
+
+// MaxSessionBudget is the largest inject.sessionBudgetBytes: the
+// SessionStart answer also carries the self-report protocol, critical items
+// and the knowledge index, within the client's cap on a hook's output.
+const MaxSessionBudget = 8192
 
 // Scan holds the transcript scanner settings.
 type Scan struct {
@@ -78,7 +86,7 @@ func Default() Config {
 		},
 		Inject: Inject{
 			BudgetBytes: 4096, MaxItems: 3, MinConfidence: 0.5,
-			Threshold: 0.7, ReinjectPriority: 7,
+			Threshold: 0.7, ReinjectPriority: 7, SessionBudgetBytes: 6144,
 		},
 		Scan: Scan{MaxCandidates: 50},
 	}
@@ -135,6 +143,8 @@ func (c Config) validate(path string, data []byte) error {
 		check(c.Inject.MinConfidence >= 0 && c.Inject.MinConfidence <= 1, "inject.minConfidence", "must be within 0..1"),
 		check(c.Inject.MaxItems >= 1, "inject.maxItems", "must be >= 1"),
 		check(c.Inject.BudgetBytes >= 256, "inject.budgetBytes", "must be >= 256"),
+		check(c.Inject.SessionBudgetBytes >= 256 && c.Inject.SessionBudgetBytes <= MaxSessionBudget, "inject.sessionBudgetBytes",
+			fmt.Sprintf("must be within 256..%d (Claude Code keeps 10,000 characters of a hook's output)", MaxSessionBudget)),
 		check(c.Consolidate.MinBatch >= 1, "consolidate.minBatch", "must be >= 1"),
 		check(c.Consolidate.FileLimit >= 20, "consolidate.fileLimit", "must be >= 20"),
 		check(c.Consolidate.KeepRecent >= 0, "consolidate.keepRecent", "must be >= 0"),
@@ -229,6 +239,7 @@ const Template = `# lore configuration. Every key is optional; the values shown 
 #   threshold: 0.7          # minimum score to inject
 #   reinjectPriority: 7     # items this important re-inject after compaction
 #   drafts: false           # inject draft items too
+#   sessionBudgetBytes: 6144  # most bytes of items without triggers at session start
 # scan:
 #   paths: []               # transcript folders; default: the agents' folders for this repo
 #   maxCandidates: 50       # most draft items written per scan

@@ -308,20 +308,26 @@ func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.D
 // startBlock is the manifest's SessionStart block or, with no manifest or
 // a stale or damaged one, a note that says lessons come later (never the
 // old block, which may show lessons that no longer exist).
-func (h *handler) startBlock(m *manifest.Manifest, stale bool) string {
+// It also returns the ids of the items without triggers it shows and
+// of those their budget left out, for the record.
+func (h *handler) startBlock(m *manifest.Manifest, stale bool) (string, manifest.Always) {
 	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see " + lorepath.HookLog + "); they apply from the next tool calls."
 	if h.root == "" {
-		return ""
+		return "", manifest.Always{}
 	}
 	if m == nil || stale {
-		return later
+		return later, manifest.Always{}
 	}
 	block, err := m.SessionStart()
 	if err != nil {
 		h.logf("%v", err)
-		return later
+		return later, manifest.Always{}
 	}
-	return strings.TrimSpace(block)
+	a, err := m.AlwaysOn()
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return strings.TrimSpace(block), a
 }
 
 // mayEditStore reports whether a call may write a file under .lore/ but

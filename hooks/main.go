@@ -222,14 +222,38 @@ func (h *handler) dispatch(ev Event, in *input, cwd string, sess *session) reply
 }
 
 // subagentStart makes the sub-agent's own context's folder now, so its
-// tool calls pay no mkdir.
+// tool calls pay no mkdir, and gives it the protocol and the items
+// without triggers: its context is its own.
 func (h *handler) subagentStart(sess *session) reply {
 	if sess != nil {
 		if err := sess.ensure(); err != nil {
 			h.logf("%v", err)
 		}
 	}
-	return reply{context: protocol.Text, record: record(nil, nil, nil)}
+	text := protocol.Text
+	a := h.alwaysOn()
+	if always := strings.TrimSpace(a.Text); always != "" {
+		text += "\n" + always + "\n"
+	}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
+}
+
+// alwaysOn is the manifest's block of items without triggers (none
+// without a fresh manifest: a stale one may show items that changed).
+func (h *handler) alwaysOn() manifest.Always {
+	m, stale := h.load(startWait, true)
+	if m == nil {
+		return manifest.Always{}
+	}
+	defer h.release(m)
+	if stale {
+		return manifest.Always{}
+	}
+	a, err := m.AlwaysOn()
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return a
 }
 
 // release unmaps the manifest, unless the process is about to exit.
@@ -255,10 +279,11 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if sig := h.signals(); sig != "" {
 		text += "\n" + sig
 	}
-	if block := h.startBlock(m, stale); block != "" {
+	block, a := h.startBlock(m, stale)
+	if block != "" {
 		text += "\n" + block + "\n"
 	}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(nil, nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
 }
 
 // restart readies the session's folder for a session that starts, is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Layout (little endian; every offset is from the start of the file):
@@ -29,7 +30,7 @@ import (
 //	         missing, reads their heads from a few pages instead of a page
 //	         fault per record across the file
 //	texts    injection texts and fixes, referenced by (off, len, crc) from records
-//	session  the SessionStart block
+//	session  the always-on block, a NUL byte, the rest of the SessionStart block
 //	files    the item files' stat entries (see fresh.go)
 //
 // Every byte the hook can act on is under a checksum that it checks before
@@ -114,7 +115,7 @@ func Build(src Source) ([]byte, error) {
 	}
 	out = append(out, hb...)
 	out = append(out, b.texts.Bytes()...)
-	out = append(out, src.SessionStart...)
+	out = append(out, sessionSection(src)...)
 	out = append(out, files...)
 	return out, nil
 }
@@ -354,7 +355,7 @@ func (b *builder) layout(watchLen, dirLen, filesLen int) layout {
 	l.heads = l.headTab + 4*len(b.order)
 	l.texts = l.heads + b.heads.Len()
 	l.session = l.texts + b.texts.Len()
-	l.files = l.session + len(b.src.SessionStart)
+	l.files = l.session + len(sessionSection(b.src))
 	l.total = l.files + filesLen
 	return l
 }
@@ -423,15 +424,28 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 	le.PutUint64(out[hMinConf:], math.Float64bits(s.MinConfidence))
 	for _, f := range [][2]int{
 		{hNItems, len(b.order)}, {hNBuckets, len(b.dir)}, {hDirOff, lay.dir}, {hDirLen, dirLen}, {hItemTab, lay.itemTab},
-		{hSessionOff, lay.session}, {hSessionLen, len(src.SessionStart)}, {hPostBase, lay.post},
+		{hSessionOff, lay.session}, {hSessionLen, len(sessionSection(src))}, {hPostBase, lay.post},
 		{hWatchOff, lay.watch}, {hWatchLen, watchLen}, {hFilesOff, lay.files}, {hFilesLen, filesLen}, {hHeadTab, lay.headTab},
 	} {
 		le.PutUint32(out[f[0]:], uint32(f[1]))
 	}
-	le.PutUint32(out[hSessionCRC:], sum32([]byte(src.SessionStart)))
+	le.PutUint32(out[hSessionCRC:], sum32([]byte(sessionSection(src))))
 	le.PutUint32(out[hRevision:], src.Revision)
 	return out
 }
+
+// sessionSection is the session section: the always-on block, the ids
+// it shows and those it left out (comma-separated), and the rest of the
+// SessionStart block, each ended by alwaysEnd but the last (sanitized
+// texts and ids hold no NUL).
+func sessionSection(src Source) string {
+	a := src.AlwaysOn
+	nul := func(s string) string { return strings.ReplaceAll(s, alwaysEnd, "") }
+	return nul(a.Text) + alwaysEnd + nul(strings.Join(a.Injected, ",")) + alwaysEnd +
+		nul(strings.Join(a.Dropped, ",")) + alwaysEnd + src.SessionStart
+}
+
+const alwaysEnd = "\x00"
 
 func clampU32(v int) uint32 {
 	if v < 0 {

@@ -98,6 +98,13 @@ type Item struct {
 
 type ref struct{ off, n, crc uint32 }
 
+// Always is the block of items without triggers, and the ids it shows and
+// those its budget left out (for the hook's record).
+type Always struct {
+	Text              string
+	Injected, Dropped []string
+}
+
 // Bucket lists the items worth scoring for one tool ("*" for tools no
 // bucket names). Gated items are candidates only when one of their literals
 // may occur in the call's target (command or path) or prompt; Always items
@@ -128,8 +135,11 @@ type Source struct {
 	Revision     uint32   // the compiler's revision: another one means rebuild
 	Settings     Settings
 	SessionStart string
-	Items        []Item
-	Buckets      []Bucket
+	// AlwaysOn is the block of items without triggers, injected at
+	// SessionStart (before SessionStart above) and SubagentStart.
+	AlwaysOn Always
+	Items    []Item
+	Buckets  []Bucket
 	// Watch is checked on every hook call: the folders (a file added,
 	// removed or replaced by rename changes a folder) and the few files
 	// every answer depends on (config, learnings). Files are the item

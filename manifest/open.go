@@ -181,16 +181,51 @@ func (m *Manifest) Settings() Settings { return m.set }
 // Len is the number of compiled items.
 func (m *Manifest) Len() int { return m.nItems }
 
-// SessionStart returns the block pre-rendered for SessionStart: critical
-// items, a compact index and the count of drafts awaiting review.
+// SessionStart returns the block pre-rendered for SessionStart: the
+// items without triggers (AlwaysOn), critical items, a compact index and
+// the count of drafts awaiting review.
 func (m *Manifest) SessionStart() (string, error) {
+	b, err := m.session()
+	if err != nil {
+		return "", err
+	}
+	parts := strings.SplitN(string(b), alwaysEnd, 4)
+	if len(parts) != 4 {
+		return "", errf("session block without its always-on part")
+	}
+	return parts[0] + parts[3], nil
+}
+
+// AlwaysOn returns the block of items without triggers, for SubagentStart
+// (a sub-agent's context is its own), with the ids it shows and those its
+// budget left out.
+func (m *Manifest) AlwaysOn() (Always, error) {
+	b, err := m.session()
+	if err != nil {
+		return Always{}, err
+	}
+	parts := bytes.SplitN(b, []byte(alwaysEnd), 4)
+	if len(parts) != 4 {
+		return Always{}, errf("session block without its always-on part")
+	}
+	ids := func(p []byte) []string {
+		if len(p) == 0 {
+			return nil
+		}
+		return strings.Split(string(p), ",")
+	}
+	return Always{Text: string(parts[0]), Injected: ids(parts[1]), Dropped: ids(parts[2])}, nil
+}
+
+// session is the session section, checked.
+func (m *Manifest) session() ([]byte, error) {
 	le := binary.LittleEndian
 	off, n := int(le.Uint32(m.data[hSessionOff:])), int(le.Uint32(m.data[hSessionLen:]))
 	b := m.data[off : off+n] // range checked by parse
 	if sum32(b) != le.Uint32(m.data[hSessionCRC:]) {
-		return "", errf("session block checksum mismatch")
+		return nil, errf("session block checksum mismatch")
 	}
-	return string(b), nil
+	return b, nil
 }
 
 // Candidates returns the indexes (ascending) of the items worth scoring for

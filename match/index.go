@@ -120,8 +120,8 @@ func strongest(opts [][]string) [][]string {
 func place(b *manifest.Bucket, i int, it manifest.Item, cmdLits, editLits []string, thr float64) {
 	t := it.Triggers
 	tool, kind, ok := bucketFit(b.Tool, t)
-	if !ok || len(t.Content) > 0 && !Edits(b.Tool) {
-		return // content items match only calls that add text
+	if !ok || Untriggered(t) || len(t.Content) > 0 && !Edits(b.Tool) {
+		return // content items match only calls that add text; untriggered ones come at session start
 	}
 	edits := len(t.Content) > 0
 	switch {

@@ -359,6 +359,9 @@ func (e *eval) score(it manifest.Item) (r Result, out string) {
 		confidence: it.Confidence, global: it.Global, item: it}
 	n := notes{explain: e.explain}
 	t := it.Triggers
+	if Untriggered(t) {
+		return r, e.why("it has no triggers: it is delivered at session start, not before a call")
+	}
 	tool, out := e.toolFit(t.Tools, &n)
 	target, matched := 0.5, false
 	if out == "" {

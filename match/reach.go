@@ -68,6 +68,15 @@ func Never(t manifest.Triggers, priority int, threshold float64) string {
 	return ShapeOf(t).Unreachable(priority, threshold)
 }
 
+// Untriggered reports whether triggers name nothing a call or a prompt
+// can match (unless alone only vetoes): such an item is delivered at
+// session start, never before a call (docs/design.md, Prevention before
+// the call).
+func Untriggered(t manifest.Triggers) bool {
+	s := ShapeOf(t)
+	return !s.Tools && !s.Targets && s.Keywords+s.Topics == 0
+}
+
 // phraseRelevance is the relevance of a phrase-only item: the fraction of
 // its phrases present, keywords weighing 0.8 and topics 0.2 when it has both.
 func phraseRelevance(kwHits, kws, topHits, tops int) float64 {

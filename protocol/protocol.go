@@ -19,6 +19,7 @@ trigger: <the command or action that went wrong>
 mistake: <what went wrong and why>
 fix: <what worked instead>
 tags: <comma-separated category:value tags>
+priority: <how much a repeat costs: low, medium (the default), high, critical>
 #/lesson
 
 Example:
@@ -28,7 +29,11 @@ trigger: pytest -v tests/
 mistake: pytest hangs in non-interactive shells because its rich output waits for a TTY
 fix: Use ` + "`python -m pytest --no-header -rN -p no:faulthandler`" + ` or prepend TERM=dumb
 tags: lang:python, tool:pytest, severity:hang
+priority: high
 #/lesson
+
+Priority says what a repeat would cost: low a nuisance, medium a retry, high a hang, a broken build or
+a long detour, critical lost data or work.
 
 Write one when a tool call failed and a different approach worked, when the user corrects you, or
 when you find a root cause after debugging. Do not force one where nothing was learned.

@@ -14,7 +14,7 @@ func TestTextHasTemplateAndExample(t *testing.T) {
 	if n := strings.Count(Text, "\n#/lesson\n"); n != 2 {
 		t.Fatalf("%d #/lesson closers, want 2", n)
 	}
-	for _, key := range []string{"tool:", "trigger:", "mistake:", "fix:", "tags:"} {
+	for _, key := range []string{"tool:", "trigger:", "mistake:", "fix:", "tags:", "priority:"} {
 		if strings.Count(Text, "\n"+key) != 2 {
 			t.Errorf("%q is not in both the template and the example", key)
 		}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/manifest"
 	"github.com/lore-agents/lore/markdown"
 	"github.com/lore-agents/lore/scan"
 )
@@ -405,12 +406,14 @@ func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*mar
 }
 
 // Promote makes the item at rel active, after the reviewer's refinement
-// r, as an item that injects: a confidence under minConf (the hook's
-// inject.minConfidence) is raised to it, since the reviewer's approval is
-// the evidence a scan draft lacked. It returns the item and what it
+// r, as an item that injects with the build settings set: a confidence
+// under inject.minConfidence is raised to it, since the reviewer's
+// approval is the evidence a scan draft lacked, and a priority too low
+// for its triggers is raised (Deliverable). It returns the item and what it
 // changed beyond the status, for the reviewer to see.
-func Promote(s *gitstore.Store, rel string, r Refinement, minConf float64, now time.Time) (*markdown.Item, []string, error) {
+func Promote(s *gitstore.Store, rel string, r Refinement, set manifest.Settings, now time.Time) (*markdown.Item, []string, error) {
 	var notes []string
+	minConf := set.MinConfidence
 	it, err := update(s, rel, "active", now, func(it *markdown.Item) error {
 		was := it.Enforce
 		if err := Refine(it, r); err != nil {
@@ -424,7 +427,11 @@ func Promote(s *gitstore.Store, rel string, r Refinement, minConf float64, now t
 			}
 			notes = append(notes, fmt.Sprintf("confidence %.2f raised to %.2f (inject.minConfidence), so it injects", was, raised))
 		}
-		return nil
+		note, err := Deliverable(it, r.Priority, set)
+		if note != "" {
+			notes = append(notes, note)
+		}
+		return err
 	})
 	return it, notes, err
 }

@@ -212,8 +212,8 @@ func shortTitle(s string) string {
 // score applies the seed 003 formulas. Confidence: self-reports start at
 // 0.85 (seed 003 section 12: 0.4 base + 0.25 self-report bonus, with the
 // identified mistake/fix pair); heuristics at 0.4 plus their signals.
-// Priority: base 3 plus bonuses, -1 when seen once, clamped to 1..10; a
-// block's own priority wins.
+// Priority: base 3 plus bonuses, -1 when seen once, at least medium (5)
+// for a self-report, clamped to 1..10; a block's own priority wins.
 func (c *Candidate) score() {
 	f := c.signals
 	recurring := len(c.Sessions) >= 2
@@ -228,6 +228,11 @@ func (c *Candidate) score() {
 
 	pri := 3 + 2*boolInt(recurring) + boolInt(f.hang) + boolInt(f.dataLoss) + boolInt(f.userCorrected) +
 		boolInt(f.fixConfirmed) + boolInt(f.selfReport) - boolInt(c.Occurrences <= 1)
+	if f.selfReport {
+		// The agent said it in so many words: medium at least, so that a
+		// promoted draft's triggers can reach the threshold.
+		pri = max(pri, 5)
+	}
 	c.Priority = min(10, max(1, pri))
 	if c.explicitPri > 0 {
 		c.Priority = c.explicitPri

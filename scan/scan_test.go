@@ -652,3 +652,22 @@ func TestStatementFoldsIntoIncident(t *testing.T) {
 		t.Fatalf("not localized: trigger %q mistake %q", c.Trigger, c.Mistake)
 	}
 }
+
+// TestSelfReportStartsAtMedium: a block the agent wrote (#lesson or
+// [PROCESS_KNOWLEDGE]) seen once is a medium draft, whose triggers can
+// reach the threshold once promoted; a block's own priority wins, low too.
+func TestSelfReportStartsAtMedium(t *testing.T) {
+	for text, want := range map[string]int{
+		"#lesson\ntool: Bash\ntrigger: pytest\nmistake: pytest hangs\nfix: python -m pytest\n#/lesson":                     5,
+		"#lesson\ntool: Bash\ntrigger: pytest\nmistake: pytest hangs\nfix: python -m pytest\npriority: low\n#/lesson":      2,
+		"#lesson\ntool: Bash\ntrigger: pytest\nmistake: pytest hangs\nfix: python -m pytest\npriority: critical\n#/lesson": 9,
+		"[PROCESS_KNOWLEDGE]\ntype: checklist\nlabel: Release steps\nchecklist: tag, push\n[/PROCESS_KNOWLEDGE]":           5,
+	} {
+		c := fromBlock(ParseBlocks(text)[0])
+		c.Occurrences = 1
+		c.score()
+		if c.Priority != want {
+			t.Errorf("priority %d, want %d for\n%s", c.Priority, want, text)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func (c *AddCmd) Run(g *Globals, s *gitstore.Store) error {
 	if r.Item.Ref != "" {
 		id = r.Item.Ref + " " + id
 	}
-	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", r.Path, r.Item.Kind, id)
+	fmt.Fprintf(g.Stdout, "created %s (%s %s), delivery %s\n", r.Path, r.Item.Kind, id, r.Delivery.Kind)
 	for _, f := range r.Warnings {
 		fmt.Fprintf(g.Stderr, "%s\n", f)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,6 +61,9 @@ func printDraft(g *Globals, i, n int, d app.Draft) {
 	for _, e := range d.Evidence {
 		fmt.Fprintf(g.Stdout, "  %s\n", e)
 	}
+	if d.OnPromote != "" {
+		fmt.Fprintf(g.Stdout, "  on promote: %s\n", d.OnPromote)
+	}
 }
 
 // decide asks what to do with draft i until it gets an answer; quit ends
@@ -75,6 +79,10 @@ func decide(g *Globals, in *bufio.Reader, r *app.Review, i int) (quit bool, err 
 		case "p", "promote":
 			notes, err := r.Promote(i)
 			printNotes(g, notes)
+			if errors.Is(err, review.ErrRefused) {
+				fmt.Fprintf(g.Stdout, "  %v\n", err) // archive, reject or skip it instead
+				continue
+			}
 			return false, err
 		case "a", "archive":
 			return false, r.Archive(i)
