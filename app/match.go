@@ -143,8 +143,7 @@ func (m Matched) scores(rs []match.Result) []MatchScore {
 	out := make([]MatchScore, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons,
-			Delivery: m.Delivery[r.ID].Kind})
-		out[len(out)-1].Deny, out[len(out)-1].Hold = r.Deny, r.Hold
+			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind})
 	}
 	return out
 }

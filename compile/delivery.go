@@ -32,7 +32,7 @@ func DeliveryOf(it *markdown.Item, set manifest.Settings) Delivery {
 	if why := LeftOut(it, set); why != "" {
 		return Delivery{Never, why}
 	}
-	return triggerDelivery(it, int(it.Priority), set.Threshold)
+	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
 }
 
 // LeftOut says why a build with settings set leaves the item out ("" when
@@ -51,10 +51,9 @@ func LeftOut(it *markdown.Item, set manifest.Settings) string {
 	return ""
 }
 
-// triggerDelivery is the delivery that an item's triggers give it at
+// triggerDelivery is the delivery that triggers t give an item at
 // priority p.
-func triggerDelivery(it *markdown.Item, p int, threshold float64) Delivery {
-	t := Triggers(it)
+func triggerDelivery(t manifest.Triggers, p int, threshold float64) Delivery {
 	if match.Untriggered(t) {
 		return Delivery{SessionStart, ""}
 	}
@@ -77,11 +76,12 @@ func inactive(it *markdown.Item) string {
 // bands are the named priorities, lowest first, as promote tries them.
 var bands = []string{"low", "medium", "high", "critical"}
 
-// LowestFiring returns the lowest named band, no lower than the item's
-// priority p, at which its triggers can reach threshold; ok is false, with
-// why, when none does (content on tools that add no text). An item without
-// triggers fires at any priority (at session start).
-func LowestFiring(it *markdown.Item, p int, threshold float64) (band string, ok bool, why string) {
+// LowestFiring returns the lowest named band, no lower than an item's
+// priority p, at which its triggers t can reach threshold; ok is false,
+// with why, when none does (content on tools that add no text). An item
+// without triggers fires at any priority (at session start). Promote and
+// import both raise a priority with it.
+func LowestFiring(t manifest.Triggers, p int, threshold float64) (band string, ok bool, why string) {
 	for _, b := range bands {
 		n, _ := markdown.ParsePriority(b)
 		if markdown.Priority(p).Band() == b {
@@ -89,7 +89,7 @@ func LowestFiring(it *markdown.Item, p int, threshold float64) (band string, ok 
 		} else if int(n) < p {
 			continue
 		}
-		d := triggerDelivery(it, int(n), threshold)
+		d := triggerDelivery(t, int(n), threshold)
 		if d.Kind != Never {
 			return b, true, ""
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
 	"github.com/lore-agents/lore/lint"
@@ -130,15 +131,15 @@ func deliveries(t *testing.T, s *gitstore.Store, res Result) {
 		tr := it.Triggers
 		mt := manifest.Triggers{Tools: tr.Tools, Commands: tr.Commands, Paths: tr.Paths, Content: tr.Content, Keywords: tr.Keywords, Topics: tr.Topics}
 		switch why := match.Never(mt, int(it.Priority), 0.7); c.Delivery {
-		case sessionStart:
+		case compile.SessionStart:
 			if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Content)+len(tr.Keywords)+len(tr.Topics) > 0 {
 				t.Errorf("%s: session-start with triggers %+v", c.Path, tr)
 			}
-		case beforeCall:
+		case compile.BeforeCall:
 			if why != "" {
 				t.Errorf("%s: before-call, but %s", c.Path, why)
 			}
-		case never:
+		case compile.Never:
 			if why == "" || len(notesWith(Plan{Notes: res.Notes}, why)) == 0 {
 				t.Errorf("%s: never, and no note says why", c.Path)
 			}
@@ -492,7 +493,7 @@ func TestImportStreamlitCursorRules(t *testing.T) {
 	for _, c := range res.Created {
 		delivery[c.Key] = c.Delivery
 	}
-	if d := delivery["cursor:.cursor/rules/overview.mdc"]; d != sessionStart || delivery["cursor:.cursor/rules/typescript_tests.mdc"] != beforeCall {
+	if d := delivery["cursor:.cursor/rules/overview.mdc"]; d != compile.SessionStart || delivery["cursor:.cursor/rules/typescript_tests.mdc"] != compile.BeforeCall {
 		t.Errorf("deliveries %v", delivery)
 	}
 	var out bytes.Buffer

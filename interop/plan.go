@@ -10,6 +10,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/lore-agents/lore/compile"
 	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/markdown"
 )
@@ -188,9 +189,9 @@ func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Pla
 // deliveryWords say in the report how a created item will be delivered
 // once promoted.
 var deliveryWords = map[string]string{
-	beforeCall:   "before a matching call",
-	sessionStart: "at session start",
-	never:        "never (see below)",
+	compile.BeforeCall:   "before a matching call",
+	compile.SessionStart: "at session start",
+	compile.Never:        "never (see below)",
 }
 
 // WriteReport prints what an import created and what it could not carry.

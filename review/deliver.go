@@ -29,7 +29,7 @@ func Deliverable(it *markdown.Item, asked string, set manifest.Settings) (note s
 		return "", fmt.Errorf("%w: %s", ErrRefused, why)
 	}
 	was := it.Priority
-	band, ok, why := compile.LowestFiring(it, int(was), set.Threshold)
+	band, ok, why := compile.LowestFiring(compile.Triggers(it), int(was), set.Threshold)
 	switch {
 	case !ok:
 		return "", fmt.Errorf("%w: %s: no priority would make it fire: %s", ErrRefused, it.Path, why)
