@@ -25,6 +25,9 @@ type Draft struct {
 	Mistake    string   `json:"mistake"`
 	Fix        string   `json:"fix"`
 	Evidence   []string `json:"evidence"`
+	// Enforce is the draft's proposed enforcement (once: its first
+	// matching call in a context is held), "" for none.
+	Enforce string `json:"enforce,omitempty"`
 	// OnPromote says what promoting it as it is would do to reach an
 	// agent: raise its priority, or refuse and why ("" when nothing).
 	OnPromote string `json:"onPromote,omitempty"`
@@ -111,6 +114,9 @@ func toDraft(it *markdown.Item) Draft {
 				d.Signal = n.Content[i+1].Value
 			}
 		}
+	}
+	if it.Enforce != markdown.EnforceNone {
+		d.Enforce = it.Enforce
 	}
 	d.Mistake = firstSection(it, "Mistake", "Issue")
 	d.Fix = firstSection(it, "Fix", "Avoid")

@@ -542,6 +542,11 @@ func refineEnforce(it *markdown.Item, enforce string) error {
 
 // enforceNotes says what a promotion changed of enforce, for the reviewer.
 func enforceNotes(was, now string) []string {
+	if was == markdown.EnforceOnce && now == markdown.EnforceOnce {
+		// Proposed by the draft (a hang, data loss or a destructive
+		// command): the user promoting it must know what it will do.
+		return []string{"enforce once (as drafted): the first matching call of each session or sub-agent is held with this lesson as the reason; the same call again proceeds (--enforce none gives it as context instead)"}
+	}
 	if was == now || was == markdown.EnforceNone && now == "" || was == "" && now == markdown.EnforceNone {
 		return nil
 	}

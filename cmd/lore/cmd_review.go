@@ -52,6 +52,9 @@ func (c *ReviewCmd) Run(g *Globals) error {
 func printDraft(g *Globals, i, n int, d app.Draft) {
 	fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
 		i+1, n, d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
+	if d.Enforce != "" {
+		fmt.Fprintf(g.Stdout, "  enforce: %s\n", enforceWords[d.Enforce])
+	}
 	if d.Mistake != "" {
 		fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
 	}
@@ -64,6 +67,12 @@ func printDraft(g *Globals, i, n int, d app.Draft) {
 	if d.OnPromote != "" {
 		fmt.Fprintf(g.Stdout, "  on promote: %s\n", d.OnPromote)
 	}
+}
+
+// enforceWords say what a draft's enforcement will do once promoted.
+var enforceWords = map[string]string{
+	"once": "once: the first matching call of each session is held with this lesson; the same call again proceeds",
+	"deny": "deny: every matching call is blocked",
 }
 
 // decide asks what to do with draft i until it gets an answer; quit ends
