@@ -148,7 +148,7 @@ func (p *Plan) addLesson(file string, l llLesson) {
 	edits, why := p.lessonTriggers(from, l, &spec)
 	p.applyType(from, l, &spec, why)
 	if n, _ := markdown.ParsePriority(spec.Priority); n < 4 && !spec.Triggers.Empty() {
-		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (DESIGN section 8); raise it on review if it should fire", l.Priority)
+		p.note(from, title, "priority %d (low) cannot reach lore's injection threshold (docs/design.md, Priority bands); raise it on review if it should fire", l.Priority)
 	}
 	p.Drafts = append(p.Drafts, Draft{Key: l.ID, From: from, Spec: spec})
 	if !edits.Empty() {

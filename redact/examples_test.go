@@ -9,7 +9,7 @@ import (
 )
 
 // TestGitleaksExamples: no secret gitleaks reports in its own rule
-// examples survives redaction (DESIGN section 13).
+// examples survives redaction (docs/design.md, Secrets).
 func TestGitleaksExamples(t *testing.T) {
 	f, err := os.Open("testdata/gitleaks/examples.jsonl")
 	if err != nil {
