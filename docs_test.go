@@ -174,6 +174,17 @@ var headingLine = regexp.MustCompile(`^#{1,6} +(.+?) *#*$`)
 
 func markdownHeadings(md string) []string {
 	var out []string
+	for _, l := range outsideFences(md) {
+		if m := headingLine.FindStringSubmatch(l); m != nil {
+			out = append(out, strings.ReplaceAll(m[1], "`", ""))
+		}
+	}
+	return out
+}
+
+// outsideFences are the lines of md that are not in a code fence.
+func outsideFences(md string) []string {
+	var out []string
 	fence := ""
 	for _, l := range strings.Split(md, "\n") {
 		trim := strings.TrimSpace(l)
@@ -186,11 +197,8 @@ func markdownHeadings(md string) []string {
 			}
 			continue
 		}
-		if fence != "" {
-			continue
-		}
-		if m := headingLine.FindStringSubmatch(l); m != nil {
-			out = append(out, strings.ReplaceAll(m[1], "`", ""))
+		if fence == "" {
+			out = append(out, l)
 		}
 	}
 	return out
@@ -208,7 +216,7 @@ func TestDocLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range link.FindAllStringSubmatch(withoutFences(string(data)), -1) {
+		for _, m := range link.FindAllStringSubmatch(strings.Join(outsideFences(string(data)), "\n"), -1) {
 			target := m[1]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
@@ -230,7 +238,7 @@ func TestDocLinks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !contains(anchors(string(body)), frag) {
+			if !in(frag, anchors(string(body))...) {
 				t.Errorf("%s: link %s: no heading with that anchor in %s", f, target, file)
 			}
 		}
@@ -275,28 +283,4 @@ func anchors(md string) []string {
 		seen[a]++
 	}
 	return out
-}
-
-func withoutFences(md string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.SplitAfter(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			in = !in
-			continue
-		}
-		if !in {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
