@@ -13,8 +13,8 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// Per-tool aggregation (docs/design.md, Observations and rendering): five or more
-// active lessons tagged with the same tool: become one skill document,
+// Per-tool aggregation (docs/design.md, Observations and rendering): five
+// or more active lessons tagged with the same tool: become one skill document,
 // .lore/skills/<tool>.md, written by `lore aggregate`. When a skill document
 // exists, the build compiles the lessons it lists under the skill's single
 // record, so a matching call injects the skill once instead of several lessons
