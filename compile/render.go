@@ -16,13 +16,13 @@ const MaxItemBytes = 2048
 // maxFixBytes caps a deny reason and a SessionStart fix.
 const maxFixBytes = 600
 
-// Render returns the injection text of an item, by its form
-// (docs/design.md, Injection text): an explicit Injection section wins; a
-// checklist is its list as "- [ ]" items under its title; a pattern
-// When/Do/Why; a warning Risk/Mitigation; a requirement Constraint/Verify;
-// otherwise the kind's own sections (lesson Mistake/Fix, pitfall Issue/Avoid,
-// decision Decision). The last line names the file it came from. The text is at
-// most max bytes.
+// Render returns an item's injection text, by its form (docs/design.md,
+// Injection text): an explicit Injection section wins; a checklist is
+// its list as "- [ ]" items under its title; a pattern When/Do/Why; a
+// warning Risk/Mitigation; a requirement Constraint/Verify; otherwise the
+// kind's own sections (lesson Mistake/Fix, pitfall Issue/Avoid, decision
+// Decision). The last line names the file it came from. The text is at most
+// max bytes.
 func Render(it *markdown.Item, file string, max int) string {
 	var b strings.Builder
 	line := func(label, text string) {

@@ -19,12 +19,12 @@ import (
 )
 
 // TestHookSurvivesManifestFaults runs the real lore-hook binary against
-// broken manifests (docs/design.md, Reliability and security): bit flips across
-// the whole file, truncation at many lengths, garbage, an empty file, a
-// directory and a symlink loop in its place, and the file rewritten in place
-// (truncated) while hooks have it mapped, which used to kill the hook with
-// SIGBUS (exit 2 and a Go stack trace: a block in Claude Code). Every call must
-// exit 0 with valid JSON within the deadline.
+// broken manifests (docs/design.md, Reliability and security): bit flips anywhere,
+// truncation at many lengths, garbage, an empty file, a directory and a
+// symlink loop in its place, and the file rewritten in place (truncated)
+// while hooks have it mapped, which used to kill the hook with SIGBUS (exit
+// 2 and a Go stack trace: a block in Claude Code). Every call must exit 0
+// with valid JSON within the deadline.
 func TestHookSurvivesManifestFaults(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "lore-hook")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput(); err != nil {

@@ -212,8 +212,8 @@ func shortTitle(s string) string {
 }
 
 // score applies docs/design.md, Candidate scores. Confidence: self-reports
-// start at 0.85 (0.4 base + 0.25 self-report bonus, with the identified
-// mistake/fix pair); heuristics at 0.4 plus their signals.
+// start at 0.85 (0.4 base + 0.25 self-report bonus, with the
+// identified mistake/fix pair); heuristics at 0.4 plus their signals.
 // Priority: base 3 plus bonuses, -1 when seen once, clamped to 1..10; a
 // block's own priority wins.
 func (c *Candidate) score() {
