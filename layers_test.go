@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestLayers enforces the one-way dependencies of CONVENTIONS.md (what
-// depguard would): go-git only in gitstore, kong only in cmd/lore, and the
-// pure packages free of git, the CLI and the file formats they do not own.
+// TestLayers enforces the one-way dependencies of docs/architecture.md, The
+// dependency rule (what depguard would): go-git only in gitstore, kong only in
+// cmd/lore, and the pure packages free of git, the CLI and the file formats
+// they do not own.
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", "./...").Output()
 	if err != nil {
@@ -49,11 +50,11 @@ func TestLayers(t *testing.T) {
 		checked++
 		for _, imp := range strings.Fields(imports) {
 			if pkg == "cmd/lore" && strings.Contains(imp, "flock") {
-				t.Errorf("cmd/lore imports %s: not allowed by the layering (CONVENTIONS.md): the store takes its locks", imp)
+				t.Errorf("cmd/lore imports %s: not allowed by the layering (docs/architecture.md): the store takes its locks", imp)
 			}
 			for _, r := range rules {
 				if strings.HasPrefix(imp, r.dep) && !r.allowed(pkg) {
-					t.Errorf("%s imports %s: not allowed by the layering (CONVENTIONS.md)", pkg, imp)
+					t.Errorf("%s imports %s: not allowed by the layering (docs/architecture.md)", pkg, imp)
 				}
 			}
 		}

@@ -13,10 +13,10 @@ import (
 	"testing"
 )
 
-// One owner per write (CONVENTIONS.md): the store is the only code that
-// creates, renames, removes or rewrites a file under .lore/. TestOneWriter
-// parses every non-test Go file of the module and fails on a call that
-// writes a file from any package but the store's, unless the (package,
+// One owner per write (docs/architecture.md, One writer): the store is the only
+// code that creates, renames, removes or rewrites a file under .lore/.
+// TestOneWriter parses every non-test Go file of the module and fails on a call
+// that writes a file from any package but the store's, unless the (package,
 // function) site is in writeAllowed with the reason its path lies outside
 // .lore/.
 

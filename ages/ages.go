@@ -1,6 +1,6 @@
 // Package ages computes git-active-day ages of learnings.md entries and the
-// staleness since the last consolidation (DESIGN section 5), and renders the
-// ages report of seed 000 D-2.
+// staleness since the last consolidation, and renders the ages report
+// (docs/design.md, Ages and staleness).
 package ages
 
 import (

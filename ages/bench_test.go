@@ -124,11 +124,12 @@ func gitBaseline(b *testing.B, dir string, pin []string) time.Duration {
 	return time.Since(start)
 }
 
-// BenchmarkAges is DESIGN section 14's ages rows: `lore ages --json` as a
-// whole process against the git CLI computing the same facts, both pinned
-// to one core (taskset -c 0) so neither gains from a second one, run by run
-// interleaved; cold removes lore's cache first. The bars: cold <= 1x, warm
-// <= 0.1x, at 2,000 commits; LORE_BENCH_LARGE=1 adds 20,000 and 100,000.
+// BenchmarkAges is the ages rows of docs/design.md, Performance and quality
+// bars: `lore ages --json` as a whole process against the git CLI computing the
+// same facts, both pinned to one core (taskset -c 0) so neither gains from a
+// second one, run by run interleaved; cold removes lore's cache first. The
+// bars: cold <= 1x, warm <= 0.1x, at 2,000 commits; LORE_BENCH_LARGE=1 adds
+// 20,000 and 100,000.
 func BenchmarkAges(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {
 		b.Fatal("the git CLI is the baseline")

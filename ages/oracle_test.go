@@ -33,7 +33,7 @@ func learnings(entries ...string) string {
 	return b.String()
 }
 
-// oracle computes DESIGN section 5 with the git CLI only.
+// oracle computes docs/design.md, Ages and staleness, with the git CLI only.
 type oracle struct {
 	r       *testrepo.Repo
 	parents map[string][]string

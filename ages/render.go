@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Markdown writes the report of seed 000 D-2; freshness is the age that
-// counts as consolidation-ready.
+// Markdown writes the report of docs/design.md, Ages and staleness; freshness
+// is the age that counts as consolidation-ready.
 func (r *Report) Markdown(w io.Writer, freshness int) error {
 	var b strings.Builder
 	b.WriteString("# Learning Ages Report\n\n")

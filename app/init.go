@@ -56,10 +56,10 @@ cache/
 local/
 `
 
-// Init creates the .lore/ layout of DESIGN section 2 where it is missing
-// (never overwriting a file), installs the git hooks and registers lore
-// with the agents named. With Uninstall it only removes the agents'
-// registrations. On an error, the result says what was done before it.
+// Init creates the .lore/ layout of docs/design.md, What lives in a repository,
+// where it is missing (never overwriting a file), installs the git hooks and
+// registers lore with the agents named. With Uninstall it only removes the
+// agents' registrations. On an error, the result says what was done before it.
 func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
 	agents, err := o.agents()
 	if err != nil {

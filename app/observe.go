@@ -9,7 +9,8 @@ import (
 	"github.com/lore-agents/lore/scan"
 )
 
-// ObserveOptions are one sighting of a pattern (DESIGN section 10).
+// ObserveOptions are one sighting of a pattern (docs/design.md, Observations
+// and rendering).
 type ObserveOptions struct {
 	Type     string // workflow, procedural, decision or pitfall
 	Pattern  string

@@ -13,7 +13,8 @@ import (
 	"github.com/lore-agents/lore/signals"
 )
 
-// EmitOptions are one signal to record (DESIGN section 11).
+// EmitOptions are one signal to record (docs/design.md, Phase learnings and
+// signals).
 type EmitOptions struct {
 	Type     string // FEEDBACK or REDIRECT
 	Text     string

@@ -35,8 +35,9 @@ type StatusReport struct {
 	ObservationsErr error `json:"-"` // why Observations is null
 }
 
-// ObservationStatus counts the observation log (DESIGN section 10): ready
-// observations crossed their threshold and await lore render.
+// ObservationStatus counts the observation log (docs/design.md, Observations
+// and rendering): ready observations crossed their threshold and await lore
+// render.
 type ObservationStatus struct {
 	ByStatus map[string]int `json:"byStatus"`
 	Ready    []string       `json:"ready"` // titles

@@ -12,8 +12,8 @@ import (
 // SessionStart block and of `lore index` without --budget.
 const DefaultIndexBytes = 2048 // keep in step with IndexCmd.Budget's default
 
-// IndexEntry is one line of the knowledge index (seed 002's compact index:
-// id, title, status, area).
+// IndexEntry is one line of the knowledge index (docs/design.md, Phase
+// learnings and signals: id, title, status, area).
 type IndexEntry struct {
 	ID       string `json:"id"` // the human ref (PF-0001, ADR-0002) when there is one, else the ULID
 	Kind     string `json:"kind"`

@@ -7,14 +7,14 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// Caps of the recent learnings SessionStart shows (seed 001's
-// memory-compress): the newest 20 learnings and 30 decisions; over the
-// token threshold, 10 and 15, then fewer until it fits. What is left out
-// is counted in the block, never dropped silently.
+// Caps of the recent learnings SessionStart shows
+// (docs/design.md, Phase learnings and signals): the newest 20 learnings and 30
+// decisions; over the token threshold, 10 and 15, then fewer until it fits.
+// What is left out is counted in the block, never dropped silently.
 const (
 	MaxLearnings       = 20
 	MaxDecisions       = 30
-	LearningTokens     = 600 // words * 1.3, as the seed estimates
+	LearningTokens     = 600 // words * 1.3
 	overLearnings      = 10
 	overDecisions      = 15
 	maxLearningLineLen = 200
@@ -91,7 +91,7 @@ func writeLines(b *strings.Builder, heading string, lines []string) {
 	b.WriteString("\n")
 }
 
-// tokens estimates the tokens of lines as the seed does: words * 1.3.
+// tokens estimates the tokens of lines: words * 1.3.
 func tokens(lists ...[]string) int {
 	words := 0
 	for _, l := range lists {

@@ -33,7 +33,7 @@ func TestRecentLearningsCaps(t *testing.T) {
 		{"21 learnings, 31 decisions", 21, 31, 1, 20, 30},
 		// 20+30 entries of 7 words: (7+1+1)*1.3*50 = 585 tokens, under 600.
 		{"at the token threshold", 20, 30, 7, 20, 30},
-		// 8 words: 650 tokens: the seed's second stage, 10 and 15 (325 tokens).
+		// 8 words: 650 tokens: the second stage, 10 and 15 (325 tokens).
 		{"over the token threshold", 20, 30, 8, 10, 15},
 		// 60-word entries (80 tokens each): 10 and 15 are still over; the longer
 		// list loses its oldest until 7 entries (564 tokens) fit.

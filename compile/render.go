@@ -16,8 +16,8 @@ const MaxItemBytes = 2048
 // maxFixBytes caps a deny reason and a SessionStart fix.
 const maxFixBytes = 600
 
-// Render returns the injection text of an item, by its form (DESIGN
-// section 3, seed 004): an explicit Injection section wins; a checklist is
+// Render returns an item's injection text, by its form (docs/design.md,
+// Injection text): an explicit Injection section wins; a checklist is
 // its list as "- [ ]" items under its title; a pattern When/Do/Why; a
 // warning Risk/Mitigation; a requirement Constraint/Verify; otherwise the
 // kind's own sections (lesson Mistake/Fix and its Checklist, pitfall

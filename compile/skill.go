@@ -13,12 +13,12 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// Per-tool aggregation (seed 003 section 13): five or more active lessons
-// tagged with the same tool: become one skill document, .lore/skills/<tool>.md,
-// written by `lore aggregate`. When a skill document exists, the build
-// compiles the lessons it lists under the skill's single record, so a
-// matching call injects the skill once instead of several lessons and the
-// hook's work does not grow.
+// Per-tool aggregation (docs/design.md, Observations and rendering): five
+// or more active lessons tagged with the same tool: become one skill document,
+// .lore/skills/<tool>.md, written by `lore aggregate`. When a skill document
+// exists, the build compiles the lessons it lists under the skill's single
+// record, so a matching call injects the skill once instead of several lessons
+// and the hook's work does not grow.
 const (
 	KindSkill    = "skill"
 	MinAggregate = 5

@@ -15,7 +15,7 @@ import (
 
 // Snapshot is the stat of every source a build reads, taken before it reads
 // them: the manifest records it, and the hook compares it with the disk to
-// know the manifest is stale (DESIGN section 2).
+// know the manifest is stale (docs/design.md, Manifest freshness).
 type Snapshot struct {
 	Watch, Files []manifest.Watched
 	files        map[string]int // item path as loaded -> index in Files

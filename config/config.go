@@ -1,5 +1,5 @@
 // Package config reads .lore/config.yaml: thresholds and routing, every key
-// optional, with the defaults of DESIGN section 4.
+// optional, with the defaults of docs/design.md, Configuration.
 package config
 
 import (
@@ -28,7 +28,7 @@ type Config struct {
 	Share bool `yaml:"share" json:"share"`
 }
 
-// Consolidate holds the thresholds of DESIGN section 6.
+// Consolidate holds the thresholds of docs/design.md, Consolidation.
 type Consolidate struct {
 	SizeTrigger      int `yaml:"sizeTrigger" json:"sizeTrigger"`
 	StalenessTrigger int `yaml:"stalenessTrigger" json:"stalenessTrigger"`
@@ -51,7 +51,8 @@ type Route struct {
 	Target string `yaml:"target" json:"target"`
 }
 
-// Inject holds the injection settings of DESIGN sections 4 and 8.
+// Inject holds the injection settings (docs/design.md, Configuration, and
+// docs/design.md, Matching and scoring).
 type Inject struct {
 	BudgetBytes      int     `yaml:"budgetBytes" json:"budgetBytes"`
 	MaxItems         int     `yaml:"maxItems" json:"maxItems"`

@@ -7,9 +7,10 @@ import (
 	"unicode"
 )
 
-// Thresholds of the deterministic checks (DESIGN section 6). Scores are
-// shares of normalized content words (lowercase, stop words and negations
-// removed, a light suffix stem), so they are comparable across checks.
+// Thresholds of the deterministic checks (docs/design.md, Consolidation).
+// Scores are shares of normalized content words (lowercase, stop words and
+// negations removed, a light suffix stem), so they are comparable across
+// checks.
 const (
 	// TopicMin is the topic overlap from which two texts are about the same
 	// thing: supersession pairs (overlap coefficient) and contradiction

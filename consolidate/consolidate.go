@@ -1,8 +1,8 @@
 // Package consolidate moves learnings.md entries that have proven themselves
-// into lasting knowledge (DESIGN section 6): the trigger test, the freshness
-// filter, the supersession / contradiction / redundancy checks, routing to
-// draft items or topic documents, the file-limit split, the removal from
-// staging and the report.
+// into lasting knowledge (docs/design.md, Consolidation): the trigger test, the
+// freshness filter, the supersession / contradiction / redundancy checks,
+// routing to draft items or topic documents, the file-limit split, the removal
+// from staging and the report.
 package consolidate
 
 import (
@@ -56,7 +56,7 @@ type Split struct {
 }
 
 // Result is what a run decided (and, unless DryRun or Agent, did). Its JSON
-// is DESIGN section 15's.
+// is the one in docs/design.md, Machine-readable interfaces.
 type Result struct {
 	Triggered      bool      `json:"triggered"`
 	Ran            bool      `json:"ran"`

@@ -10,8 +10,9 @@ import (
 )
 
 // claudeClient drives one installed Claude Code version headless
-// (CLIENTS.md: -p with stream-json, tools allowed by --allowedTools, the
-// stand-in at ANTHROPIC_BASE_URL and every other request disabled).
+// (docs/clients.md, Claude Code: -p with stream-json, tools allowed by
+// --allowedTools, the stand-in at ANTHROPIC_BASE_URL and every other request
+// disabled).
 type claudeClient struct {
 	bin, version string
 	w            *world

@@ -13,9 +13,10 @@ import (
 	"time"
 )
 
-// codexClient drives one installed Codex CLI with `codex exec` (CLIENTS.md:
-// a custom model provider in a throwaway CODEX_HOME/config.toml, the
-// project trusted, hooks run without the trust prompt for the run).
+// codexClient drives one installed Codex CLI with `codex exec`
+// (docs/clients.md, Codex CLI: a custom model provider in a throwaway
+// CODEX_HOME/config.toml, the project trusted, hooks run without the trust
+// prompt for the run).
 type codexClient struct {
 	bin, version string
 	w            *world

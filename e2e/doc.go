@@ -1,4 +1,5 @@
-// Package e2e proves lore inside the real agent clients (DESIGN section 16).
+// Package e2e proves lore inside the real agent clients (docs/clients.md, Proof
+// in the real clients).
 //
 // Its tests carry the build tag e2e and run through `make e2e`, which
 // installs Claude Code, Codex CLI and Gemini CLI from npm into a cache

@@ -11,9 +11,10 @@ import (
 	"time"
 )
 
-// geminiClient drives one installed Gemini CLI headless (CLIENTS.md:
-// GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, the API-key auth selected in
-// the user settings, -p with --approval-mode yolo, the workspace trusted).
+// geminiClient drives one installed Gemini CLI headless (docs/clients.md,
+// Gemini CLI: GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, the API-key auth
+// selected in the user settings, -p with --approval-mode yolo, the workspace
+// trusted).
 type geminiClient struct {
 	bin, version string
 	w            *world

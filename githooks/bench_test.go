@@ -14,10 +14,11 @@ import (
 	"github.com/lore-agents/lore/internal/synthetic"
 )
 
-// BenchmarkCommit is DESIGN section 14's bar: `git commit` with lore's
-// post-commit hook installed and 1,000 items in .lore/, against `git commit`
-// without it, in the same repository and run (alternating, median of
-// commits each). The real lore binary is built and put on PATH.
+// BenchmarkCommit is a bar of docs/design.md, Performance and quality bars:
+// `git commit` with lore's post-commit hook installed and 1,000 items in
+// .lore/, against `git commit` without it, in the same repository and run
+// (alternating, median of commits each). The real lore binary is built and put
+// on PATH.
 //
 //	ratio         a commit outside .lore/ (the usual commit): the bar, <= 1.5
 //	ratio-lore    a commit that edits an item: lore rebuilds in the background

@@ -16,9 +16,9 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
-// Origin is the commit that introduced a heading (DESIGN section 5) or the
-// last consolidation: its hash and author date (YYYY-MM-DD in the author's
-// own time zone, as git log --date=short prints it).
+// Origin is the commit that introduced a heading (docs/design.md, Ages and
+// staleness) or the last consolidation: its hash and author date (YYYY-MM-DD in
+// the author's own time zone, as git log --date=short prints it).
 type Origin struct {
 	Commit string `json:"commit"`
 	Date   string `json:"date"`
@@ -66,11 +66,11 @@ type walker struct {
 	intern   map[string]string // heading texts shared across versions
 }
 
-// History computes the facts of DESIGN section 5 for the learnings file at
-// rel (repo-relative) in one walk of the commit graph from HEAD that carries
-// heading sets to parents. Results are cached in .lore/cache keyed by HEAD
-// and the path (the record also names the file's blob at HEAD); a newer
-// HEAD only walks the commits the cache lacks.
+// History computes the facts of docs/design.md, Ages and staleness, for the
+// learnings file at rel (repo-relative) in one walk of the commit graph from
+// HEAD that carries heading sets to parents. Results are cached in .lore/cache
+// keyed by HEAD and the path (the record also names the file's blob at HEAD); a
+// newer HEAD only walks the commits the cache lacks.
 func (s *Store) History(rel string) (*History, error) {
 	ref, err := storer.ResolveReference(s.storage, plumbing.HEAD)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {

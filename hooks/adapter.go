@@ -5,7 +5,7 @@ import "strings"
 // Event is lore's agent-neutral name for a hook event.
 type Event string
 
-// The events lore handles (DESIGN section 7).
+// The events lore handles (docs/design.md, Agent hooks).
 const (
 	SessionStart     Event = "SessionStart"
 	UserPromptSubmit Event = "UserPromptSubmit"
@@ -26,8 +26,7 @@ const (
 // Agent is one agent's hook contract as a table: its event names, its tool
 // names and what its events accept on stdout.
 //
-// Verified contracts (DESIGN section 7; measured in the real clients, see
-// CLIENTS.md):
+// Verified contracts (measured in the real clients; see docs/clients.md):
 //   - Claude Code 2.1.x: every event gets session_id, transcript_path, cwd,
 //     hook_event_name on stdin, a sub-agent's calls add agent_id; output is
 //     {"hookSpecificOutput":{"hookEventName","additionalContext"}} for
@@ -64,8 +63,9 @@ type Agent struct {
 	// belong to the sub-agent's own context.
 	SubagentTool string
 	// EscapesHTML: the agent shows the model `&lt;!-- lore ... --&gt;`
-	// (Gemini). The record (DESIGN section 15) then goes to the hook log,
-	// not into the model's text, where it would be visible noise.
+	// (Gemini). The record (docs/design.md, Machine-readable interfaces) then
+	// goes to the hook log, not into the model's text, where it would be
+	// visible noise.
 	EscapesHTML bool
 }
 

@@ -16,9 +16,10 @@ import (
 	"github.com/lore-agents/lore/match"
 )
 
-// The bars of DESIGN section 14: the whole PreToolUse process against a Go
-// program that reads stdin and prints {}, measured in the same benchmark,
-// interleaved run by run so machine drift hits both alike.
+// The bars of docs/design.md, Performance and quality bars: the whole
+// PreToolUse process against a Go program that reads stdin and prints {},
+// measured in the same benchmark, interleaved run by run so machine drift hits
+// both alike.
 //
 //	go test ./hooks -run '^$' -bench PreToolUse -benchtime=1x
 const benchRuns = 301

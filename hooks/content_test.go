@@ -8,7 +8,7 @@ import (
 	"github.com/buger/jsonparser"
 )
 
-// Seed 003's code pain points as content lessons (DESIGN section 8).
+// Code pain points as content lessons (docs/design.md, Matching and scoring).
 var contentItems = map[string]string{
 	".lore/lessons/mock-patch.md": `---
 id: 01JMXCKPATCH00000000000000

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/co
 // <agent>-<event>[-case].json, "$ROOT" standing for the work tree) in name
 // order against the test store, one session per agent (and its
 // sub-agents), and compares stdout with <name>.golden. The recordings
-// follow the clients' measured contracts (CLIENTS.md).
+// follow the clients' measured contracts (docs/clients.md).
 func TestContracts(t *testing.T) {
 	root := repo(t, testItems)
 	files, _ := filepath.Glob("testdata/contracts/*.json")

@@ -7,7 +7,8 @@ import (
 )
 
 // TestLeanDeps keeps the hook binary free of the packages whose start-up
-// cost every tool call would pay (DESIGN section 14).
+// cost every tool call would pay (docs/design.md, Performance and quality
+// bars).
 func TestLeanDeps(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/lore-agents/lore/cmd/lore-hook").CombinedOutput()
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 )
 
 // TestHookSurvivesManifestFaults runs the real lore-hook binary against
-// broken manifests (DESIGN section 13): bit flips across the whole file,
+// broken manifests (docs/design.md, Reliability and security): bit flips anywhere,
 // truncation at many lengths, garbage, an empty file, a directory and a
 // symlink loop in its place, and the file rewritten in place (truncated)
 // while hooks have it mapped, which used to kill the hook with SIGBUS (exit

@@ -337,9 +337,9 @@ func (a *Agent) command(tool string, in *input) string {
 	return stringAt(in.ToolInput, "cmd")
 }
 
-// toolCall normalizes the agent's tool name and input (DESIGN section 8:
-// shell tools give a command; file tools a path; Glob and Grep their
-// `path` or `dir_path`; apply_patch the paths of its file headers;
+// toolCall normalizes the agent's tool name and input (docs/design.md, Matching
+// and scoring: shell tools give a command; file tools a path; Glob and Grep
+// their `path` or `dir_path`; apply_patch the paths of its file headers;
 // read_many_files its `include` list).
 func (a *Agent) toolCall(in *input) call {
 	c := call{Tool: a.Tool(in.ToolName)}

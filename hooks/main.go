@@ -357,9 +357,9 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 	return h.inject("prompt", d, sess, false)
 }
 
-// toolUse runs the pipeline of DESIGN section 8 for one tool call. An
-// agent that ignores context before a tool (Gemini) gets only denies
-// before it and the lessons after it.
+// toolUse runs the pipeline of docs/design.md, Matching and scoring, for one
+// tool call. An agent that ignores context before a tool (Gemini) gets only
+// denies before it and the lessons after it.
 func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply {
 	before := ev == PreToolUse
 	if !before && h.agent.InjectBeforeTool {
@@ -701,9 +701,10 @@ func (h *handler) note(format string, args ...any) {
 	h.log(fmt.Sprintf(format, args...), false)
 }
 
-// logRecord keeps an injection's record (DESIGN section 15) in the hook
-// log for an agent whose model would see it escaped (Gemini CLI): there
-// tools read what lore told the model. Not on stderr: nothing failed.
+// logRecord keeps an injection's record (docs/design.md, Machine-readable
+// interfaces) in the hook log for an agent whose model would see it escaped
+// (Gemini CLI): there tools read what lore told the model. Not on stderr:
+// nothing failed.
 func (h *handler) logRecord(rec string) { h.log(rec, false) }
 
 func (h *handler) log(msg string, stderr bool) {

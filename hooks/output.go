@@ -16,7 +16,8 @@ const maxContext = 9000
 
 // sanitize drops invisible and bidirectional-control characters (and C0/C1
 // controls other than tab and newline) from repository text before it
-// reaches the agent (DESIGN section 13), and invalid UTF-8.
+// reaches the agent (docs/design.md, Reliability and security), and invalid
+// UTF-8.
 func sanitize(s string) string {
 	if clean(s) {
 		return s

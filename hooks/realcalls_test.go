@@ -163,11 +163,11 @@ func fired(t *testing.T, c realCall, root, prompt string, items map[string]*mark
 	return got, denied
 }
 
-// TestRealCalls measures the injection bars of issue 15 and DESIGN
-// section 14 on the labelled set: precision >= 0.95, recall >= 0.90,
-// critical recall 1.0, and no deny of a call that only mentions a guarded
-// command in quotes, a heredoc or a comment. -v prints the figures and
-// every miss.
+// TestRealCalls measures the injection bars of issue 15 and
+// docs/design.md, Performance and quality bars, on the labelled set: precision
+// >= 0.95, recall >= 0.90, critical recall 1.0, and no deny of a call that only
+// mentions a guarded command in quotes, a heredoc or a comment. -v prints the
+// figures and every miss.
 func TestRealCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the hook around every call of the labelled set")

@@ -10,7 +10,7 @@ import (
 
 // jsCommand turns a JavaScript regex (source and flags) into an RE2
 // command pattern and the unless patterns of its trailing negative
-// lookahead (DESIGN section 3: "X(?!.*(A|B))" is "X" unless A or B).
+// lookahead (docs/design.md, Item format: "X(?!.*(A|B))" is "X" unless A or B).
 func jsCommand(source, flags string) (pat string, unless []string, err error) {
 	prefix, err := jsFlags(flags)
 	if err != nil {

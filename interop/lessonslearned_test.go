@@ -29,8 +29,9 @@ type llCall struct {
 // Edit/Write calls built to meet the lessons that test the added text,
 // decided by the peer's own matcher: oracle.mjs), that each lesson whose
 // triggers were carried over is selected by lore exactly when the peer's
-// hook matches it, except where DESIGN section 8 deliberately differs
-// (each such call is classified below). Every other lesson has a note.
+// hook matches it, except where docs/design.md, Matching and scoring,
+// deliberately differs (each such call is classified below). Every other lesson
+// has a note.
 func TestLessonsLearnedFaithful(t *testing.T) {
 	data, err := os.ReadFile("testdata/lessons-learned/lesson-manifest.json")
 	if err != nil {
@@ -163,8 +164,9 @@ func TestLessonsLearnedFaithful(t *testing.T) {
 	}
 }
 
-// difference names the DESIGN section 8 rule that makes lore decide
-// otherwise than lessons-learned on this call, or "" when none does.
+// difference names the rule of docs/design.md, Matching and scoring, that makes
+// lore decide otherwise than lessons-learned on this call, or "" when none
+// does.
 func difference(l llLesson, c llCall, peer, belowThreshold bool) string {
 	if peer && belowThreshold {
 		return "priority under the threshold"

@@ -1,7 +1,8 @@
 // Package learn records the learnings of one build phase or run into
-// learnings.md exactly once per key (DESIGN section 11, seed 001): it
-// extracts the lessons a phase summary states, validates and redacts them,
-// appends one entry per learning, and marks the key in the event log.
+// learnings.md exactly once per key (docs/design.md, Phase learnings and
+// signals): it extracts the lessons a phase summary states, validates and
+// redacts them, appends one entry per learning, and marks the key in the event
+// log.
 package learn
 
 import (

@@ -9,8 +9,8 @@ import (
 	"github.com/lore-agents/lore/signals"
 )
 
-// Signals are the signals a capture emits, as seed 001's auto-learning
-// does: always a FEEDBACK summary (strength 0.5, half-life 6 h), and a
+// Signals are the signals a capture emits (docs/design.md, Phase learnings and
+// signals): always a FEEDBACK summary (strength 0.5, half-life 6 h), and a
 // REDIRECT naming the pitfalls when there are any (0.9, 24 h). They remind
 // the next sessions of the phase for a while, then decay away.
 func Signals(key string, kept []Learning, now time.Time) []signals.Signal {

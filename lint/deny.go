@@ -28,9 +28,9 @@ var ordinaryCommands = []string{
 // glob must require in every match: "rm", "git push", ".env".
 const minLiteral = 2
 
-// checkDeny enforces DESIGN section 8: a deny item must name a specific
-// target. Each command regex must require a literal of two or more
-// characters in every match and match at most a quarter of the ordinary
+// checkDeny enforces docs/design.md, Matching and scoring: a deny item must
+// name a specific target. Each command regex must require a literal of two or
+// more characters in every match and match at most a quarter of the ordinary
 // commands above; each path glob must hold two or more literal characters.
 // An enforce: once item blocks a call too (the first of each context), so
 // its targets must be as specific; that it has one is markdown.Validate's.

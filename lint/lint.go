@@ -222,7 +222,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 // Safety returns the findings that must keep an item from ever reaching
 // an agent: hidden unicode, a secret, a download piped into an
 // interpreter, a deny without a specific target. lore build leaves such
-// an item out (DESIGN section 13).
+// an item out (docs/design.md, Reliability and security).
 func Safety(it *markdown.Item) []Finding {
 	out := checkText(it.Path, it.Raw())
 	out = append(out, checkFetch(it)...)
@@ -243,8 +243,8 @@ func injectedBytes(it *markdown.Item) int {
 func Triggers(it *markdown.Item, threshold float64) []Finding { return breadth(it, threshold) }
 
 // breadth warns about triggers that fire on almost every call, and about
-// an item that can never reach the threshold (DESIGN section 8: every item
-// can fire or says why not).
+// an item that can never reach the threshold (docs/design.md, Matching and
+// scoring: every item can fire or says why not).
 func breadth(it *markdown.Item, threshold float64) []Finding {
 	t := it.Triggers
 	targets := len(t.Commands)+len(t.Paths)+len(t.Content) > 0

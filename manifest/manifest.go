@@ -59,7 +59,7 @@ type Settings struct {
 	Drafts           bool
 }
 
-// Triggers are an item's trigger lists (DESIGN section 3).
+// Triggers are an item's trigger lists (docs/design.md, Item format).
 type Triggers struct {
 	Tools, Commands, Unless, Paths, Keywords, Topics []string
 	Content                                          []string // regexes over the text an edit adds

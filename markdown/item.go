@@ -49,13 +49,15 @@ func Folder(kind string) string {
 	return ""
 }
 
-// Triggers say when an item is injected (DESIGN section 3). All optional.
+// Triggers say when an item is injected (docs/design.md, Item format). All
+// optional.
 type Triggers struct {
 	Tools    []string `json:"tools,omitempty" yaml:"tools,omitempty"`
 	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
 	Unless   []string `json:"unless,omitempty" yaml:"unless,omitempty"`
 	Paths    []string `json:"paths,omitempty" yaml:"paths,omitempty"`
-	// Content regexes are tried on the text an edit adds (DESIGN section 8).
+	// Content regexes are tried on the text an edit adds (docs/design.md,
+	// Matching and scoring).
 	Content  []string `json:"content,omitempty" yaml:"content,omitempty"`
 	Keywords []string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
 	Topics   []string `json:"topics,omitempty" yaml:"topics,omitempty"`

@@ -7,7 +7,7 @@ import (
 )
 
 // PreambleLines is the number of leading lines of learnings.md that are never
-// entries (DESIGN section 3).
+// entries (docs/design.md, learnings.md).
 const PreambleLines = 10
 
 // Entry is one H2 entry of learnings.md.
@@ -62,7 +62,7 @@ func parseLearnings(path string, data []byte, fast bool) (*Learnings, error) {
 }
 
 // HeadingTexts returns the set of entry titles of a learnings file, the V(C)
-// of DESIGN section 5.
+// of docs/design.md, Ages and staleness.
 func HeadingTexts(data []byte) map[string]bool {
 	set := map[string]bool{}
 	l, err := parseLearnings("", data, false)

@@ -7,7 +7,8 @@ import (
 )
 
 // Priority is an item's priority on the 1-10 scale. Names map to numbers for
-// ordering: critical 9, high 7, medium 5, low 2 (DESIGN section 8).
+// ordering: critical 9, high 7, medium 5, low 2 (docs/design.md, Priority
+// bands).
 type Priority int
 
 // DefaultPriority is used when an item sets none.
@@ -42,7 +43,8 @@ func (p Priority) Band() string {
 	}
 }
 
-// Multiplier is the score multiplier of the priority's band (DESIGN section 8).
+// Multiplier is the score multiplier of the priority's band (docs/design.md,
+// Priority bands).
 func (p Priority) Multiplier() float64 {
 	switch p.Band() {
 	case "critical":

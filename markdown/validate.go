@@ -45,8 +45,8 @@ func (it *Item) Injectable(drafts bool) bool {
 	return false
 }
 
-// Validate checks one item against the format of DESIGN section 3 and
-// returns every problem, each naming the file, line and key.
+// Validate checks one item against the format of docs/design.md, Item format,
+// and returns every problem, each naming the file, line and key.
 func Validate(it *Item) []*Error {
 	v := &validation{it: it, errs: append([]*Error(nil), it.Problems...)}
 	for _, check := range checks {

@@ -7,7 +7,7 @@ import (
 	"github.com/lore-agents/lore/manifest"
 )
 
-// Seed 003's code pain points as content items: each must fire on an edit
+// Code pain points as content items: each must fire on an edit
 // that introduces the mistake and stay quiet on one that has the fix.
 var (
 	mockPatch = manifest.Item{ID: "01MOCKPATCH", Title: "mock.patch targets the importing module", File: "m.md",

@@ -17,7 +17,7 @@ import (
 )
 
 // labelledStore compiles testdata/labelled/.lore (written by gen.py from
-// the pain points of seeds 003 and 004) with the default config.
+// common agent pain points) with the default config.
 func labelledStore(t testing.TB) (*manifest.Manifest, map[string]string) {
 	t.Helper()
 	root := filepath.Join("testdata", "labelled")
@@ -101,8 +101,9 @@ func labelledCalls(t testing.TB) []labelledCall {
 }
 
 // TestLabelled measures injection quality on the labelled set: critical
-// recall must be 100%, precision >= 95%, recall >= 90% (DESIGN section 14).
-// Every miss is logged; Explain must agree with Decide on every call.
+// recall must be 100%, precision >= 95%, recall >= 90% (docs/design.md,
+// Performance and quality bars). Every miss is logged; Explain must agree with
+// Decide on every call.
 func TestLabelled(t *testing.T) {
 	m, slugs := labelledStore(t)
 	critical := map[string]bool{}

@@ -1,7 +1,7 @@
 // Package match decides which compiled items to inject before one tool
-// call (DESIGN section 8): tool filter, shell-aware command and glob path
-// targets, unless vetoes, relevance and score, threshold, session dedup,
-// ordering, and the item and byte budgets.
+// call (docs/design.md, Matching and scoring): tool filter, shell-aware command
+// and glob path targets, unless vetoes, relevance and score, threshold, session
+// dedup, ordering, and the item and byte budgets.
 //
 // It is pure and light enough for the hook binary: it reads a
 // manifest.Manifest and imports no git, Markdown or YAML code. Index, used
@@ -73,9 +73,9 @@ const Tolerance = 1e-9
 // an allocation.
 type Seen func(id []byte) bool
 
-// Decide runs DESIGN section 8 for one tool call. seen reports ids already
-// injected in this session (nil: a fresh session); deny items are never
-// deduplicated.
+// Decide runs docs/design.md, Matching and scoring, for one tool call. seen
+// reports ids already injected in this session (nil: a fresh session); deny
+// items are never deduplicated.
 func Decide(m *manifest.Manifest, c Call, seen Seen) (Decision, error) {
 	e := newEval(c, false)
 	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
@@ -712,10 +712,10 @@ func (e *eval) unlessMatches(u string) bool {
 
 // matchesCode reports whether a command pattern matches, on the line or on
 // one simple command, at a place that starts outside quoted strings,
-// here-document bodies and comments (DESIGN section 8): "pytest" in a commit
-// message is not a run of pytest, while a guard that names a quoted
-// argument (rm -rf "$HOME") still holds. Only an item that would deny pays
-// for the second scan.
+// here-document bodies and comments (docs/design.md, Matching and scoring):
+// "pytest" in a commit message is not a run of pytest, while a guard that names
+// a quoted argument (rm -rf "$HOME") still holds. Only an item that would deny
+// pays for the second scan.
 func (e *eval) matchesCode(pats []string) bool {
 	spans, _ := inertSpans(e.target)
 	if len(spans) == 0 {

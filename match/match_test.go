@@ -223,7 +223,8 @@ func TestTargets(t *testing.T) {
 		}
 	}
 	got, _ := DecidePrompt(m, "ready for the release?", nil, nil)
-	// keyword-only: the fraction of its phrases present (DESIGN section 8)
+	// keyword-only: the fraction of its phrases present (docs/design.md,
+	// Matching and scoring)
 	if ids(got.Injected) != "K" || !near(got.Injected[0].Relevance, 1) {
 		t.Errorf("DecidePrompt: %s %+v", ids(got.Injected), got.Injected)
 	}

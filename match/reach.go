@@ -7,7 +7,8 @@ import (
 )
 
 // Shape is what an item's triggers constrain, for judging whether it can
-// fire at all (DESIGN section 8, "every item can fire or says why not").
+// fire at all (docs/design.md, Matching and scoring: every item can fire or
+// says why not).
 type Shape struct {
 	Tools, Targets   bool // tools set; commands, paths or content set
 	Keywords, Topics int  // number of phrases

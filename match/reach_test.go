@@ -9,7 +9,7 @@ import (
 
 // TestPhraseOnly: an item constrained only by keywords and/or topics fires
 // only with one of its phrases, at medium and above when all are there,
-// whatever its priority (DESIGN section 8).
+// whatever its priority (docs/design.md, Matching and scoring).
 func TestPhraseOnly(t *testing.T) {
 	item := func(prio int, kws, topics []string) manifest.Item {
 		return manifest.Item{ID: "K", Status: "active", Priority: prio, Confidence: 1,

@@ -18,7 +18,8 @@ import (
 // generated Bash), but linking it costs the hook ~0.12 ms of
 // package initialisation (its fileutil compiles two regexps at init) and
 // 125 KB of code, more than the whole start-up budget of a hook call that
-// no item names (DESIGN section 14). This scanner allocates only the result.
+// no item names (docs/design.md, Performance and quality bars). This scanner
+// allocates only the result.
 func SimpleCommands(line string) []string {
 	s := &shellScanner{src: line}
 	if !s.list(0) || s.pos < len(s.src) || len(s.cmds) == 0 {

@@ -58,8 +58,8 @@ func Multiplier(p int) float64 {
 }
 
 // Edits reports whether calls of the tool add text that content triggers
-// are tried on (DESIGN section 8): Edit (MultiEdit, apply_patch, Gemini's
-// replace), Write and NotebookEdit.
+// are tried on (docs/design.md, Matching and scoring): Edit (MultiEdit,
+// apply_patch, Gemini's replace), Write and NotebookEdit.
 func Edits(tool string) bool {
 	switch Tool(tool) {
 	case "Edit", "Write", "NotebookEdit":
@@ -69,5 +69,6 @@ func Edits(tool string) bool {
 }
 
 // HasTarget reports whether calls of the tool have a command or a path to
-// match (DESIGN section 8); calls of other tools need none read.
+// match (docs/design.md, Matching and scoring); calls of other tools need none
+// read.
 func HasTarget(tool string) bool { return targetKind(Tool(tool)) != targetNone }

@@ -26,7 +26,8 @@ import (
 //     confidence). The same change (id, status, artifact) applies once.
 //
 // Status changes apply in time order; "ready" is never written: it is the
-// seed 002 rule evaluated on the folded counts.
+// readiness rule of docs/design.md, Observations and rendering, evaluated on
+// the folded counts.
 type Record struct {
 	ID         string    `json:"id"`
 	Type       string    `json:"type"`

@@ -1,7 +1,8 @@
-// Package observe keeps the observation log of DESIGN section 10 (seed 002):
-// patterns seen across sessions, counted in an append-only JSONL file, scored
-// with the per-type confidence formula, rendered into agent artifacts once
-// ready, and reconciled with what the user did to those artifacts.
+// Package observe keeps the observation log (docs/design.md, Observations and
+// rendering): patterns seen across sessions, counted in an append-only JSONL
+// file, scored with the per-type confidence formula, rendered into agent
+// artifacts once ready, and reconciled with what the user did to those
+// artifacts.
 package observe
 
 import (
@@ -32,14 +33,15 @@ const (
 	Deprecated = "deprecated"
 )
 
-// Threshold is one row of seed 002's per-type table.
+// Threshold is one row of the per-type table (docs/design.md, Observations and
+// rendering).
 type Threshold struct {
 	Required int     // count that reaches confidence 1.00 (capped at 0.95)
 	Spread   int     // whole days between first and last sighting
 	Promote  float64 // confidence needed to become ready
 }
 
-// Thresholds is seed 002's table: required 3/4/2/2, spread 3/5/0/0 days,
+// Thresholds is that table: required 3/4/2/2, spread 3/5/0/0 days,
 // promote 0.60/0.70/0.65/0.65.
 var Thresholds = map[string]Threshold{
 	Workflow:   {Required: 3, Spread: 3, Promote: 0.60},
@@ -56,7 +58,7 @@ const DeletePenalty = 0.3
 func ValidType(t string) bool { _, ok := Thresholds[t]; return ok }
 
 // Confidence is min(floor(count*100/required), 95)/100, in integer
-// arithmetic so 2/3 is 0.66 exactly as the seed says.
+// arithmetic so 2/3 is 0.66 exactly.
 func Confidence(typ string, count int) float64 {
 	th, ok := Thresholds[typ]
 	if !ok || count <= 0 {
@@ -90,7 +92,7 @@ type Observation struct {
 	Penalty    float64 // product of the penalties applied (1: none)
 }
 
-// Promotable reports the seed's rule: quality_ok, confidence >= promote and
+// Promotable reports the readiness rule: quality_ok, confidence >= promote and
 // day spread >= spread.
 func (o *Observation) Promotable() bool {
 	th := Thresholds[o.Type]

@@ -8,7 +8,8 @@ import (
 
 var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-// Seed 002: min(floor(count*100/required), 95)/100 with required 3/4/2/2.
+// The confidence of docs/design.md, Observations and rendering:
+// min(floor(count*100/required), 95)/100 with required 3/4/2/2.
 func TestConfidence(t *testing.T) {
 	for _, tc := range []struct {
 		typ   string
@@ -27,7 +28,7 @@ func TestConfidence(t *testing.T) {
 	}
 }
 
-// The promote rule at its boundaries, with the seed's worked examples:
+// The promote rule at its boundaries, with worked examples:
 // workflow promotes at count 2 (0.66 >= 0.60), procedural at 3 (0.75 >= 0.70).
 func TestPromotable(t *testing.T) {
 	const d = 24 * time.Hour

@@ -26,8 +26,9 @@ type Report struct {
 	Drafted   []string // "obs_id path": ready, not rendered, scan's draft of the incident is in the store
 }
 
-// Reconcile compares the render manifest with the files (seed 002's
-// session-start reconciler) under the store lock.
+// Reconcile compares the render manifest with the files (the
+// reconciler of docs/design.md, Observations and rendering) under the store
+// lock.
 func (l *Log) Reconcile(now time.Time) (*Report, error) {
 	unlock, err := l.s.Lock()
 	if err != nil {

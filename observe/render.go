@@ -22,7 +22,8 @@ import (
 	"github.com/lore-agents/lore/markdown"
 )
 
-// Entry records one rendered artifact (seed 002's learning manifest).
+// Entry records one rendered artifact (the render manifest of docs/design.md,
+// Observations and rendering).
 type Entry struct {
 	ObservationID string    `json:"observationId"`
 	Type          string    `json:"type"`

@@ -9,7 +9,7 @@ import (
 )
 
 // TestGitleaksExamples: no secret gitleaks reports in its own rule
-// examples survives redaction (DESIGN section 13).
+// examples survives redaction (docs/design.md, Secrets).
 func TestGitleaksExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("oracle suite: every gitleaks rule example; make test runs it")

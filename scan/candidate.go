@@ -11,7 +11,8 @@ import (
 	"github.com/lore-agents/lore/redact"
 )
 
-// Signals a candidate can come from (DESIGN section 15).
+// Signals a candidate can come from (docs/design.md, Machine-readable
+// interfaces).
 const (
 	SignalLessonTag        = "lesson-tag"
 	SignalProcessKnowledge = "process-knowledge"
@@ -67,7 +68,8 @@ type Field struct {
 	Value string `json:"value"`
 }
 
-// facts are the observable signals the seed 003 formulas score.
+// facts are the observable signals the scoring formulas weigh
+// (docs/design.md, Candidate scores).
 type facts struct {
 	selfReport, errorFix, userCorrected, fixConfirmed  bool
 	retry, hang, diagnosis, explicit, causal, dataLoss bool
@@ -209,8 +211,8 @@ func shortTitle(s string) string {
 	return s
 }
 
-// score applies the seed 003 formulas. Confidence: self-reports start at
-// 0.85 (seed 003 section 12: 0.4 base + 0.25 self-report bonus, with the
+// score applies docs/design.md, Candidate scores. Confidence: self-reports
+// start at 0.85 (0.4 base + 0.25 self-report bonus, with the
 // identified mistake/fix pair); heuristics at 0.4 plus their signals.
 // Priority: base 3 plus bonuses, -1 when seen once, at least medium (5)
 // for a self-report, clamped to 1..10; a block's own priority wins.

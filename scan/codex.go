@@ -80,8 +80,8 @@ func (s *session) codexItem(payload json.RawMessage, n int) {
 	}
 }
 
-// codexResult reads a tool call's output. Seed 003's hang: a timeout, or
-// no output after more than 30 s.
+// codexResult reads a tool call's output. A hang (docs/design.md,
+// Capture): a timeout, or no output after more than 30 s.
 func (s *session) codexResult(p *codexPayload, n int) {
 	out, failed, slow := codexOutput(p.Output)
 	ex := clip(out, resultExcerpt)

@@ -25,7 +25,8 @@ type Event struct {
 	Timeout bool   // the result says the call timed out or was interrupted
 }
 
-// toolNames maps agent tool names to lore's vocabulary (DESIGN section 7).
+// toolNames maps agent tool names to lore's vocabulary (docs/clients.md, Tool
+// names).
 var toolNames = map[string]string{
 	"shell": "Bash", "local_shell": "Bash", "local_shell_call": "Bash", "exec_command": "Bash",
 	"shell_command": "Bash", "container.exec": "Bash", "run_shell_command": "Bash", "bash": "Bash",

@@ -329,8 +329,8 @@ func TestGeminiIncremental(t *testing.T) {
 }
 
 // TestDedupAndScores: the same lesson in two sessions is one candidate
-// with both sessions, and the seed 003 formulas give it the multi-session
-// bonuses.
+// with both sessions, and docs/design.md, Candidate scores, gives it the
+// multi-session bonuses.
 func TestDedupAndScores(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "same lesson"))

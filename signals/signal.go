@@ -1,8 +1,8 @@
-// Package signals holds short-lived FEEDBACK and REDIRECT signals (DESIGN
-// section 11): a line of guidance whose strength decays as
-// strength * 0.5^(age/half-life) and which is pruned under 0.05. Signals
-// live in a JSONL file written by the CLI and read by the agent hook at
-// SessionStart, so this package links only the standard library and
+// Package signals holds short-lived FEEDBACK and REDIRECT signals
+// (docs/design.md, Phase learnings and signals): a line of guidance whose
+// strength decays as strength * 0.5^(age/half-life) and which is pruned under
+// 0.05. Signals live in a JSONL file written by the CLI and read by the agent
+// hook at SessionStart, so this package links only the standard library and
 // jsonparser (no encoding/json: the hook must stay lean).
 package signals
 
@@ -28,7 +28,8 @@ const (
 	Redirect = "REDIRECT"
 )
 
-// Limits of DESIGN section 11 and defaults of `lore signal emit`.
+// Limits of docs/design.md, Phase learnings and signals, and defaults of `lore
+// signal emit`.
 const (
 	Floor           = 0.05 // a signal weaker than this is dead and pruned
 	MinText         = 20   // characters; shorter text says too little to act on

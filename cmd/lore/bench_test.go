@@ -10,10 +10,11 @@ import (
 	"github.com/lore-agents/lore/internal/benchproc"
 )
 
-// BenchmarkStartup is DESIGN section 14's start-up rows, whole processes
-// interleaved run by run: `lore --version` against a Go program that prints
-// {} (bar 3x), and `lore scan` with nothing new against `lore --version`
-// (bar 1.5x), on the scan package's fixture transcripts (8 MB).
+// BenchmarkStartup is the start-up rows of docs/design.md, Performance and
+// quality bars: whole processes interleaved run by run: `lore --version`
+// against a Go program that prints {} (bar 3x), and `lore scan` with nothing
+// new against `lore --version` (bar 1.5x), on the scan package's fixture
+// transcripts (8 MB).
 //
 //	go test ./cmd/lore -run '^$' -bench Startup -benchtime=1x
 func BenchmarkStartup(b *testing.B) {

@@ -105,8 +105,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitCode((&ScanCmd{Paths: paths, Quiet: true}).Run(&cli.Globals), "scan", stderr)
 	}
 	if cmd, ok := agesArgs(args); ok {
-		// `lore ages` is what a warm call should answer in a few ms (DESIGN
-		// section 14): kong's model of even one command cost 0.1 ms of it.
+		// `lore ages` is what a warm call should answer in a few ms
+		// (docs/design.md, Performance and quality bars): kong's model of even
+		// one command cost 0.1 ms of it.
 		return exitCode(cmd.Run(&cli.Globals), "ages", stderr)
 	}
 	defer func() {

@@ -6,7 +6,8 @@ import (
 	"github.com/lore-agents/lore/app"
 )
 
-// InitCmd creates the .lore/ layout of DESIGN section 2.
+// InitCmd creates the .lore/ layout of docs/design.md, What lives in a
+// repository.
 type InitCmd struct {
 	NoGitHooks bool     `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
 	Agent      []string `name:"agent" placeholder:"AGENT" help:"Also register lore's hooks and slash commands for these agents: claude, codex, gemini (repeat the flag or separate with commas)."`

@@ -8,7 +8,8 @@ import (
 	"github.com/lore-agents/lore/gitstore"
 )
 
-// LearningLoop groups the observation commands of DESIGN section 10.
+// LearningLoop groups the observation commands (docs/design.md, Observations
+// and rendering).
 type LearningLoop struct {
 	Observe   ObserveCmd   `cmd:"" help:"Record a pattern seen in a session (workflow, procedural, decision, pitfall), or list observations."`
 	Render    RenderCmd    `cmd:"" help:"Turn ready observations into a slash command, a skill, a decision or a pitfall."`

@@ -8,7 +8,8 @@ import (
 	"github.com/lore-agents/lore/signals"
 )
 
-// SignalCmd groups the signal verbs (DESIGN section 11).
+// SignalCmd groups the signal verbs (docs/design.md, Phase learnings and
+// signals).
 type SignalCmd struct {
 	Emit  SignalEmitCmd  `cmd:"" help:"Record a FEEDBACK or REDIRECT signal; its strength halves every half-life."`
 	List  SignalListCmd  `cmd:"" help:"Show the live signals, REDIRECT first, with their current strength."`

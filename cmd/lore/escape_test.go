@@ -19,9 +19,9 @@ import (
 // a copy of one repository for each placement of a symbolic link (or a
 // config path) that points out of it, and after each command compares
 // everything outside the repository with what was there before: no byte
-// may change and no file may appear (DESIGN section 13). The "none"
-// placement is the control: there every command must succeed, so each is
-// known to write. Session state (under $XDG_RUNTIME_DIR, here in the
+// may change and no file may appear (docs/design.md, Reliability and security).
+// The "none" placement is the control: there every command must succeed, so
+// each is known to write. Session state (under $XDG_RUNTIME_DIR, here in the
 // test's tmp folder) is outside by design and not compared.
 func TestNoWriteLeavesTheRepository(t *testing.T) {
 	if testing.Short() {

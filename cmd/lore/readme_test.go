@@ -12,7 +12,8 @@ import (
 // TestReadmeCommands parses every `lore ...` command in the README's shell
 // code blocks with the real kong parser: an unknown flag, a wrong number of
 // arguments or a flag without its value fails, so the documentation cannot
-// drift from the CLI (DESIGN section 12: every example works when pasted).
+// drift from the CLI (docs/design.md, Commands: every example works when
+// pasted).
 func TestReadmeCommands(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {

@@ -1,6 +1,6 @@
 // Package benchproc times whole processes for the benchmarks that report
-// ratios against a baseline run in the same benchmark (DESIGN section 14):
-// one way to run and time a command, one median.
+// ratios against a baseline run in the same benchmark (docs/design.md,
+// Performance and quality bars): one way to run and time a command, one median.
 package benchproc
 
 import (

@@ -1,7 +1,7 @@
 // Package fuzzlimit gives each fuzz input a time limit, so that an input
 // that makes a hand-written parser loop is a failing input, saved to the
-// corpus, rather than a fuzz run or a test that never ends (DESIGN
-// section 13).
+// corpus, rather than a fuzz run or a test that never ends
+// (docs/design.md, Reliability and security).
 package fuzzlimit
 
 import (

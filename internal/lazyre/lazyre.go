@@ -1,7 +1,7 @@
 // Package lazyre holds package-level regular expressions that compile on
 // first use: every command links every package, and one that compiled its
-// expressions at init made `lore --version` pay for all of them (DESIGN
-// section 14).
+// expressions at init made `lore --version` pay for all of them
+// (docs/design.md, Performance and quality bars).
 package lazyre
 
 import (
