@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // AddCmd creates one knowledge item, or appends a learnings.md entry.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // DoctorCmd checks the whole chain lore needs to reach an agent.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 )
 
 // ListCmd lists the store's items, optionally filtered.

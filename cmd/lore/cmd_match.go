@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/match"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // MatchCmd shows what the hook would inject for one tool call.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/review"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/capture/review"
 )
 
 // ReviewCmd lists the drafts awaiting review, interactively on a terminal.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // crashCase is one writing command and the repository it runs in.

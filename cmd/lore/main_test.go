@@ -9,7 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/lore-agents/lore/hooks"
+	"github.com/lore-agents/lore/internal/inject/hooks"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
 

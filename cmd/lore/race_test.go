@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // raceRounds is how many times TestParallelWritersHoldOpen starts its 19

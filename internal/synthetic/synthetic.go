@@ -10,7 +10,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
 // BenchCommand is the shell command the benchmarks time: Files
