@@ -1,6 +1,6 @@
-// Package textcut cuts text to a byte budget the way lore shows it to an
-// agent: at a line boundary (or a rune boundary for one long line), with a
-// note saying that it did. It links only the standard library, so the
+// Package textcut shapes text the way lore shows it: cut to a byte budget
+// at a line boundary (or a rune boundary for one long line), with a note
+// saying that it did, or folded onto one line. It links only the standard library, so the
 // lean hook and the compiler share it.
 package textcut
 
@@ -28,3 +28,7 @@ func Cut(s string, max int, note string) string {
 	}
 	return s[:cut] + note
 }
+
+// OneLine folds s onto one line: every run of white space, line breaks
+// included, becomes one space, and none leads or trails.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

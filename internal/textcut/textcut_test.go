@@ -32,3 +32,16 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "",
+		"  a\n\tb  c\r\n":            "a b c",
+		"Mistake:\n\n  pytest hangs": "Mistake: pytest hangs",
+		"één\u00a0twee":              "één twee", // a no-break space is white space too
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Learning is one lesson stated in a phase's notes.
@@ -180,7 +181,7 @@ func stripItem(line string) string {
 }
 
 func oneLine(s string) string {
-	s = strings.TrimSpace(strings.Join(strings.Fields(s), " "))
+	s = textcut.OneLine(s)
 	for _, w := range []string{"**", "__"} {
 		if strings.HasSuffix(s, w) && strings.Count(s, w)%2 == 1 {
 			s = strings.TrimSpace(strings.TrimSuffix(s, w))

@@ -20,6 +20,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Entry records one rendered artifact (the render manifest of docs/design.md,
@@ -223,7 +224,7 @@ func itemKind(o *Observation) string {
 func itemDraft(o *Observation, ref, title, seen, details string, now time.Time) ([]byte, error) {
 	var evidence string
 	for _, e := range o.Evidence {
-		evidence += "- " + oneLine(e) + "\n"
+		evidence += "- " + textcut.OneLine(e) + "\n"
 	}
 	status, body := "draft", "## Issue\n"+o.Title+"\n\n## Avoid\n"+details+"\n\n## Evidence\n"+seen+"\n"+evidence
 	if o.Type == Decision {
@@ -309,7 +310,7 @@ func (l *Log) skillTaken(plain string) func(dir string) bool {
 
 // clip shortens s to n runes at a word boundary.
 func clip(s string, n int) string {
-	s = oneLine(s)
+	s = textcut.OneLine(s)
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -320,8 +321,6 @@ func clip(s string, n int) string {
 	}
 	return strings.TrimSpace(cut)
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // frontmatter decodes the YAML block at the top of a file (nil if none).
 func frontmatter(data []byte) map[string]any {

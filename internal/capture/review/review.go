@@ -29,6 +29,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // BookmarksFile is the scan state, in this machine's .lore/local/.
@@ -301,7 +302,7 @@ func headingOf(key string) string {
 }
 
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = textcut.OneLine(s)
 	if r := []rune(s); len(r) > 240 {
 		s = string(r[:239]) + "…"
 	}

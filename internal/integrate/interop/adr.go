@@ -8,6 +8,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 var (
@@ -44,9 +45,9 @@ func (p *Plan) ReadADR(rel string, data []byte) {
 	}
 	from := rel
 	if ref := adrRef(rel); markdown.RefNumber(ref) == 0 {
-		p.note(from, oneLine(title), "record number 0 is no lore ref (they start at 1): it takes the next free ADR- number")
+		p.note(from, textcut.OneLine(title), "record number 0 is no lore ref (they start at 1): it takes the next free ADR- number")
 	}
-	spec := markdown.Spec{Kind: markdown.KindDecision, Title: cutTitle(oneLine(title)), Status: p.adrStatus(from, title, status),
+	spec := markdown.Spec{Kind: markdown.KindDecision, Title: cutTitle(textcut.OneLine(title)), Status: p.adrStatus(from, title, status),
 		Body: markdown.SectionsBody(keep, false)}
 	p.Drafts = append(p.Drafts, Draft{Key: rel, From: from, Ref: adrRef(rel), Supersedes: supersedes, Spec: spec})
 }

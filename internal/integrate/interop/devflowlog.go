@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // devflowLogs are the names of Devflow's observation logs: one JSON
@@ -99,7 +100,7 @@ func (p *Plan) devflowObservation(rel, from string, o devflowObs) {
 		d.Key = key
 		p.Drafts = append(p.Drafts, d)
 	case "workflow", "procedural":
-		title := cutTitle(oneLine(o.Pattern))
+		title := cutTitle(textcut.OneLine(o.Pattern))
 		body := o.Details
 		if strings.TrimSpace(body) == "" {
 			body = o.Pattern

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // llLesson is one lesson of lessons-learned, in either of its files: the
@@ -128,7 +129,7 @@ func (l *llLesson) fromStore() {
 
 func (p *Plan) addLesson(file string, l llLesson) {
 	from := file + ": " + l.ID
-	title := oneLine(l.Summary)
+	title := textcut.OneLine(l.Summary)
 	if title == "" {
 		title = l.Slug
 	}
@@ -480,8 +481,6 @@ func outsideFences(s string, f func(string) string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cutTitle shortens a title to MaxTitle characters at a word boundary.
 func cutTitle(s string) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 var (
@@ -40,7 +41,7 @@ func (p *Plan) ReadDevflow(rel string, data []byte) {
 // devflowDraft makes the decision (kind "ADR") or pitfall ("PF") of one
 // Devflow entry from its fields, keyed by lowercased field name.
 func (p *Plan) devflowDraft(from, kind, title string, fields map[string]string) Draft {
-	title = cutTitle(oneLine(title))
+	title = cutTitle(textcut.OneLine(title))
 	if title == "" {
 		title = kind + " entry"
 	}

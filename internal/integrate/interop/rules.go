@@ -13,6 +13,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lazyre"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // fileTools are the tools a path-scoped rule is about: the calls that
@@ -154,7 +155,7 @@ func (p *Plan) ruleDraft(key, from, fallback, body string, paths []string) (Draf
 	if title == "" {
 		title = fallback
 	}
-	spec := markdown.Spec{Kind: markdown.KindLesson, Title: cutTitle(oneLine(title)), Status: "draft", Body: itemBody(rest)}
+	spec := markdown.Spec{Kind: markdown.KindLesson, Title: cutTitle(textcut.OneLine(title)), Status: "draft", Body: itemBody(rest)}
 	paths = anyDepth(p.validGlobs(from, spec.Title, paths))
 	if len(paths) > 0 && !everywhere(paths) {
 		spec.Triggers = markdown.Triggers{Tools: fileTools, Paths: paths}
@@ -362,7 +363,7 @@ func (p *Plan) readSection(rel string, s h2, body string) {
 		content, paths = managedSection(content)
 	}
 	from := fmt.Sprintf("%s:%d", rel, s.line)
-	if oneLine(s.title) == "" {
+	if textcut.OneLine(s.title) == "" {
 		p.note(from, "", "a heading without text: nothing imported")
 		return
 	}

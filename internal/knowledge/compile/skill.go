@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Per-tool aggregation (docs/design.md, Observations and rendering): five
@@ -143,7 +144,7 @@ func SkillDoc(tool, id string, lessons []*markdown.Item) []byte {
 	return b.Bytes()
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(Sanitize(s)), " ") }
+func oneLine(s string) string { return textcut.OneLine(Sanitize(s)) }
 
 // maxSkillLine caps one lesson's line in a skill's injection text.
 const maxSkillLine = 300

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Thresholds of the deterministic checks (docs/design.md, Consolidation).
@@ -139,11 +141,9 @@ func flip(a, b string) (sa, sb string, score float64, ok bool) {
 				continue
 			}
 			if s := overlap(wx, wy); s >= SentenceMin && negated(x) != negated(y) && s > score {
-				sa, sb, score, ok = oneLine(x), oneLine(y), s, true
+				sa, sb, score, ok = textcut.OneLine(x), textcut.OneLine(y), s, true
 			}
 		}
 	}
 	return sa, sb, score, ok
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
