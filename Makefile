@@ -6,6 +6,12 @@ PKGS    := ./...
 # golangci-lint is pinned in its own modfile: its ~200 modules would
 # otherwise share lore's go.mod and raise lore's own dependencies.
 GOLANGCI := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
+# deadcode needs golang.org/x/telemetry, which lore does not: run at the
+# x/tools version staticcheck already pins in go.mod, outside go.mod.
+DEADCODE := $(GO) run golang.org/x/tools/cmd/deadcode@v0.51.0
+# Test support: packages only tests import (layers_test.go holds them to it).
+TEST_SUPPORT := internal/testrepo internal/synthetic internal/benchproc internal/fuzzlimit
+space := $(subst ,, )
 # The packages whose tests define -update (a golden file to rewrite).
 GOLDEN_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rl --include='*_test.go' --exclude-dir=tmp --exclude-dir=.git 'flag\.Bool."update"' .))))
 # A count, not a duration: Go 1.26's fuzz coordinator can report a spurious
@@ -28,9 +34,10 @@ e2e_specs := $(if $(filter claude,$(E2E_CLIENTS)),$(addprefix claude=,$(CLAUDE_V
 	$(if $(filter codex,$(E2E_CLIENTS)),codex=$(CODEX_VERSION)) \
 	$(if $(filter gemini,$(E2E_CLIENTS)),gemini=$(GEMINI_VERSION))
 e2e_empty :=
-e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))$$
+# TestCodexTrust (lore doctor against Codex's own hook trust) runs with codex.
+e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))))(Trust)?$$
 
-.PHONY: help build install check test bench lint fmt cover demo fuzz update-golden hooks clean e2e
+.PHONY: help build install check deadcode test test-short bench lint fmt cover demo fuzz update-golden hooks clean e2e
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -51,13 +58,25 @@ check: ## the cheap checks: gofmt, go vet, go mod tidy -diff, staticcheck
 	$(GO) mod tidy -diff
 	$(GO) tool staticcheck -tags e2e $(PKGS)
 
+# Unreachable from lore's commands (tests not counted), outside the test
+# support; and, counting tests, unreachable anywhere.
+deadcode: ## report the functions nothing calls (none, or it fails)
+	@all=$$($(DEADCODE) $(PKGS)) && tested=$$($(DEADCODE) -test $(PKGS)) || exit 1; \
+		out=$$(printf '%s\n' "$$all" | grep -v -E '^($(subst $(space),|,$(TEST_SUPPORT)))/'; printf '%s' "$$tested"); \
+		test -z "$$out" || { echo "$$out"; exit 1; }
+
 test: lint ## the checks and golangci-lint, then every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
+
+# -short leaves out the fault, crash, race and oracle suites (each test
+# says which it is in its Skip); make test runs them.
+test-short: ## the fast loop: every test but the fault, crash, race and oracle suites
+	$(GO) test -short -count=1 $(PKGS)
 
 bench: ## benchmarks with ratios against baselines measured in the same run
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)
 
-lint: check ## the cheap checks, then golangci-lint (.golangci.yml)
+lint: check deadcode ## the cheap checks and deadcode, then golangci-lint (.golangci.yml)
 	$(GOLANGCI) run $(PKGS)
 
 fmt: ## gofmt every file

@@ -238,7 +238,7 @@ func TestDocLinks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !in(frag, anchors(string(body))...) {
+			if !is(anchors(string(body))...)(frag) {
 				t.Errorf("%s: link %s: no heading with that anchor in %s", f, target, file)
 			}
 		}

@@ -24,7 +24,7 @@ const module = "github.com/lore-agents/lore/"
 
 // storePackages may call every writing function: the store and the write
 // primitives it is built on.
-var storePackages = map[string]bool{"gitstore": true, "internal/filewrite": true}
+var storePackages = map[string]bool{"internal/store/gitstore": true, "internal/filewrite": true}
 
 // writeFuncs are the writing functions by import path, each with what a
 // caller outside the store uses instead ("" for the whole package).
@@ -37,14 +37,14 @@ var writeFuncs = map[string]map[string]string{
 		"CreateTemp": "s.WriteLocked(rel, data)", "Truncate": "s.WriteLocked(rel, data)", "Chmod": "a store method",
 		"Chtimes": "a store method", "Chown": "a store method", "Lchown": "a store method",
 	},
-	"io/ioutil":                      {"WriteFile": "s.WriteLocked(rel, data)", "TempFile": "a store method", "TempDir": "a store method"},
-	"github.com/google/renameio":     {"": "s.WriteLocked(rel, data)"},
-	"github.com/google/renameio/v2":  {"": "s.WriteLocked(rel, data)"},
-	"github.com/gofrs/flock":         {"New": "a gitstore lock method (beside s.Lock and s.BuildLock)"},
-	module + "internal/filewrite":    {"": "the gitstore.Store method of the same write"},
-	module + "gitstore":              {"Remove": "s.RemoveLocked(rel)"},
-	"github.com/natefinch/atomic":    {"": "s.WriteLocked(rel, data)"},
-	"github.com/go-git/go-billy/v5/": {"": "a store method"},
+	"io/ioutil":                        {"WriteFile": "s.WriteLocked(rel, data)", "TempFile": "a store method", "TempDir": "a store method"},
+	"github.com/google/renameio":       {"": "s.WriteLocked(rel, data)"},
+	"github.com/google/renameio/v2":    {"": "s.WriteLocked(rel, data)"},
+	"github.com/gofrs/flock":           {"New": "a gitstore lock method (beside s.Lock and s.BuildLock)"},
+	module + "internal/filewrite":      {"": "the gitstore.Store method of the same write"},
+	module + "internal/store/gitstore": {"Remove": "s.RemoveLocked(rel)"},
+	"github.com/natefinch/atomic":      {"": "s.WriteLocked(rel, data)"},
+	"github.com/go-git/go-billy/v5/":   {"": "a store method"},
 }
 
 // readOnly are functions of a writing package that write nothing.
@@ -54,32 +54,32 @@ var readOnly = map[string]bool{module + "internal/filewrite.Lock": true}
 // "package.Function" (a method as "package.Type.Method"), each with why
 // the path it writes is not the store's or how it is kept in line.
 var writeAllowed = map[string]string{
-	"hooks.session.ensure":        "the hook's session state in the user's state folder, through filewrite (the hook cannot link gitstore)",
-	"hooks.session.claim":         "the hook's session state in the user's state folder, through filewrite",
-	"hooks.session.wipe":          "the hook's session state in the user's state folder, through filewrite",
-	"hooks.session.unclaim":       "the hook's session state in the user's state folder, through filewrite",
-	"hooks.session.addPrompt":     "the hook's session state in the user's state folder, through filewrite",
-	"hooks.handler.markSubagent":  "the hook's session state in the user's state folder, through filewrite",
-	"hooks.session.private":       "the user's state folder made and checked private, through filewrite",
-	"hooks.sweep":                 "the sweep's marker in the user's state folder, through filewrite",
-	"hooks.sweepEntry":            "old sessions' state in the user's state folder, through filewrite",
-	"hooks.appendLog":             "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (hooks/deps_test.go)",
-	"hooks.handler.rebuild":       "the build lock in .lore/cache, through filewrite: the hook cannot link gitstore",
-	"hooks.handler.startBuild":    "the hook log in .lore/cache as the build's stderr, through filewrite: the hook cannot link gitstore",
-	"hooks.handler.markIfEditing": "the edit mark in .lore/cache, through filewrite: the hook cannot link gitstore",
-	"githooks.installPrivate":     "lore's hook scripts in a hook manager's private folder under .git, outside .lore/",
-	"githooks.chainForeign":       "the user's git hook moved aside under .git/hooks, outside .lore/",
-	"githooks.Uninstall":          "the private hook folder under .git, outside .lore/",
-	"githooks.uninstallPrivate":   "lore's hook scripts in the private folder under .git, outside .lore/",
-	"githooks.uninstallScript":    "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
-	"githooks.link":               "git hook links under .git/hooks, outside .lore/",
-	"githooks.unlink":             "git hook links under .git/hooks, outside .lore/",
-	"githooks.write":              "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
-	"agent.Agent.unregister":      "the agents' settings files (.claude/, .codex/, a home folder), outside .lore/",
-	"agent.removeFile":            "the agents' settings files, outside .lore/",
-	"agent.removeEmptyDirs":       "the agents' settings folders, outside .lore/",
-	"agent.writeFile":             "the agents' settings files, outside .lore/ (filewrite.Replace, no link followed)",
-	"app.ExternalEditor":          "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
+	"internal/inject/hooks.session.ensure":         "the hook's session state in the user's state folder, through filewrite (the hook cannot link gitstore)",
+	"internal/inject/hooks.session.claim":          "the hook's session state in the user's state folder, through filewrite",
+	"internal/inject/hooks.session.wipe":           "the hook's session state in the user's state folder, through filewrite",
+	"internal/inject/hooks.session.unclaim":        "the hook's session state in the user's state folder, through filewrite",
+	"internal/inject/hooks.session.addPrompt":      "the hook's session state in the user's state folder, through filewrite",
+	"internal/inject/hooks.handler.markSubagent":   "the hook's session state in the user's state folder, through filewrite",
+	"internal/inject/hooks.session.private":        "the user's state folder made and checked private, through filewrite",
+	"internal/inject/hooks.sweepUntil":             "the sweep's marker in the user's state folder, through filewrite",
+	"internal/inject/hooks.sweepEntry":             "old sessions' state in the user's state folder, through filewrite",
+	"internal/inject/hooks.appendLog":              "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (internal/inject/hooks/deps_test.go)",
+	"internal/inject/hooks.handler.rebuild":        "the build lock in .lore/cache, through filewrite: the hook cannot link gitstore",
+	"internal/inject/hooks.handler.startBuild":     "the hook log in .lore/cache as the build's stderr, through filewrite: the hook cannot link gitstore",
+	"internal/inject/hooks.handler.markIfEditing":  "the edit mark in .lore/cache, through filewrite: the hook cannot link gitstore",
+	"internal/integrate/githooks.installPrivate":   "lore's hook scripts in a hook manager's private folder under .git, outside .lore/",
+	"internal/integrate/githooks.chainForeign":     "the user's git hook moved aside under .git/hooks, outside .lore/",
+	"internal/integrate/githooks.Uninstall":        "the private hook folder under .git, outside .lore/",
+	"internal/integrate/githooks.uninstallPrivate": "lore's hook scripts in the private folder under .git, outside .lore/",
+	"internal/integrate/githooks.uninstallScript":  "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
+	"internal/integrate/githooks.link":             "git hook links under .git/hooks, outside .lore/",
+	"internal/integrate/githooks.unlink":           "git hook links under .git/hooks, outside .lore/",
+	"internal/integrate/githooks.write":            "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
+	"internal/integrate/agent.Agent.unregister":    "the agents' settings files (.claude/, .codex/, a home folder), outside .lore/",
+	"internal/integrate/agent.removeFile":          "the agents' settings files, outside .lore/",
+	"internal/integrate/agent.removeEmptyDirs":     "the agents' settings folders, outside .lore/",
+	"internal/integrate/agent.writeFile":           "the agents' settings files, outside .lore/ (filewrite.Replace, no link followed)",
+	"internal/app.ExternalEditor":                  "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
 
 	// Only tests import testrepo (layers_test.go).
 	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
@@ -257,10 +257,10 @@ func TestOneWriterCatches(t *testing.T) {
 		{"os.Remove in a method", `import "os"; type T struct{}; func (t *T) m() { _ = os.Remove("x") }`, []string{"os.Remove"}},
 		{"renamed import", `import xos "os"; func f() { xos.MkdirAll("d", 0o755) }`, []string{"os.MkdirAll"}},
 		{"renameio", `import "github.com/google/renameio/v2"; func f() { renameio.WriteFile("x", nil, 0o644) }`, []string{"github.com/google/renameio/v2.WriteFile"}},
-		{"gitstore package-level write", `import "github.com/lore-agents/lore/gitstore"; func f() { gitstore.Remove("x") }`, []string{"gitstore.Remove"}},
+		{"gitstore package-level write", `import "github.com/lore-agents/lore/internal/store/gitstore"; func f() { gitstore.Remove("x") }`, []string{"internal/store/gitstore.Remove"}},
 		{"filewrite outside the store", `import "github.com/lore-agents/lore/internal/filewrite"; func f() { filewrite.Append("x", nil, filewrite.Options{}) }`, []string{"internal/filewrite.Append"}},
 		{"os.OpenFile of a file", `import "os"; func f() { os.OpenFile("x", os.O_RDONLY, 0) }`, []string{"os.OpenFile"}},
-		{"store method: not flagged", `import "github.com/lore-agents/lore/gitstore"; func f(s *gitstore.Store) { s.WriteLocked("x", nil) }`, nil},
+		{"store method: not flagged", `import "github.com/lore-agents/lore/internal/store/gitstore"; func f(s *gitstore.Store) { s.WriteLocked("x", nil) }`, nil},
 		{"reads: not flagged", `import "os"; func f() { os.ReadFile("x"); os.Stat("x") }`, nil},
 		{"/dev/null: not flagged", `import "os"; func f() { os.OpenFile(os.DevNull, os.O_RDWR, 0) }`, nil},
 		{"a local named os, no import: not flagged", `func f() { var os fake; os.Remove("x") }`, nil},

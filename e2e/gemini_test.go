@@ -51,9 +51,10 @@ func (c *geminiClient) run(args ...string) string {
 
 var gemini = client{
 	agent: "gemini", settings: ".gemini/settings.json", hook: "lore-hook gemini BeforeTool",
-	user:  "{\n\t\"ui\": {\n\t\t\"theme\": \"Default\"\n\t},\n\t\"hooks\": {\n\t\t\"AfterAgent\": [\n\t\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}\n\t\t]\n\t}\n}\n",
-	serve: func(t *testing.T, sc script) *standIn { return newStandIn(t, geminiHandler(scripted[*gconv](sc))) },
-	turns: geminiTurns,
+	recordInLog: true,
+	user:        "{\n\t\"ui\": {\n\t\t\"theme\": \"Default\"\n\t},\n\t\"hooks\": {\n\t\t\"AfterAgent\": [\n\t\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}\n\t\t]\n\t}\n}\n",
+	serve:       func(t *testing.T, sc script) *standIn { return newStandIn(t, geminiHandler(scripted[*gconv](sc))) },
+	turns:       geminiTurns,
 	ask: func(t *testing.T, cb clientBin, w *world, srv *standIn, prompt string) {
 		newGemini(t, cb, w, srv).run("-p", prompt)
 	},

@@ -182,7 +182,33 @@ func newWorld(t *testing.T) *world {
 		"https_proxy=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
 		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
 	}
+	// Runs before TempDir's removal (cleanups run last first): a scan a
+	// hook started in the background may still be writing in the repository.
+	t.Cleanup(w.settle)
 	return w
+}
+
+// settle waits, with a bound, until no process works in the world's
+// folders any more: the background scans and builds lore's hooks start
+// outlive the client that ran them.
+func (w *world) settle() {
+	const wait = 20 * time.Second
+	if !eventually(wait, func() bool { return len(processesIn(w.root)) == 0 }) {
+		w.t.Errorf("background work still running in the repository %s after the test: pids %v", wait, processesIn(w.root))
+	}
+}
+
+// processesIn lists the processes whose working folder is dir or under it
+// (Linux: /proc/PID/cwd; elsewhere none are found).
+func processesIn(dir string) []string {
+	links, _ := filepath.Glob("/proc/[0-9]*/cwd")
+	var out []string
+	for _, l := range links {
+		if cwd, err := os.Readlink(l); err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+string(os.PathSeparator))) {
+			out = append(out, filepath.Base(filepath.Dir(l)))
+		}
+	}
+	return out
 }
 
 // run runs a command in the repository with the world's environment and

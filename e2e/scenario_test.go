@@ -81,6 +81,9 @@ type client struct {
 	hook     string // a hook command lore installs there
 	user     string // a user's own settings in that file, kept byte for byte
 	tells    string // a word lore init must say on install ("" for none)
+	// recordInLog: lore keeps the record line out of what the model reads
+	// (the client would show it HTML-escaped) and writes it to the hook log.
+	recordInLog bool
 	// serve starts a stand-in answering the agent's turns from sc.
 	serve func(t *testing.T, sc script) *standIn
 	// turns are the requests for the agent's own turns (tools offered, no
@@ -116,10 +119,10 @@ type scenario struct {
 	run  func(t *testing.T, cb clientBin)
 }
 
-// suite runs the client's own scenarios, then the shared clone and install,
-// for every installed version.
+// suite runs the client's own scenarios, then the shared loop, clone and
+// install, for every installed version.
 func (k client) suite(t *testing.T, own ...scenario) {
-	all := append(own, scenario{"clone", k.clone}, scenario{"install", k.install})
+	all := append(own, scenario{"loop", k.loop}, scenario{"clone", k.clone}, scenario{"install", k.install})
 	for _, cb := range clientBins(t, k.agent) {
 		t.Run(cb.Version, func(t *testing.T) {
 			for _, s := range all {

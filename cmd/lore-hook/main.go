@@ -7,7 +7,7 @@ package main
 import (
 	"os"
 
-	"github.com/lore-agents/lore/hooks"
+	"github.com/lore-agents/lore/internal/inject/hooks"
 )
 
 func main() {

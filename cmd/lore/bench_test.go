@@ -32,7 +32,7 @@ func BenchmarkStartup(b *testing.B) {
 		b.Fatalf("build trivial: %v\n%s", err, out)
 	}
 	repo := filepath.Join(tmp, "repo")
-	transcripts, err := filepath.Abs(filepath.Join("..", "..", "scan", "testdata", "transcripts"))
+	transcripts, err := filepath.Abs(filepath.Join("..", "..", "internal", "capture", "scan", "testdata", "transcripts"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // Globals are the flags and state every command shares.
@@ -99,7 +99,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	cli := CLI{Globals: newGlobals(stdin, stdout, stderr)}
 	if paths, ok := quietScanArgs(args); ok {
-		// The agents' Stop hook (hooks/spawn.go) skips kong too: a quiet
+		// The agents' Stop hook (internal/inject/hooks/spawn.go) skips kong too: a quiet
 		// scan prints nothing and exits 0, and building the model of every
 		// command was half of what a scan with nothing new cost.
 		return exitCode((&ScanCmd{Paths: paths, Quiet: true}).Run(&cli.Globals), "scan", stderr)

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/markdown"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // AddCmd creates one knowledge item, or appends a learnings.md entry.
@@ -33,7 +33,7 @@ type AddCmd struct {
 	Confidence float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
 	Form       string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
 	Scope      string   `help:"project or global." group:"Frontmatter"`
-	Enforce    string   `help:"deny: block the matching call (critical items only)." group:"Frontmatter"`
+	Enforce    string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only." group:"Frontmatter"`
 	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
 	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
 	Commands   []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
@@ -71,7 +71,7 @@ func (c *AddCmd) Run(g *Globals, s *gitstore.Store) error {
 	if r.Item.Ref != "" {
 		id = r.Item.Ref + " " + id
 	}
-	fmt.Fprintf(g.Stdout, "created %s (%s %s)\n", r.Path, r.Item.Kind, id)
+	fmt.Fprintf(g.Stdout, "created %s (%s %s), delivery %s\n", r.Path, r.Item.Kind, id, r.Delivery.Kind)
 	for _, f := range r.Warnings {
 		fmt.Fprintf(g.Stderr, "%s\n", f)
 	}

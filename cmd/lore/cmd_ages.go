@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/lore-agents/lore/ages"
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/lifecycle/ages"
 )
 
 // AgesCmd prints the git-active-day age of every learnings entry.

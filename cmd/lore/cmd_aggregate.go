@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/compile"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 )
 
 // AggregateCmd folds five or more active lessons tagged with the same tool:

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/manifest"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // BuildCmd compiles .lore/ into the manifest the agent hook reads.

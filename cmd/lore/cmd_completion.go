@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // CompletionCmd prints the shell code that enables tab completion. The

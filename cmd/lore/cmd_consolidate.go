@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/consolidate"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
 )
 
 // ConsolidateCmd moves aged learnings into lasting knowledge.

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // DoctorCmd checks the whole chain lore needs to reach an agent.
@@ -14,7 +15,7 @@ type DoctorCmd struct {
 
 // Run prints every finding with its fix; exit 1 when one needs action.
 func (c *DoctorCmd) Run(g *Globals, s *gitstore.Store) (err error) {
-	r := app.Doctor(s)
+	r := app.Doctor(s, os.Getenv)
 	if c.JSON {
 		err = g.printJSON(r)
 	} else {

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/interop"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/integrate/interop"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // ExportCmd writes active knowledge into the files agents read.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/consolidate"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
 )
 
 // HandoffCmd is consolidation for an agent's handoff step: it never fails.

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/lore-agents/lore/hooks"
+import "github.com/lore-agents/lore/internal/inject/hooks"
 
 // HookCmd is the agent hook inside the full CLI; cmd/lore-hook is the same
 // function in a lean binary (the one `lore init --agent` registers when it

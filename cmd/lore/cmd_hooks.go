@@ -5,7 +5,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // HooksCmd manages lore's git hooks (post-commit, post-merge, post-checkout,

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/interop"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/integrate/interop"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // ImportCmd brings knowledge in from other tools' files as drafts.

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // IndexCmd prints the compact knowledge index the SessionStart hook injects.

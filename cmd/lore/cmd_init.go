@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // InitCmd creates the .lore/ layout of docs/design.md, What lives in a

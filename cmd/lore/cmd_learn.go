@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/learn"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/capture/learn"
 )
 
 // LearnCmd records a phase's learnings once per key.

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/lint"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // LintCmd checks the whole store and optionally fixes what it can.

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 )
 
 // ListCmd lists the store's items, optionally filtered.
@@ -36,7 +37,7 @@ func (c *ListCmd) Run(g *Globals) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPRIORITY\tREF\tTITLE")
+	fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPRIORITY\tDELIVERY\tREF\tTITLE")
 	for _, e := range r.Items {
 		ref := e.Ref
 		if ref == "" {
@@ -46,9 +47,23 @@ func (c *ListCmd) Run(g *Globals) error {
 		if g.Color {
 			pri = paint(pri, e.Band)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Status, pri, ref, e.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Status, pri, e.Delivery.Kind, ref, e.Title)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	printNever(g, r.Items)
+	return nil
+}
+
+// printNever says why each active item that never reaches an agent does
+// not (a draft's reason, its status, goes without saying).
+func printNever(g *Globals, items []app.ListEntry) {
+	for _, e := range items {
+		if e.Delivery.Kind == compile.Never && (e.Status == "active" || e.Status == "accepted") {
+			fmt.Fprintf(g.Stdout, "never delivered: %s: %s\n", e.Path, e.Delivery.Reason)
+		}
+	}
 }
 
 // paint colors a band name; padding is computed on the escaped text, so

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
-	"github.com/lore-agents/lore/match"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // MatchCmd shows what the hook would inject for one tool call.
@@ -60,16 +60,22 @@ func printMatch(g *Globals, r app.Matched, all bool) {
 	if len(d.Injected) == 0 {
 		fmt.Fprintln(w, "\nnothing to inject")
 	}
-	printResults(g, "injected", d.Injected)
-	printResults(g, "dropped", d.Dropped)
+	printResults(g, r, "injected", d.Injected)
+	printResults(g, r, "dropped", d.Dropped)
 	title := "not injected (for this tool; --all for every item)"
 	if all {
 		title = "not injected"
 	}
-	printResults(g, title, d.Rejected)
+	printResults(g, r, title, d.Rejected)
+	if len(r.Never) > 0 {
+		fmt.Fprintln(w, "\nnever delivered to an agent:")
+	}
+	for _, n := range r.Never {
+		fmt.Fprintf(w, "  %-26s %s\n         %s\n         - %s\n", n.ID, n.Title, n.Path, n.Reason)
+	}
 }
 
-func printResults(g *Globals, title string, rs []match.Result) {
+func printResults(g *Globals, m app.Matched, title string, rs []match.Result) {
 	if len(rs) == 0 {
 		return
 	}
@@ -80,11 +86,17 @@ func printResults(g *Globals, title string, rs []match.Result) {
 		if r.Deny {
 			flag = " [deny]"
 		}
+		if r.Hold {
+			flag = " [hold once]"
+		}
 		if r.Fallback {
 			flag += " [title only]"
 		}
 		fmt.Fprintf(w, "  %-6.2f %-6.2f %-4d %-26s %s%s\n", r.Score, r.Relevance, r.Priority, r.ID, r.Title, flag)
 		fmt.Fprintf(w, "         %s\n", r.File)
+		if d, ok := m.Delivery[r.ID]; ok {
+			fmt.Fprintf(w, "         delivery: %s\n", d.Kind)
+		}
 		for _, why := range r.Reasons {
 			fmt.Fprintf(w, "         - %s\n", why)
 		}

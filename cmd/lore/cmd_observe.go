@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // LearningLoop groups the observation commands (docs/design.md, Observations

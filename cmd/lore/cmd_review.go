@@ -2,11 +2,12 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/review"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/capture/review"
 )
 
 // ReviewCmd lists the drafts awaiting review, interactively on a terminal.
@@ -51,6 +52,9 @@ func (c *ReviewCmd) Run(g *Globals) error {
 func printDraft(g *Globals, i, n int, d app.Draft) {
 	fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
 		i+1, n, d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
+	if d.Enforce != "" {
+		fmt.Fprintf(g.Stdout, "  enforce: %s\n", enforceWords[d.Enforce])
+	}
 	if d.Mistake != "" {
 		fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
 	}
@@ -60,6 +64,15 @@ func printDraft(g *Globals, i, n int, d app.Draft) {
 	for _, e := range d.Evidence {
 		fmt.Fprintf(g.Stdout, "  %s\n", e)
 	}
+	if d.OnPromote != "" {
+		fmt.Fprintf(g.Stdout, "  on promote: %s\n", d.OnPromote)
+	}
+}
+
+// enforceWords say what a draft's enforcement will do once promoted.
+var enforceWords = map[string]string{
+	"once": "once: the first matching call of each session is held with this lesson; the same call again proceeds",
+	"deny": "deny: every matching call is blocked",
 }
 
 // decide asks what to do with draft i until it gets an answer; quit ends
@@ -75,6 +88,10 @@ func decide(g *Globals, in *bufio.Reader, r *app.Review, i int) (quit bool, err 
 		case "p", "promote":
 			notes, err := r.Promote(i)
 			printNotes(g, notes)
+			if errors.Is(err, review.ErrRefused) {
+				fmt.Fprintf(g.Stdout, "  %v\n", err) // archive, reject or skip it instead
+				continue
+			}
 			return false, err
 		case "a", "archive":
 			return false, r.Archive(i)
@@ -96,7 +113,7 @@ func printNotes(g *Globals, notes []string) {
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
-// PromoteCmd makes a draft active.
+// PromoteCmd makes a draft active, or refines an active item (--enforce).
 type PromoteCmd struct {
 	Item     string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
 	Title    string   `help:"A better title."`
@@ -106,6 +123,7 @@ type PromoteCmd struct {
 	Unless   []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
 	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
 	Content  []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
+	Enforce  string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
@@ -117,6 +135,7 @@ func (c *PromoteCmd) Run(g *Globals) error {
 	}
 	ch, err := app.Promote(s, c.Item, review.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
+		Enforce: c.Enforce,
 	})
 	return printChange(g, ch, err)
 }
@@ -172,7 +191,7 @@ func (c *RejectCmd) Run(g *Globals) error {
 type Capture struct {
 	Scan    ScanCmd    `cmd:"" help:"Mine agent transcripts for draft lessons (incremental; --json lists candidates)."`
 	Review  ReviewCmd  `cmd:"" help:"List drafts awaiting review with their evidence (interactive on a terminal)."`
-	Promote PromoteCmd `cmd:"" help:"Make a draft active."`
+	Promote PromoteCmd `cmd:"" help:"Make a draft active (refinements apply to an active item too)."`
 	Archive ArchiveCmd `cmd:"" help:"Archive a lesson or pitfall."`
 	Reject  RejectCmd  `cmd:"" help:"Reject a draft: remove it and never propose it again."`
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // ScanCmd mines agent transcripts for draft lessons.

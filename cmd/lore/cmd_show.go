@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // ShowCmd prints one item.

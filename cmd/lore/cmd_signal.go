@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lore-agents/lore/app"
-	"github.com/lore-agents/lore/signals"
+	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/signals"
 )
 
 // SignalCmd groups the signal verbs (docs/design.md, Phase learnings and

@@ -17,7 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/lore-agents/lore/gitstore"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // crashCase is one writing command and the repository it runs in.
@@ -101,6 +101,9 @@ var crashCases = []crashCase{
 // number of kill points is the number of write steps of the command (a few
 // dozen at most with these small repositories).
 func TestCrashAtEveryWriteStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash suite: kills every write at every step; make test runs it")
+	}
 	fixtures := crashFixtures(t)
 	for _, c := range crashCases {
 		t.Run(c.name, func(t *testing.T) {

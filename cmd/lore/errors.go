@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lore-agents/lore/app"
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // Exit codes, the one table of them (documented in README.md):

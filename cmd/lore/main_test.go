@@ -9,7 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/lore-agents/lore/hooks"
+	"github.com/lore-agents/lore/internal/inject/hooks"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
 
@@ -55,6 +55,10 @@ func setupScriptEnv(env *testscript.Env) error {
 		"EDITOR":              "false",
 		"TZ":                  "UTC",
 		"XDG_RUNTIME_DIR":     filepath.Join(env.WorkDir, ".tmp"), // the hooks' session state, in the script's own temp dir
+		// A hook waits for a rebuild a share of its deadline (0.5 s and
+		// 1.5 s of the default 2 s): a minute gives a build on a loaded
+		// machine the time it takes.
+		"LORE_HOOK_DEADLINE": "1m",
 	} {
 		env.Setenv(k, v)
 	}

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lore-agents/lore/gitstore"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // Env is the environment git runs with: this process's, without the

@@ -1,0 +1,35 @@
+package app
+
+import (
+	"github.com/lore-agents/lore/internal/lifecycle/ages"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+)
+
+// AgesOptions name the learnings file and the day to count to.
+type AgesOptions struct {
+	File  string // absolute; "" for the configured learnings file
+	Today string // YYYY-MM-DD
+}
+
+// Ages is the git-active-day age of every learnings entry.
+type Ages struct {
+	*ages.Report
+	Freshness int `json:"-"` // consolidate.freshness: entries younger than this are fresh
+}
+
+// EntryAges ages the entries from git history (go-git; no git binary).
+func EntryAges(s *gitstore.Store, opt AgesOptions) (*Ages, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	rel := cfg.Learnings
+	if opt.File != "" {
+		rel = s.Rel(opt.File)
+	}
+	rep, err := ages.Load(s, rel, opt.Today)
+	if err != nil {
+		return nil, err
+	}
+	return &Ages{rep, cfg.Consolidate.Freshness}, nil
+}

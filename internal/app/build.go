@@ -1,0 +1,155 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+)
+
+// BuildOptions says whether a build may reuse the manifest on disk.
+type BuildOptions struct {
+	Force bool // rebuild even when no source changed since the last build
+}
+
+// Built is what a build did. Skipped (files that could not be read) and
+// Report.Excluded (items left out for errors) are for the caller to report.
+type Built struct {
+	Fresh   bool // the manifest on disk was up to date: nothing was compiled
+	Wrote   bool // the manifest's bytes changed on disk
+	Items   int  // items in the manifest
+	Report  compile.Report
+	Skipped []error
+}
+
+// Notes say what a build left out and why, one "N what" phrase per reason
+// that applies.
+func (b Built) Notes() []string {
+	r := b.Report
+	unsafe := 0
+	for _, x := range r.Excluded {
+		if x.Unsafe {
+			unsafe++
+		}
+	}
+	var notes []string
+	for _, n := range []struct {
+		v    int
+		what string
+	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "global items shadowed by the project"},
+		{r.AlwaysOn, "without triggers, delivered at session start"}, {r.Dead, "that can never fire (lore list says why)"}} {
+		if n.v > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", n.v, n.what))
+		}
+	}
+	return notes
+}
+
+// Problems are the files the build could not read and the items it left
+// out for errors, one line each.
+func (b Built) Problems() []string {
+	var out []string
+	for _, e := range b.Skipped {
+		out = append(out, fmt.Sprintf("skipped %v", e))
+	}
+	for _, x := range b.Report.Excluded {
+		what := "excluded"
+		if x.Unsafe {
+			what = "left out for safety, never injected:"
+		}
+		for _, e := range x.Errors {
+			out = append(out, fmt.Sprintf("%s %v", what, e))
+		}
+	}
+	return out
+}
+
+// Build brings the manifest the agent hook reads up to date: the one on
+// disk is kept when no source changed since it was built, it was built by
+// this compiler and every checksum holds (unless Force); otherwise the
+// store is compiled and the manifest written, both under the build lock.
+// When the store compiled but the manifest could not be written, the
+// result still says what was skipped and left out.
+func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
+	unlock, err := s.BuildLock()
+	if err != nil {
+		return Built{}, err
+	}
+	defer unlock()
+	b, m, err := build(s, o.Force, true)
+	if err != nil {
+		return b, err
+	}
+	defer m.Close()
+	b.Items = m.Len()
+	return b, nil
+}
+
+// build returns an up-to-date manifest (open: the caller closes it) and
+// what was done for it: the one on disk when it is fresh (unless force), or
+// a new build, written to disk when write is set (the caller holds the
+// build lock) and otherwise kept in memory.
+func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, error) {
+	path := s.Path(manifest.RelPath)
+	if !force && manifest.Check(s.Root, compile.Revision) == "" {
+		if m, err := manifest.Open(path); err == nil {
+			return Built{Fresh: true}, m, nil
+		}
+	}
+	data, b, err := compileStore(s)
+	if err != nil {
+		return b, nil, err
+	}
+	if !write {
+		m, err := manifest.Parse(data)
+		return b, m, err
+	}
+	if b.Wrote, err = writeManifest(s, data); err != nil {
+		return b, nil, err
+	}
+	m, err := manifest.Open(path)
+	return b, m, err
+}
+
+// compileStore compiles the project and the global store into manifest
+// bytes.
+func compileStore(s *gitstore.Store) ([]byte, Built, error) {
+	// A build allocates much and keeps little, and a hook call may be
+	// waiting for it: fewer collections cost a quarter of its CPU time at
+	// 10,000 items (1.1 s to 0.84 s user+sys) for 40% more peak memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, Built{}, err
+	}
+	global := compile.GlobalDir()
+	// The edit mark is answered by this build; a mark left in place (its
+	// removal failed) only makes the next hook call check the files again.
+	_ = s.RemoveLocked(manifest.EditedRelPath)
+	snap := compile.TakeSnapshot(s.Root, global, cfg.Learnings)
+	in, skipped, err := CompileInput(s, global)
+	if err != nil {
+		return nil, Built{}, err
+	}
+	in.Snapshot = snap
+	data, rep, err := compile.Build(in)
+	if err != nil {
+		return nil, Built{}, err
+	}
+	return data, Built{Report: rep, Skipped: skipped}, nil
+}
+
+// writeManifest writes the manifest when its bytes changed, and says
+// whether it did. The caller holds the build lock, so no other build
+// writes it between the comparison and the write; the store writes it
+// under its own lock, so its temp file is never another writer's stray
+// temp file to sweep.
+func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
+	if old, err := s.ReadFile(manifest.RelPath); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	return true, s.WriteFile(manifest.RelPath, data)
+}

@@ -1,0 +1,69 @@
+package app
+
+import (
+	"debug/buildinfo"
+	"os/exec"
+	"runtime"
+	"strings"
+
+	"github.com/lore-agents/lore/internal/app/doctor"
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/integrate/githooks"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+)
+
+// Doctor checks the whole chain lore needs to reach an agent: binaries,
+// agent registrations and whether each agent will run them, the manifest,
+// the git hooks and lint. getenv finds the agents' files outside the
+// repository (os.Getenv; tests pass their own).
+func Doctor(s *gitstore.Store, getenv func(string) string) doctor.Report {
+	deny := 0
+	items, _ := s.Load()
+	for _, it := range items {
+		if it.Enforce == "deny" {
+			deny++
+		}
+	}
+	return doctor.Run(doctor.Env{
+		Root:     s.Root,
+		LookPath: exec.LookPath,
+		Version:  binaryVersion,
+		Manifest: func() (doctor.Freshness, error) { return manifestFreshness(s), nil },
+		GitHooks: func() (githooks.Report, error) {
+			t, _, err := hooksTarget(s)
+			if err != nil {
+				return githooks.Report{}, err
+			}
+			return githooks.Status(t)
+		},
+		Lint:      func() (int, int, error) { return lintCounts(s) },
+		DenyItems: deny,
+		Places:    doctor.Locate(getenv, runtime.GOOS),
+	})
+}
+
+// manifestFreshness is the agent hook's own staleness check
+// (manifest.Check): a few stats, no compile.
+func manifestFreshness(s *gitstore.Store) doctor.Freshness {
+	why := manifest.Check(s.Root, compile.Revision)
+	switch {
+	case why == "":
+		return doctor.Fresh
+	case why == "missing":
+		return doctor.Missing
+	case strings.HasPrefix(why, "corrupt"):
+		return doctor.Corrupt
+	}
+	return doctor.Stale
+}
+
+// binaryVersion reads a Go binary's module version, or its VCS revision
+// for a development build, without running it.
+func binaryVersion(path string) (string, error) {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return buildVersion(bi), nil
+}

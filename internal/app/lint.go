@@ -1,0 +1,191 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/lore-agents/lore/internal/knowledge/lint"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+)
+
+// LintOptions says whether lint first rewrites what it can fix.
+type LintOptions struct {
+	Fix bool
+}
+
+// LintReport is `lore lint --json`: the findings over the store (after the
+// fixes, with Fix) and the fixes applied.
+type LintReport struct {
+	Findings []lint.Finding `json:"findings"`
+	Fixed    []Fixed        `json:"fixed"`
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
+}
+
+// Fixed is one file lint --fix rewrote (From: its old name, when renamed).
+type Fixed struct {
+	Path    string   `json:"path"`
+	From    string   `json:"from,omitempty"`
+	Changes []string `json:"changes"`
+}
+
+// Failed says whether the findings fail the check: any error, or with
+// strict any warning.
+func (r LintReport) Failed(strict bool) bool {
+	return r.Errors > 0 || strict && r.Warnings > 0
+}
+
+// Lint checks the whole store; with Fix it first applies lint's rewrites
+// under the store lock, then checks the result. When a fix fails, the
+// report lists the fixes already applied.
+func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
+	r := LintReport{Fixed: []Fixed{}}
+	if o.Fix {
+		var err error
+		if r.Fixed, err = fix(s); err != nil {
+			return r, err
+		}
+	}
+	st, err := lintInput(s)
+	if err != nil {
+		return r, err
+	}
+	r.Findings = lint.Check(st)
+	if r.Findings == nil {
+		r.Findings = []lint.Finding{}
+	}
+	r.Errors, r.Warnings = lint.Count(r.Findings)
+	return r, nil
+}
+
+// fix plans lint's rewrites and applies them, both under one hold of the
+// store lock (which also removes stray temp files).
+func fix(s *gitstore.Store) ([]Fixed, error) {
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := lintInput(s)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := lint.Fix(st)
+	if err != nil {
+		return nil, err
+	}
+	return applyFixes(s, plan)
+}
+
+// applyFixes writes the changes in lint.Fix's order: each file atomically,
+// a renamed file's old name removed only after the new one is written. The
+// caller holds the store lock, so the store's own WriteFile (which takes
+// it) cannot be used.
+func applyFixes(s *gitstore.Store, plan []lint.Change) ([]Fixed, error) {
+	out := []Fixed{}
+	for _, ch := range plan {
+		if ch.From != "" {
+			if _, err := os.Lstat(s.Path(ch.Path)); err == nil {
+				return out, fmt.Errorf("--fix: %s: %w", ch.Path, fs.ErrExist)
+			}
+		}
+		if !ch.Remove {
+			if err := s.WriteLocked(ch.Path, ch.Data); err != nil {
+				return out, err
+			}
+		}
+		rm := ch.From
+		if ch.Remove {
+			rm = ch.Path
+		}
+		if rm != "" {
+			if err := s.RemoveLocked(rm); err != nil {
+				return out, fmt.Errorf("--fix: %w", err)
+			}
+		}
+		out = append(out, Fixed{ch.Path, ch.From, ch.What})
+	}
+	return out, nil
+}
+
+// lintCounts is the number of lint errors and warnings over the store.
+func lintCounts(s *gitstore.Store) (errs, warns int, err error) {
+	st, err := lintInput(s)
+	if err != nil {
+		return 0, 0, err
+	}
+	errs, warns = lint.Count(lint.Check(st))
+	return errs, warns, nil
+}
+
+// lintInput reads every regular file of the kind folders (not only .md:
+// a stray file is worth a warning), config.yaml and the learnings file.
+func lintInput(s *gitstore.Store) (lint.Store, error) {
+	var st lint.Store
+	items, err := kindFiles(s)
+	if err != nil {
+		return st, err
+	}
+	st.Items = items
+	if st.Temps, err = s.TempFiles(); err != nil {
+		return st, err
+	}
+	learnings := ".lore/learnings.md"
+	if st.Config, err = optionalFile(s, gitstore.ConfigPath); err != nil {
+		return st, err
+	}
+	if st.Config != nil {
+		if cfg, err := s.Config(); err == nil {
+			learnings = cfg.Learnings
+		}
+	}
+	if st.Links, err = s.Links(learnings); err != nil {
+		return st, err
+	}
+	st.Learnings, err = optionalFile(s, learnings)
+	return st, err
+}
+
+// kindFiles reads every regular file in the lessons, pitfalls and
+// decisions folders.
+func kindFiles(s *gitstore.Store) ([]lint.File, error) {
+	var files []lint.File
+	for _, kind := range markdown.Kinds {
+		dir := path.Join(gitstore.DirName, markdown.Folder(kind))
+		entries, err := os.ReadDir(s.Path(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return files, err
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			rel := path.Join(dir, e.Name())
+			data, err := s.ReadFile(rel)
+			if err != nil {
+				return files, err
+			}
+			files = append(files, lint.File{Path: rel, Data: data})
+		}
+	}
+	return files, nil
+}
+
+// optionalFile reads rel; nil when it does not exist.
+func optionalFile(s *gitstore.Store, rel string) (*lint.File, error) {
+	data, err := s.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &lint.File{Path: rel, Data: data}, nil
+}

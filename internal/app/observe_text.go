@@ -1,0 +1,94 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lore-agents/lore/internal/capture/observe"
+)
+
+// Print says where each touched observation stands, and what a ready one
+// becomes.
+func (obs Observed) Print(w io.Writer) {
+	for _, o := range obs {
+		th := observe.Thresholds[o.Type]
+		fmt.Fprintf(w, "%s %s %q: count %d, confidence %.2f (promote %.2f), spread %d/%d days: %s\n",
+			o.ID, o.Type, o.Title, o.Count, o.Confidence, th.Promote, observe.DaySpread(o.FirstSeen, o.LastSeen), th.Spread, o.Status)
+		if o.Status == observe.Ready {
+			fmt.Fprintln(w, "ready: `lore render` turns it into", target(o.Type))
+		}
+	}
+}
+
+func target(typ string) string {
+	switch typ {
+	case observe.Workflow:
+		return "a slash command in " + observe.CommandsDir + "/"
+	case observe.Procedural:
+		return "a skill in " + observe.SkillsDir + "/"
+	}
+	return "a " + typ + " item in .lore/"
+}
+
+// Print lists the observations, one a line.
+func (l *Observations) Print(w io.Writer) {
+	if len(l.List) == 0 {
+		fmt.Fprintf(w, "no observations in %s\n", l.Log)
+	}
+	for _, o := range l.List {
+		q := ""
+		if !o.QualityOK {
+			q = " (quality gate not passed)"
+		}
+		fmt.Fprintf(w, "%s  %-10s %-10s count %d  confidence %.2f  spread %dd  %s%s\n",
+			o.ID, o.Type, o.Status, o.Count, o.Confidence, observe.DaySpread(o.FirstSeen, o.LastSeen), o.Title, q)
+	}
+	if l.Stats.Broken > 0 {
+		fmt.Fprintf(w, "skipped %d broken lines in %s\n", l.Stats.Broken, l.Log)
+	}
+}
+
+// Print says what the render reconciled and wrote; done (it ran to the
+// end) with nothing written says so.
+func (r Rendered) Print(w io.Writer, done bool) {
+	if r.Report != nil {
+		printReconciled(w, r.Report)
+	}
+	for _, a := range r.Artifacts {
+		fmt.Fprintf(w, "rendered %s (%s %s, confidence %.2f)\n", a.Path, a.Observation.Type, a.Observation.ID, a.Observation.Confidence)
+	}
+	if done && len(r.Artifacts) == 0 && (r.Report == nil || len(r.Report.Drafted) == 0) {
+		fmt.Fprintln(w, "nothing ready to render")
+	}
+}
+
+// Print says what the reconciliation did, and sums it up.
+func (r Reconciled) Print(w io.Writer) {
+	rep := r.Report
+	printReconciled(w, rep)
+	fmt.Fprintf(w, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
+		rep.Unchanged, len(rep.Edited), len(rep.Deleted), len(rep.Healed), len(rep.Unmatched)+len(rep.Ambiguous))
+}
+
+func printReconciled(w io.Writer, rep *observe.Report) {
+	for _, p := range rep.Deleted {
+		fmt.Fprintf(w, "deleted %s: its observation's confidence x%.1f, deprecated\n", p, observe.DeletePenalty)
+	}
+	for _, p := range rep.Edited {
+		fmt.Fprintf(w, "edited %s: left alone (your edit stands)\n", p)
+	}
+	for _, p := range rep.Healed {
+		fmt.Fprintf(w, "healed %s: recorded after an interrupted render\n", p)
+	}
+	for _, p := range rep.Unmatched {
+		fmt.Fprintf(w, "left alone %s: no ready observation matches it\n", p)
+	}
+	for _, p := range rep.Ambiguous {
+		fmt.Fprintf(w, "left alone %s: several ready observations match it\n", p)
+	}
+	for _, d := range rep.Drafted {
+		id, rel, _ := strings.Cut(d, " ")
+		fmt.Fprintf(w, "not rendered %s: the incident is already drafted as %s\n", id, rel)
+	}
+}

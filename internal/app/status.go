@@ -1,0 +1,163 @@
+package app
+
+import (
+	"errors"
+	"io/fs"
+	"sort"
+	"time"
+
+	"github.com/lore-agents/lore/internal/capture/observe"
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lifecycle/ages"
+	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+)
+
+// StatusOptions set lore status's thresholds.
+type StatusOptions struct {
+	StaleDays int    // an active item not updated (or created) for this many days is stale
+	Today     string // YYYY-MM-DD
+}
+
+// StatusReport is lore status --json.
+type StatusReport struct {
+	Counts       map[string]map[string]int `json:"counts"`       // kind -> status -> n
+	Active       int                       `json:"active"`       // active lessons/pitfalls and accepted decisions
+	Drafts       []string                  `json:"drafts"`       // files of draft/proposed items
+	Observations *ObservationStatus        `json:"observations"` // null when the log cannot be read
+	Stale        []StaleItem               `json:"stale"`
+	StaleDays    int                       `json:"staleDays"`
+	Skills       []string                  `json:"skillsOutOfDate"` // tools whose skill document lore aggregate would change
+	Errors       int                       `json:"errors"`          // files that could not be parsed
+	Learnings    *LearningsStatus          `json:"learnings"`
+
+	ObservationsErr error `json:"-"` // why Observations is null
+}
+
+// ObservationStatus counts the observation log (docs/design.md, Observations
+// and rendering): ready observations crossed their threshold and await lore
+// render.
+type ObservationStatus struct {
+	ByStatus map[string]int `json:"byStatus"`
+	Ready    []string       `json:"ready"` // titles
+	Broken   int            `json:"broken"`
+}
+
+// StaleItem is an active item not updated for StaleDays or more.
+type StaleItem struct {
+	File    string `json:"file"`
+	Updated string `json:"updated"`
+	Days    int    `json:"days"`
+}
+
+// LearningsStatus is the staging file's size and consolidation staleness.
+type LearningsStatus struct {
+	File             string `json:"file"`
+	Lines            int    `json:"lines"`
+	Entries          int    `json:"entries"`
+	Staleness        *int   `json:"staleness"` // active days since the last consolidation; null when unknown
+	ConsolidationDue bool   `json:"consolidationDue"`
+	SizeTrigger      int    `json:"sizeTrigger"`
+	StalenessTrigger int    `json:"stalenessTrigger"`
+}
+
+// Status summarizes the store: what there is, what awaits review, what has
+// gone stale, what aggregate and consolidate would do.
+func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
+	now, _ := time.Parse(ages.DateLayout, opt.Today)
+	in, errs, err := CompileInput(s, "")
+	if err != nil {
+		return nil, err
+	}
+	r := &StatusReport{Counts: map[string]map[string]int{}, StaleDays: opt.StaleDays, Errors: len(errs),
+		Drafts: []string{}, Stale: []StaleItem{}}
+	for _, it := range in.Items {
+		r.count(it, now)
+	}
+	sort.Slice(r.Stale, func(a, b int) bool { return r.Stale[a].Days > r.Stale[b].Days })
+	r.Skills = outOfDate(aggregateDiff(s.ReadFile, in))
+	r.Learnings = learningsStatus(s, in.Config, opt.Today)
+	r.Observations, r.ObservationsErr = observationStatus(s)
+	return r, nil
+}
+
+// count adds one item to the counts, drafts and stale items.
+func (r *StatusReport) count(it *markdown.Item, now time.Time) {
+	if r.Counts[it.Kind] == nil {
+		r.Counts[it.Kind] = map[string]int{}
+	}
+	r.Counts[it.Kind][it.Status]++
+	switch it.Status {
+	case "draft", "proposed":
+		r.Drafts = append(r.Drafts, it.Path)
+	case "active", "accepted":
+		r.Active++
+		if st, ok := stale(it, now, r.StaleDays); ok {
+			r.Stale = append(r.Stale, st)
+		}
+	}
+}
+
+// stale reports an item whose newest date (updated, else created) is at
+// least days before now; undated items are not judged.
+func stale(it *markdown.Item, now time.Time, days int) (StaleItem, bool) {
+	d := it.Updated
+	if d.IsZero() {
+		d = it.Created
+	}
+	if d.IsZero() || now.IsZero() {
+		return StaleItem{}, false
+	}
+	n := int(now.Sub(d.UTC().Truncate(24*time.Hour)).Hours() / 24)
+	if n < days {
+		return StaleItem{}, false
+	}
+	return StaleItem{File: it.Path, Updated: d.Format(ages.DateLayout), Days: n}, true
+}
+
+// learningsStatus reports the staging file's size and its consolidation
+// staleness (from the history cache `lore ages` keeps), or nil when there
+// is no file. A history that cannot be read leaves the staleness unknown
+// and only the size can make consolidation due.
+func learningsStatus(s *gitstore.Store, cfg config.Config, today string) *LearningsStatus {
+	rel := cfg.Learnings
+	data, err := s.ReadFile(rel)
+	if errors.Is(err, fs.ErrNotExist) || err != nil {
+		return nil
+	}
+	c := cfg.Consolidate
+	l := &LearningsStatus{File: rel, Lines: markdown.CountLines(data), SizeTrigger: c.SizeTrigger, StalenessTrigger: c.StalenessTrigger}
+	rep, err := ages.Load(s, rel, today)
+	if err != nil {
+		if ls, err := markdown.ParseLearnings(rel, data); err == nil {
+			l.Entries = len(ls.Entries)
+		}
+		l.ConsolidationDue = l.Lines > c.SizeTrigger
+		return l
+	}
+	l.Entries = len(rep.Entries)
+	if lc := rep.LastConsolidation; lc != nil {
+		n := lc.ActiveDays
+		l.Staleness = &n
+	}
+	l.ConsolidationDue, _ = consolidate.Trigger(rep, c)
+	return l
+}
+
+// observationStatus folds the observation log.
+func observationStatus(s *gitstore.Store) (*ObservationStatus, error) {
+	obs, err := ListObservations(s)
+	if err != nil {
+		return nil, err
+	}
+	o := &ObservationStatus{ByStatus: map[string]int{}, Ready: []string{}, Broken: obs.Stats.Broken}
+	for _, ob := range obs.List {
+		o.ByStatus[ob.Status]++
+		if ob.Status == observe.Ready {
+			o.Ready = append(o.Ready, ob.Title)
+		}
+	}
+	sort.Strings(o.Ready)
+	return o, nil
+}

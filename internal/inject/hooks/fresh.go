@@ -1,0 +1,368 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/internal/filewrite"
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/lorepath"
+)
+
+// How long a call waits for a rebuild of a missing, corrupt or stale
+// manifest: SessionStart briefly (it then answers without the manifest and
+// says so), a tool call or prompt long enough for a fresh clone's build, so
+// that its first deny guard already holds; both within the deadline. These
+// are the waits under the default Deadline; another (LORE_HOOK_DEADLINE)
+// stretches them alike, so that tests on a loaded machine can give a build
+// all the time it takes.
+const (
+	startWait = 500 * time.Millisecond
+	callWait  = 1500 * time.Millisecond
+	// deadlineMargin is left for deciding and printing after a wait.
+	deadlineMargin = 200 * time.Millisecond
+)
+
+// load returns the manifest to answer from: the one on disk when no source
+// changed since it was built, else a rebuilt one when the rebuild finishes
+// within wait. Otherwise it logs why and returns what there is: nil, or the
+// stale manifest (stale set), whose items are then checked one by one.
+// every: also stat every item file, not only the folders (SessionStart).
+func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, stale bool) {
+	if h.root == "" {
+		return nil, false
+	}
+	if linkedCache(h.root) {
+		h.logf(".lore or .lore/cache is a symbolic link: ignored, no lessons; remove it")
+		return nil, false
+	}
+	m, why := h.openChecked(every)
+	if why == "" {
+		return m, false
+	}
+	start := time.Now()
+	if h.rebuild(wait) {
+		var why2 string
+		if m, why2 = h.reopen(m, every); why2 == "" {
+			h.news(why, "manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
+			return m, false
+		}
+		why = why2
+	}
+	if m == nil {
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		return nil, false
+	}
+	h.news(why, "manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
+		why, time.Since(start).Round(time.Millisecond))
+	return m, true
+}
+
+// news logs what became of a manifest found missing, stale or corrupt
+// (why). A missing or stale one is routine (a fresh init, an edit: the
+// build runs on and a later call has it), so it goes to the hook log only;
+// a corrupt one is a problem, on stderr too.
+func (h *handler) news(why, format string, args ...any) {
+	if strings.HasPrefix(why, "corrupt") {
+		h.logf(format, args...)
+		return
+	}
+	h.note(format, args...)
+}
+
+// reopen opens the manifest a build just wrote in place of m (when it
+// opens: fresh, or stale but newer than m) and says why it cannot be used
+// as it is.
+func (h *handler) reopen(m *manifest.Manifest, every bool) (*manifest.Manifest, string) {
+	m2, why := h.openChecked(every)
+	if m2 == nil {
+		return m, why
+	}
+	if m != nil {
+		h.release(m)
+	}
+	return m2, why
+}
+
+// openChecked opens the manifest and says why it cannot be used as it is:
+// "" when it is fresh, else missing, corrupt or stale (the manifest is
+// returned when stale).
+func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
+	m, err := manifest.Open(lorepath.Abs(h.root, lorepath.Manifest))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "missing"
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("corrupt (%v)", err)
+	}
+	changed := m.Changed
+	if every {
+		changed = m.ChangedAny
+	}
+	p, err := changed(h.root)
+	if err != nil {
+		h.release(m)
+		return nil, fmt.Sprintf("corrupt (%v)", err)
+	}
+	if p != "" {
+		return m, fmt.Sprintf("stale (%s changed)", p)
+	}
+	return m, ""
+}
+
+// rebuild starts `lore build --quiet` unless a build is running, and
+// reports whether the build (this one or the running one) finished within
+// wait, cut to what the deadline leaves (with no time left it only starts
+// the build). The child gets the build lock this call took, so parallel
+// calls that find the manifest stale start one build, and the build
+// outlives the hook when it takes longer than the wait.
+func (h *handler) rebuild(wait time.Duration) bool {
+	wait = min(h.stretched(wait), time.Until(h.deadline)-deadlineMargin)
+	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
+	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
+		return false
+	}
+	f, err := filewrite.Open(lockPath, os.O_RDWR, filewrite.Options{})
+	if err != nil {
+		h.logf("rebuild: %v", err)
+		return false
+	}
+	var exited chan struct{}
+	if tryLock(f) {
+		exited = h.startBuild(f)
+		f.Close() // the child holds the lock now
+		if exited == nil {
+			return false
+		}
+	} else {
+		f.Close() // another call's build is running: wait for it
+	}
+	if wait <= 0 {
+		return false
+	}
+	return waitBuild(lockPath, exited, wait)
+}
+
+// stretched is a wait set for the default Deadline, under this call's.
+func (h *handler) stretched(wait time.Duration) time.Duration {
+	return time.Duration(float64(wait) * float64(h.span) / float64(Deadline))
+}
+
+// waitBuild waits up to wait for the build: the child this call started
+// to exit (exited), or else the running build to release the lock.
+func waitBuild(lockPath string, exited chan struct{}, wait time.Duration) bool {
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-exited:
+			return true
+		case <-timeout.C:
+			return false
+		case <-tick.C:
+			if exited == nil && !isLocked(lockPath) {
+				return true
+			}
+		}
+	}
+}
+
+// startBuild starts the full lore binary's build with the held lock as its
+// descriptor 3; the channel closes when the build exits (nil: not started).
+func (h *handler) startBuild(lock *os.File) chan struct{} {
+	lore := findLore()
+	if lore == "" {
+		h.logf("lore not found next to %s or on PATH: the manifest cannot be rebuilt", os.Args[0])
+		return nil
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		h.logf("rebuild: %v", err)
+		return nil
+	}
+	defer null.Close()
+	// The build's problems (a broken config.yaml) go to the hook log.
+	errs := null
+	if path := logPath(h.root); path != "" {
+		if f, err := filewrite.Open(path, os.O_WRONLY|os.O_APPEND, filewrite.Options{}); err == nil {
+			defer f.Close()
+			errs = f
+		}
+	}
+	p, err := os.StartProcess(lore, []string{lore, "build", "--quiet"}, &os.ProcAttr{
+		Dir:   h.root,
+		Env:   append(childEnv(), manifest.LockFDEnv+"=3"),
+		Files: []*os.File{null, null, errs, lock},
+		Sys:   detached(),
+	})
+	if err != nil {
+		h.logf("rebuild: start %s: %v", lore, err)
+		return nil
+	}
+	exited := make(chan struct{})
+	go func() {
+		_, _ = p.Wait()
+		close(exited)
+	}()
+	return exited
+}
+
+// decide runs f on the manifest and makes sure nothing it picked is stale:
+// when the manifest is corrupt or an item f picked comes from a file that
+// changed since the build (an edit in place, which the folder checks
+// cannot see), it rebuilds and runs f again, once; items whose files still
+// differ are left out. ok is false when there is nothing to answer from.
+func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, bool) {
+	m, stale := h.load(callWait, false)
+	if m == nil {
+		return match.Decision{}, false
+	}
+	if !stale {
+		d, why := h.check(m, f)
+		h.release(m)
+		if why == "" {
+			return d, true
+		}
+		if m = h.rebuildFor(why); m == nil {
+			return match.Decision{}, false
+		}
+	}
+	defer h.release(m)
+	d, why := h.check(m, f)
+	switch {
+	case why == "":
+		return d, true
+	case d.Injected == nil:
+		h.news(why, "manifest %s", why)
+		return match.Decision{}, false
+	}
+	return h.withoutChanged(m, d), true
+}
+
+// rebuildFor rebuilds the manifest a decision found corrupt or stale (why)
+// and opens it again: the rebuilt one, the old one when the build did not
+// finish in time, nil when there is none.
+func (h *handler) rebuildFor(why string) *manifest.Manifest {
+	start := time.Now()
+	rebuilt := h.rebuild(callWait)
+	m, again := h.openChecked(false)
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case m == nil:
+		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, took)
+	case rebuilt && again == "":
+		h.news(why, "manifest %s: rebuilt in %v", why, took)
+	default:
+		h.news(why, "manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+	}
+	return m
+}
+
+// check runs f and says why its decision cannot be used as it is: the
+// manifest is corrupt (no decision), or a picked item's file changed.
+func (h *handler) check(m *manifest.Manifest, f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, string) {
+	d, err := f(m)
+	if err != nil {
+		return match.Decision{}, fmt.Sprintf("corrupt (%v)", err)
+	}
+	return d, h.changedItems(m, d)
+}
+
+// changedItems says which file of a picked item changed since the build.
+func (h *handler) changedItems(m *manifest.Manifest, d match.Decision) string {
+	for _, r := range d.Injected {
+		p, err := m.ItemChanged(h.root, r.Item())
+		if err != nil {
+			return fmt.Sprintf("corrupt (%v)", err)
+		}
+		if p != "" {
+			return fmt.Sprintf("stale (%s changed)", p)
+		}
+	}
+	return ""
+}
+
+// withoutChanged leaves out the picked items whose files changed since the
+// build, logging each; they are never injected from their old text.
+func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.Decision {
+	kept := d.Injected[:0:0]
+	for _, r := range d.Injected {
+		if p, err := m.ItemChanged(h.root, r.Item()); err != nil || p != "" {
+			h.note("left out %s: %s changed since the manifest was built", r.ID, p)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	d.Injected = kept
+	return d
+}
+
+// startBlock is the manifest's SessionStart block or, with no manifest or
+// a stale or damaged one, a note that says lessons come later (never the
+// old block, which may show lessons that no longer exist).
+// It also returns the ids of the items without triggers it shows and
+// of those their budget left out, for the record.
+func (h *handler) startBlock(m *manifest.Manifest, stale bool) (string, manifest.Always) {
+	const later = "lore: this repository's lessons were not ready at session start (being rebuilt; see " + lorepath.HookLog + "); they apply from the next tool calls."
+	if h.root == "" {
+		return "", manifest.Always{}
+	}
+	if m == nil || stale {
+		return later, manifest.Always{}
+	}
+	block, err := m.SessionStart()
+	if err != nil {
+		h.logf("%v", err)
+		return later, manifest.Always{}
+	}
+	a, err := m.AlwaysOn()
+	if err != nil {
+		h.logf("%v", err)
+	}
+	return strings.TrimSpace(block), a
+}
+
+// mayEditStore reports whether a call may write a file under .lore/ but
+// its cache: a shell command that names the folder, or a tool other than
+// a reader given such a path.
+func (h *handler) mayEditStore(tc call, cwd string) bool {
+	if tc.Tool == "Bash" && strings.Contains(tc.Command, lorepath.Dir+"/") {
+		return true
+	}
+	if tc.Tool == "Read" || tc.Tool == "Glob" || tc.Tool == "Grep" {
+		return false
+	}
+	for _, p := range tc.Paths {
+		if inStore(match.RelPath(h.root, cwd, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// inStore reports whether a repo-relative path is under .lore/ but not its
+// cache.
+func inStore(rel string) bool {
+	return strings.HasPrefix(rel, lorepath.Dir+"/") && !strings.HasPrefix(rel, lorepath.Cache+"/")
+}
+
+// markIfEditing creates the edit mark before a call that may write a file
+// under .lore/ (an Edit or Write of one, or a shell command that names the
+// folder): an editor's write in place changes no folder, so without the
+// mark a lesson the agent edits would count only from the next session.
+func (h *handler) markIfEditing(tc call, cwd string) {
+	if h.root == "" || !h.mayEditStore(tc, cwd) {
+		return
+	}
+	if err := filewrite.Touch(lorepath.Abs(h.root, lorepath.Edited), filewrite.Options{}); err != nil {
+		h.logf("mark the edit: %v", err)
+	}
+}

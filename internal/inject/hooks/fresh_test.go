@@ -1,0 +1,141 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeLore puts on PATH a lore that records each run (arguments and the
+// lock descriptor it was handed) and holds the build lock, building
+// nothing, until the test ends: a call waits for it its whole wait,
+// however loaded the machine.
+func fakeLore(t *testing.T) (runs string) {
+	t.Helper()
+	bin, dir := t.TempDir(), t.TempDir()
+	runs, hold := filepath.Join(dir, "runs"), filepath.Join(dir, "hold")
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(hold) })
+	script := "#!/bin/sh\necho \"$* fd=$" + "LORE_BUILD_LOCK_FD\" >> '" + runs + "'\n" +
+		"while [ -e '" + hold + "' ]; do /bin/sleep 0.05; done\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	return runs
+}
+
+// Parallel calls that find no manifest start one build between them, hand
+// it the build lock, wait for it, and log what happened.
+func TestParallelStaleCallsStartOneBuild(t *testing.T) {
+	root := repo(t, testItems)
+	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
+	runs := fakeLore(t)
+	// The default deadline's waits, not TestMain's stretched ones. Should
+	// the watchdog answer first on a loaded machine, the call still goes
+	// on here (abort does not end the test process) and logs its wait.
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
+			var out bytes.Buffer
+			Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
+			if out.String() != "{}\n" {
+				t.Errorf("stdout %q", out.String())
+			}
+		})
+	}
+	wg.Wait()
+	got, err := os.ReadFile(runs)
+	if err != nil || string(got) != "build --quiet fd=3\n" {
+		t.Errorf("lore runs: %q (%v), want one build with the lock as fd 3", got, err)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if n := strings.Count(string(log), "manifest missing: not rebuilt within"); n != 6 {
+		t.Errorf("%d of 6 calls logged the missing manifest:\n%s", n, log)
+	}
+}
+
+// With no time left to wait, a call still starts the build and answers at once.
+func TestNoTimeLeftStillStartsTheBuild(t *testing.T) {
+	root := repo(t, testItems)
+	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
+	runs := fakeLore(t)
+	// A deadline within the margin leaves no time to wait. Should the
+	// watchdog answer first on a loaded machine, the call still goes on
+	// here (abort does not end the test process) and starts the build.
+	t.Setenv("LORE_HOOK_DEADLINE", deadlineMargin.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
+	in, _ := json.Marshal(bash(root, newSession(t), "pytest"))
+	var out bytes.Buffer
+	Main([]string{"claude", "PreToolUse"}, bytes.NewReader(in), &out, &bytes.Buffer{})
+	if out.String() != "{}\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	// The build runs on after the call: wait for its record.
+	got := waitFile(runs, func(data []byte) bool { return len(data) > 0 })
+	if string(got) != "build --quiet fd=3\n" {
+		t.Errorf("lore runs: %q", got)
+	}
+}
+
+// An item file edited in place (same inode, same size: no folder changes)
+// is never injected from its old text: with no lore to rebuild, the call
+// answers without it and keeps the deny whose file did not change.
+func TestItemEditedInPlaceIsLeftOut(t *testing.T) {
+	root := repo(t, testItems)
+	t.Setenv("PATH", t.TempDir())
+	p := filepath.Join(root, ".lore/lessons/pytest.md")
+	old, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(old, []byte("Bare pytest"), []byte("BARE PYTEST"), 1)
+	if bytes.Equal(edited, old) {
+		t.Fatal("the edit changed nothing")
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(edited)
+	f.Close()
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "git push --force origin main && pytest"))
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, "Bare pytest") {
+		t.Errorf("want the deny and not the edited lesson: %s", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	for _, want := range []string{"stale (.lore/lessons/pytest.md changed)", "left out 01JPYTEST0000000000000000A"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("hook.log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// The waits for a rebuild are set for the default deadline; another
+// stretches them alike, and the default leaves them as they are.
+func TestWaitsStretchWithTheDeadline(t *testing.T) {
+	for _, c := range []struct{ span, wait, want time.Duration }{
+		{Deadline, callWait, callWait},
+		{Deadline, startWait, startWait},
+		{time.Minute, callWait, 45 * time.Second},
+		{time.Minute, startWait, 15 * time.Second},
+		{Deadline / 2, callWait, callWait / 2},
+	} {
+		h := &handler{span: c.span}
+		if got := h.stretched(c.wait); got != c.want {
+			t.Errorf("deadline %v: wait %v stretched to %v, want %v", c.span, c.wait, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,779 @@
+// Package match decides which compiled items to inject before one tool
+// call (docs/design.md, Matching and scoring): tool filter, shell-aware command
+// and glob path targets, unless vetoes, relevance and score, threshold, session
+// dedup, ordering, and the item and byte budgets.
+//
+// It is pure and light enough for the hook binary: it reads a
+// manifest.Manifest and imports no git, Markdown or YAML code. Index, used
+// at build time, decides which bucket of the manifest an item goes to and
+// which literals gate it, so that Decide scores only the few candidates a
+// call can possibly select and compiles only their regexes.
+package match
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+)
+
+// Call is one tool call, with names already normalized by the adapter.
+type Call struct {
+	Tool    string   // normalized lore tool name: Bash, Read, Edit, Write, Glob, Grep, NotebookEdit, WebFetch, ...
+	Command string   // the shell command, for Bash
+	Path    string   // repo-relative path for file tools ("" when none)
+	Content string   // the text an Edit/Write/NotebookEdit call adds, for content triggers
+	Prompt  string   // latest user prompt (keywords)
+	Recent  []string // last five prompts of the session (topics)
+}
+
+// Result is one scored item.
+type Result struct {
+	ID, Title, File  string // File: repo-relative source file of the item
+	Score, Relevance float64
+	Priority         int
+	Reasons          []string
+	Text             string // what to inject (rendered by form; the title when it fell back)
+	Fallback         bool   // Text is the title fallback
+	Deny             bool   // enforce: deny on an active critical item
+	DenyReason       string // the fix, for permissionDecisionReason
+	// Hold: enforce: once, the target matched in code. The hook denies
+	// the first such call of a context with Text as the reason; the item
+	// is then seen and later calls proceed.
+	Hold bool
+
+	confidence float64
+	global     bool
+	item       manifest.Item
+}
+
+// Item is the compiled item the result scored, for manifest.ItemChanged.
+func (r Result) Item() manifest.Item { return r.item }
+
+// Decision is the outcome for one call: what to inject, in order; what
+// passed the threshold but did not fit; and how many items were scored.
+// Rejected (Explain only) lists every other item with why it was out.
+type Decision struct {
+	Injected   []Result
+	Dropped    []Result
+	Considered int
+	Rejected   []Result
+}
+
+// Tolerance is the slack of every score comparison.
+const Tolerance = 1e-9
+
+// Seen reports whether an item was injected already in this session. It
+// is asked with the id's bytes as they lie in the manifest (not to be
+// kept): a long session asks for most candidates, and a string each cost
+// an allocation.
+type Seen func(id []byte) bool
+
+// Decide runs docs/design.md, Matching and scoring, for one tool call. seen
+// reports ids already injected in this session (nil: a fresh session); deny
+// items are never deduplicated.
+func Decide(m *manifest.Manifest, c Call, seen Seen) (Decision, error) {
+	e := newEval(c, false)
+	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
+	if err != nil {
+		return Decision{}, err
+	}
+	return e.decide(m, idx, seen, false)
+}
+
+// DecidePrompt is the UserPromptSubmit variant: only items that have
+// keywords and no tools or targets, scored with tool and target at 0.5.
+func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen Seen) (Decision, error) {
+	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
+	idx, err := m.Candidates(PromptBucket, "", "", prompt)
+	if err != nil {
+		return Decision{}, err
+	}
+	return e.decide(m, idx, seen, false)
+}
+
+// Explain is Decide for `lore match`: it scores every item, not only the
+// index's candidates, and lists the ones that were not selected with why.
+// Injected and Dropped are those of Decide for a fresh session.
+func Explain(m *manifest.Manifest, c Call) (Decision, error) {
+	e := newEval(c, false)
+	all := make([]int, m.Len())
+	for i := range all {
+		all[i] = i
+	}
+	d, err := e.decide(m, all, nil, true)
+	if err != nil {
+		return Decision{}, err
+	}
+	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
+	d.Considered = len(idx)
+	return d, err
+}
+
+type eval struct {
+	tool       string
+	kind       int
+	target     string // the command line or the path
+	targetLow  string // target, ASCII-lowercased, made on first need
+	edits      bool   // the tool adds text: content triggers apply
+	added      string // that text
+	addedHits  map[string]bool
+	addedLow   []byte // added, ASCII-lowercased, for long texts
+	prompt     string // normalized
+	texts      []string
+	promptMode bool
+	cmds       []string // simple commands, parsed on first need
+	parsed     bool
+	regexps    map[string]*regexp.Regexp
+	// Items share patterns (a store has dozens of `\bpytest\b`): each is
+	// run over the call once.
+	cmdHits    map[string]hit
+	unlessHits map[string]bool
+	explain    bool // build reasons (lore match), not only the decision
+}
+
+func newEval(c Call, promptMode bool) *eval {
+	e := &eval{tool: Tool(c.Tool), prompt: normText(c.Prompt), promptMode: promptMode}
+	e.kind = targetKind(e.tool)
+	switch e.kind {
+	case targetShell:
+		e.target = c.Command
+	case targetFile:
+		e.target = strings.TrimPrefix(c.Path, "./")
+		e.edits, e.added = Edits(e.tool), c.Content
+	}
+	if promptMode {
+		e.kind, e.target, e.edits, e.added = targetNone, "", false, ""
+	}
+	e.texts = []string{e.prompt}
+	for _, r := range c.Recent {
+		e.texts = append(e.texts, normText(r))
+	}
+	return e
+}
+
+func (e *eval) decide(m *manifest.Manifest, idx []int, seen Seen, explain bool) (Decision, error) {
+	e.explain = explain
+	d := Decision{Considered: len(idx)}
+	kept, err := e.pass(m, idx, seen, &d)
+	if err != nil {
+		return Decision{}, err
+	}
+	sort.Slice(kept, func(a, b int) bool { return less(kept[a], kept[b]) })
+	sort.SliceStable(d.Rejected, func(a, b int) bool { return less(d.Rejected[a], d.Rejected[b]) })
+	if err := d.fit(m, kept); err != nil {
+		return Decision{}, err
+	}
+	return d, nil
+}
+
+// pass scores the candidates and returns those over the threshold and not
+// yet shown in the session; for Explain, the others go to d.Rejected with
+// why.
+func (e *eval) pass(m *manifest.Manifest, idx []int, seen Seen, d *Decision) ([]Result, error) {
+	thr := m.Settings().Threshold
+	var kept []Result
+	for _, i := range idx {
+		h, err := m.Head(i)
+		if err != nil {
+			return nil, err
+		}
+		if skip, err := e.skip(h, seen); err != nil {
+			return nil, err
+		} else if skip {
+			continue
+		}
+		it, err := m.ItemOf(h)
+		if err != nil {
+			return nil, err
+		}
+		r, out := e.score(it)
+		switch {
+		case out != "" && e.explain:
+			if never := ContentUnreachable(it.Triggers.Tools, it.Triggers.Content); never != "" {
+				out += "; it " + never
+			}
+		case out == "":
+			out = e.cut(&r, thr)
+		}
+		if out == "" {
+			kept = append(kept, r)
+		} else if e.explain {
+			d.reject(r, out)
+		}
+	}
+	return kept, nil
+}
+
+// skip reports, from a candidate's head alone, that the call (not Explain)
+// need not read its record: it was shown earlier in the session (in a long
+// session, most were, and scoring them would compile their regexes for
+// nothing; a deny is never deduplicated), or each of its command patterns
+// lacks a required literal, so it cannot match.
+func (e *eval) skip(h manifest.Head, seen Seen) (bool, error) {
+	switch {
+	case e.explain:
+		return false, nil
+	case !h.Deny && seen != nil && seen(h.IDBytes()):
+		return true, nil
+	}
+	return e.cannotMatch(h)
+}
+
+// reject lists r as not injected, with why (Explain).
+func (d *Decision) reject(r Result, out string) {
+	r.Reasons = append(r.Reasons, "not injected: "+out)
+	d.Rejected = append(d.Rejected, r)
+}
+
+// cut says why a scored item is not kept ("" when it is): below the
+// threshold. (One injected already in this session was skipped before it
+// was scored.)
+func (e *eval) cut(r *Result, thr float64) string {
+	below := r.Score < thr-Tolerance
+	switch {
+	case below && e.explain:
+		out := fmt.Sprintf("score %.2f is below the threshold %.2f", r.Score, thr)
+		if never := Never(r.item.Triggers, r.Priority, thr); never != "" {
+			out += "; it " + never
+		}
+		return out
+	case below:
+		return "below the threshold"
+	}
+	return ""
+}
+
+// fit injects the kept items in order while they fit inject.maxItems and
+// inject.budgetBytes (a deny or a hold always goes in, as its title at
+// worst); the others are Dropped with why.
+func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
+	set := m.Settings()
+	used := 0
+	for _, r := range kept {
+		if len(d.Injected) >= set.MaxItems && !r.blocks() {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.maxItems (%d)", set.MaxItems))
+			d.Dropped = append(d.Dropped, r)
+			continue
+		}
+		text, err := m.Text(r.item)
+		if err != nil {
+			return err
+		}
+		if err := denyReason(m, &r); err != nil {
+			return err
+		}
+		if !d.budget(&r, text, used, set.BudgetBytes) {
+			continue
+		}
+		used += len(r.Text)
+		d.Injected = append(d.Injected, r)
+	}
+	return nil
+}
+
+// denyReason sets a deny's permissionDecisionReason: its fix, or its title.
+func denyReason(m *manifest.Manifest, r *Result) error {
+	if !r.Deny {
+		return nil
+	}
+	fix, err := m.Fix(r.item)
+	if err != nil {
+		return err
+	}
+	r.DenyReason = fix
+	if r.DenyReason == "" {
+		r.DenyReason = r.Title
+	}
+	return nil
+}
+
+// budget sets r's text when it fits the budget after used bytes (the first
+// item always does), its title when only that fits (a deny or a hold
+// always does), and otherwise drops it and reports false.
+func (d *Decision) budget(r *Result, text string, used, budget int) bool {
+	switch fb := FallbackText(r.Title, r.File); {
+	case len(d.Injected) == 0 || used+len(text) <= budget:
+		r.Text = text
+	case used+len(fb) <= budget || r.blocks():
+		r.Text, r.Fallback = fb, true
+		r.Reasons = append(r.Reasons, fmt.Sprintf("title only: %d bytes would exceed inject.budgetBytes (%d)", len(text), budget))
+	default:
+		r.Reasons = append(r.Reasons, fmt.Sprintf("dropped: over inject.budgetBytes (%d)", budget))
+		d.Dropped = append(d.Dropped, *r)
+		return false
+	}
+	return true
+}
+
+// FallbackText is what an item injects when its text does not fit: its
+// title and the file it came from.
+func FallbackText(title, file string) string {
+	return fmt.Sprintf("### %s\n(details: %s)\n", title, file)
+}
+
+// less orders by score, then project before global items, priority,
+// confidence and id.
+func less(a, b Result) bool {
+	if d := a.Score - b.Score; d > Tolerance || d < -Tolerance {
+		return d > 0
+	}
+	if a.global != b.global {
+		return !a.global
+	}
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if d := a.confidence - b.confidence; d > Tolerance || d < -Tolerance {
+		return d > 0
+	}
+	return a.ID < b.ID
+}
+
+// notes collects the reasons of one score, for Explain only.
+type notes struct {
+	explain bool
+	why     []string
+}
+
+func (n *notes) add(format string, args ...any) {
+	if n.explain {
+		n.why = append(n.why, fmt.Sprintf(format, args...))
+	}
+}
+
+func (n *notes) addText(s string) {
+	if n.explain {
+		n.why = append(n.why, s)
+	}
+}
+
+// score computes an item's components. out names why the item cannot be
+// injected for this call ("" when it can, subject to threshold and dedup).
+func (e *eval) score(it manifest.Item) (r Result, out string) {
+	r = Result{ID: it.ID, Title: it.Title, File: it.File, Priority: it.Priority,
+		confidence: it.Confidence, global: it.Global, item: it}
+	n := notes{explain: e.explain}
+	t := it.Triggers
+	if Untriggered(t) {
+		return r, e.why("it has no triggers: it is delivered at session start, not before a call")
+	}
+	tool, out := e.toolFit(t.Tools, &n)
+	target, matched := 0.5, false
+	if out == "" {
+		target, matched, out = e.targetFit(t, it.Required, &n)
+	}
+	if out == "" {
+		out = e.vetoed(t.Unless)
+	}
+	if out == "" {
+		out = e.relevance(&r, t, tool, target, &n)
+	}
+	if out != "" {
+		r.Reasons = n.why
+		return r, out
+	}
+	mult := Multiplier(it.Priority)
+	r.Score = r.Relevance * mult
+	n.add("score: %.2f = relevance %.2f x %.1f (priority %d)", r.Score, r.Relevance, mult, it.Priority)
+	e.enforce(&r, it, matched, &n)
+	r.Reasons = n.why
+	return r, ""
+}
+
+// toolFit scores the tool filter: 1 when the item names the tool, 0.5 when
+// it names none; out when it names others.
+func (e *eval) toolFit(tools []string, n *notes) (tool float64, out string) {
+	switch {
+	case e.promptMode:
+		n.add("tool: prompt (0.5)")
+	case len(tools) == 0:
+		n.add("tool: any (0.5)")
+	case e.namesTool(tools):
+		n.add("tool: %s (1.0)", e.tool)
+		return 1, ""
+	default:
+		return 0, e.why("tool %s is not in %v", e.tool, tools)
+	}
+	return 0.5, ""
+}
+
+// targetFit scores the command or path and content targets: 1 when the
+// call's matches, 0.5 when the item has none for it; out when it has and
+// they do not match.
+func (e *eval) targetFit(t manifest.Triggers, required [][]string, n *notes) (target float64, matched bool, out string) {
+	if len(t.Content) > 0 && !e.edits {
+		// Content is what the lesson is about: a call that adds no text
+		// (Read of the same file, a shell command) cannot show it.
+		return 0, false, e.why("content triggers set and a %s call adds no text", e.toolName())
+	}
+	switch {
+	case e.kind == targetShell && len(t.Commands) > 0:
+		out = e.commandFits(t.Commands, required, n)
+	case e.kind == targetFile && (len(t.Paths) > 0 || e.edits && len(t.Content) > 0):
+		out = e.fileFits(t, n)
+	default:
+		n.add("target: none for %s (0.5)", e.toolName())
+		return 0.5, false, ""
+	}
+	return 1, out == "", out
+}
+
+func (e *eval) commandFits(pats []string, required [][]string, n *notes) string {
+	pat, where := e.matchCommand(pats, required)
+	if pat == "" {
+		return e.why("no command pattern %q matches", pats)
+	}
+	n.add("command: `%s` matched `%s` (1.0)", pat, where)
+	return ""
+}
+
+// fileFits matches paths and content: both constrain the call, each set
+// must match.
+func (e *eval) fileFits(t manifest.Triggers, n *notes) string {
+	if out := e.pathFits(t.Paths, n); out != "" {
+		return out
+	}
+	if !e.edits || len(t.Content) == 0 {
+		return ""
+	}
+	pat, at := e.matchContent(t.Content)
+	if pat == "" {
+		return e.why("no content pattern %q matches the text the call adds", t.Content)
+	}
+	n.add("content: `%s` matched %q (1.0)", pat, at)
+	return ""
+}
+
+func (e *eval) pathFits(globs []string, n *notes) string {
+	if len(globs) == 0 {
+		return ""
+	}
+	glob := e.matchPath(globs)
+	switch {
+	case glob != "":
+		n.add("path: `%s` matched %s (1.0)", glob, e.target)
+		return ""
+	case e.target == "":
+		return e.why("paths %q set and the call has no path", globs)
+	}
+	return e.why("no path glob %q matches %s", globs, e.target)
+}
+
+// vetoed says which unless pattern rules the item out ("" when none).
+func (e *eval) vetoed(unless []string) string {
+	if e.kind == targetNone || e.target == "" {
+		return ""
+	}
+	for _, u := range unless {
+		if e.unlessMatches(u) {
+			return e.why("unless `%s` matched", u)
+		}
+	}
+	return ""
+}
+
+// relevance sets r.Relevance from the tool and target scores and the
+// keywords and topics present; out when the item has only phrases and
+// none is present.
+func (e *eval) relevance(r *Result, t manifest.Triggers, tool, target float64, n *notes) string {
+	kw, kwHits := phraseFit(t.Keywords, n, "keywords: none set (0.5)", "keywords: %d/%d %q (%.2f)", e.prompt)
+	topics, topHits := phraseFit(t.Topics, n, "topics: none set (0.5)", "topics: %d/%d %q (%.2f)", e.texts...)
+	if !ShapeOf(t).PhraseOnly() {
+		r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
+		return ""
+	}
+	// Keywords and topics are all it has: without a phrase it would be on
+	// for every call at high priority and dead at medium.
+	if kwHits+topHits == 0 {
+		return e.why("keyword/topic-only item and none of its phrases is present")
+	}
+	r.Relevance = phraseRelevance(kwHits, len(t.Keywords), topHits, len(t.Topics))
+	n.add("relevance: keyword/topic-only, the fraction of its phrases present (%.2f)", r.Relevance)
+	return ""
+}
+
+// phraseFit returns the fraction of the phrases present in the texts (0.5
+// when there are none) and how many are; none and hits are its notes.
+func phraseFit(phrases []string, n *notes, none, hits string, texts ...string) (float64, int) {
+	if len(phrases) == 0 {
+		n.addText(none)
+		return 0.5, 0
+	}
+	found := phraseHits(phrases, texts...)
+	f := float64(len(found)) / float64(len(phrases))
+	n.add(hits, len(found), len(phrases), found, f)
+	return f, len(found)
+}
+
+// enforce makes r a deny when the item is an active critical deny whose
+// target matched, and its command pattern matched code, not a mention;
+// likewise a hold (enforce: once).
+func (e *eval) enforce(r *Result, it manifest.Item, matched bool, n *notes) {
+	r.Deny = it.Deny && matched && it.Priority >= 9 && it.Status == "active"
+	r.Hold = it.Hold && matched && !r.Deny
+	if r.blocks() && e.kind == targetShell && !e.matchesCode(it.Triggers.Commands) {
+		// still injected: a mention is worth a lesson, not a block
+		n.add("enforce: %s not applied: the command matches only inside quotes, a here-document or a comment", r.enforcement())
+		r.Deny, r.Hold = false, false
+	}
+	if r.blocks() {
+		n.add("enforce: %s", r.enforcement())
+	}
+}
+
+// blocks reports whether r stops the call before it runs (a deny always,
+// a hold the first time in a context).
+func (r *Result) blocks() bool { return r.Deny || r.Hold }
+
+// enforcement names r's enforce value in its reasons.
+func (r *Result) enforcement() string {
+	if r.Hold {
+		return "once (the first matching call of a context is held with this lesson)"
+	}
+	return "deny"
+}
+
+// why formats why an item is out, for Explain only: the hook never prints
+// it, and a tool call should not pay for fmt.
+func (e *eval) why(format string, args ...any) string {
+	if !e.explain {
+		return "rejected"
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+func (e *eval) toolName() string {
+	if e.promptMode {
+		return "a prompt"
+	}
+	return e.tool
+}
+
+func (e *eval) namesTool(tools []string) bool { return namesTool(tools, e.tool) }
+
+// namesTool reports whether one of tools is the normalized tool.
+func namesTool(tools []string, tool string) bool {
+	for _, t := range tools {
+		if Tool(t) == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *eval) regexp(pat string) *regexp.Regexp {
+	if re, ok := e.regexps[pat]; ok {
+		return re
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		re = nil // compile rejects such items; a hand-made manifest just never matches
+	}
+	if e.regexps == nil {
+		e.regexps = map[string]*regexp.Regexp{}
+	}
+	e.regexps[pat] = re
+	return re
+}
+
+// hit is what a command pattern matched: the whole line or one simple
+// command (where), or nothing (!ok).
+type hit struct {
+	where string
+	ok    bool
+}
+
+// matchCommand returns the first pattern that matches the whole command line
+// or one of its simple commands, and what it matched. A pattern whose
+// required literals (by index, manifest.Item.Required) are not all in the
+// line cannot match either: it is not compiled.
+func (e *eval) matchCommand(pats []string, required [][]string) (pat, where string) {
+	for i, p := range pats {
+		if i < len(required) && !e.hasAll(required[i]) {
+			continue
+		}
+		h, done := e.cmdHits[p]
+		if !done {
+			h = e.runCommand(p)
+			if e.cmdHits == nil {
+				e.cmdHits = map[string]hit{}
+			}
+			e.cmdHits[p] = h
+		}
+		if h.ok {
+			return p, h.where
+		}
+	}
+	return "", ""
+}
+
+// cannotMatch reports whether a command line lacks a required literal of
+// each of an item's command patterns, which targetFit would then reject.
+func (e *eval) cannotMatch(h manifest.Head) (bool, error) {
+	if e.kind != targetShell {
+		return false, nil
+	}
+	possible, err := h.Possible(e.holds)
+	return !possible, err
+}
+
+// hasAll reports whether the command line holds every one of the
+// lowercased literals (ASCII case-insensitively).
+func (e *eval) hasAll(lits []string) bool {
+	for _, l := range lits {
+		if !strings.Contains(e.lowTarget(), l) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds is hasAll for one literal as it lies in the manifest (a literal's
+// string is on the stack: it does not escape and is short).
+func (e *eval) holds(lit []byte) bool { return strings.Contains(e.lowTarget(), string(lit)) }
+
+// lowTarget is the command line ASCII-lowercased, made on first need.
+func (e *eval) lowTarget() string {
+	if e.targetLow == "" {
+		e.targetLow = string(asciiLower(e.target))
+	}
+	return e.targetLow
+}
+
+func (e *eval) runCommand(p string) hit {
+	re := e.regexp(p)
+	if re == nil {
+		return hit{}
+	}
+	if re.MatchString(e.target) {
+		return hit{e.target, true}
+	}
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+	}
+	for _, c := range e.cmds {
+		if re.MatchString(c) {
+			return hit{c, true}
+		}
+	}
+	return hit{}
+}
+
+// matchContent returns the first content pattern that matches the text
+// the call adds, and (for Explain) the text it matched.
+func (e *eval) matchContent(pats []string) (pat, at string) {
+	for _, p := range pats {
+		ok, done := e.addedHits[p]
+		if !done {
+			re := e.regexp(p)
+			ok = re != nil && e.addedMatches(re, p)
+			if e.addedHits == nil {
+				e.addedHits = map[string]bool{}
+			}
+			e.addedHits[p] = ok
+		}
+		if ok {
+			return p, e.snippet(p)
+		}
+	}
+	return "", ""
+}
+
+// snippet returns, for Explain, the start of the added text p matched.
+func (e *eval) snippet(p string) string {
+	if !e.explain {
+		return ""
+	}
+	loc := e.regexp(p).FindStringIndex(e.added)
+	if loc == nil {
+		return ""
+	}
+	return e.added[loc[0]:min(loc[1], loc[0]+80)]
+}
+
+// unlessMatches reports whether the veto pattern u matches the target.
+func (e *eval) unlessMatches(u string) bool {
+	m, done := e.unlessHits[u]
+	if !done {
+		re := e.regexp(u)
+		m = re != nil && re.MatchString(e.target)
+		if e.unlessHits == nil {
+			e.unlessHits = map[string]bool{}
+		}
+		e.unlessHits[u] = m
+	}
+	return m
+}
+
+// matchesCode reports whether a command pattern matches, on the line or on
+// one simple command, at a place that starts outside quoted strings,
+// here-document bodies and comments (docs/design.md, Matching and scoring):
+// "pytest" in a commit message is not a run of pytest, while a guard that names
+// a quoted argument (rm -rf "$HOME") still holds. Only an item that would deny
+// pays for the second scan.
+func (e *eval) matchesCode(pats []string) bool {
+	spans, _ := inertSpans(e.target)
+	if len(spans) == 0 {
+		return true // nothing is quoted: the match stands
+	}
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+	}
+	for _, p := range pats {
+		if re := e.regexp(p); re != nil && e.matchesCodeWith(re, spans) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesCodeWith is matchesCode for one compiled pattern.
+func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
+	if startsInCode(re, e.target, 0, spans) {
+		return true
+	}
+	for _, c := range e.cmds {
+		if startsInCode(re, c, offsetIn(e.target, c), spans) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsInCode reports whether a match of re in text, which starts at off
+// in the line, starts outside every inert span.
+func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if !inSpan(off+m[0], spans) {
+			return true
+		}
+	}
+	return false
+}
+
+// inSpan reports whether offset at is inside one of the spans.
+func inSpan(at int, spans []span) bool {
+	for _, sp := range spans {
+		if sp.start <= at && at < sp.end {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *eval) matchPath(globs []string) string {
+	if e.target == "" {
+		return ""
+	}
+	for _, g := range globs {
+		if ok, err := doublestar.Match(g, e.target); err == nil && ok {
+			return g
+		}
+	}
+	return ""
+}

@@ -1,0 +1,99 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+)
+
+// How an item reaches an agent (docs/design.md, Prevention before the
+// call): nothing that enters the store is silently dead.
+const (
+	BeforeCall   = "before-call"   // its triggers can reach the threshold on a matching call or prompt
+	SessionStart = "session-start" // no triggers: injected at SessionStart and SubagentStart
+	Never        = "never"         // never reaches an agent; Delivery.Reason says why
+)
+
+// Delivery is how an item reaches an agent, with why when it never does.
+type Delivery struct {
+	Kind   string `json:"delivery"`
+	Reason string `json:"deliveryReason,omitempty"`
+}
+
+// DeliveryOf is how a build with settings set delivers it: never when the
+// build leaves it out (an error or a safety finding, its status, a
+// confidence under inject.minConfidence) or its triggers can never reach
+// the threshold at its priority; at session start when it has no triggers;
+// else before a matching call. It is the one answer list, show, match and
+// promote give.
+func DeliveryOf(it *markdown.Item, set manifest.Settings) Delivery {
+	if why := LeftOut(it, set); why != "" {
+		return Delivery{Never, why}
+	}
+	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
+}
+
+// LeftOut says why a build with settings set leaves the item out ("" when
+// it compiles it): its first error or safety finding (file, line, key),
+// its status, or a confidence under inject.minConfidence.
+func LeftOut(it *markdown.Item, set manifest.Settings) string {
+	if errs, _ := check(it); len(errs) > 0 {
+		return "the build leaves it out: " + errs[0].Error()
+	}
+	if !it.Injectable(set.Drafts) {
+		return inactive(it)
+	}
+	if it.Confidence < set.MinConfidence-match.Tolerance {
+		return fmt.Sprintf("confidence %.2f is under inject.minConfidence %.2f: the build leaves it out", it.Confidence, set.MinConfidence)
+	}
+	return ""
+}
+
+// triggerDelivery is the delivery that triggers t give an item at
+// priority p.
+func triggerDelivery(t manifest.Triggers, p int, threshold float64) Delivery {
+	if match.Untriggered(t) {
+		return Delivery{SessionStart, ""}
+	}
+	if why := match.Never(t, p, threshold); why != "" {
+		return Delivery{Never, "its triggers " + why}
+	}
+	return Delivery{BeforeCall, ""}
+}
+
+func inactive(it *markdown.Item) string {
+	switch it.Status {
+	case "draft":
+		return "status draft: not injected until promoted (lore promote)"
+	case "proposed":
+		return "status proposed: not injected until accepted (status: accepted)"
+	}
+	return fmt.Sprintf("status %s: only active lessons and pitfalls and accepted decisions are injected", it.Status)
+}
+
+// bands are the named priorities, lowest first, as promote tries them.
+var bands = []string{"low", "medium", "high", "critical"}
+
+// LowestFiring returns the lowest named band, no lower than an item's
+// priority p, at which its triggers t can reach threshold; ok is false,
+// with why, when none does (content on tools that add no text). An item
+// without triggers fires at any priority (at session start). Promote and
+// import both raise a priority with it.
+func LowestFiring(t manifest.Triggers, p int, threshold float64) (band string, ok bool, why string) {
+	for _, b := range bands {
+		n, _ := markdown.ParsePriority(b)
+		if markdown.Priority(p).Band() == b {
+			n = markdown.Priority(p) // its own band: keep its number
+		} else if int(n) < p {
+			continue
+		}
+		d := triggerDelivery(t, int(n), threshold)
+		if d.Kind != Never {
+			return b, true, ""
+		}
+		why = d.Reason
+	}
+	return "", false, why
+}

@@ -1,0 +1,113 @@
+package compile
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
+)
+
+// Snapshot is the stat of every source a build reads, taken before it reads
+// them: the manifest records it, and the hook compares it with the disk to
+// know the manifest is stale (docs/design.md, Manifest freshness).
+type Snapshot struct {
+	Watch, Files []manifest.Watched
+	files        map[string]int // item path as loaded -> index in Files
+}
+
+// racyWindow is how old a source's timestamps must be before a snapshot
+// can be trusted: file systems stamp changes with a coarse clock (one
+// kernel tick, at most 10 ms), so a change in the same tick as the stat
+// could leave every field equal. Like git's racy-clean rule, but resolved
+// by waiting: a later change then always gets a later timestamp.
+const racyWindow = 20 * time.Millisecond
+
+// TakeSnapshot stats the sources of the store at root: config, learnings
+// (repo-relative), the kind and skill folders and their .md files, and the
+// global store's kind folders and files (global "" for none). It waits out
+// the racy window when a source changed in the last few milliseconds. The
+// caller clears the hook's edit mark (manifest.EditedRelPath) first: the
+// build that follows the snapshot answers it by reading the files.
+func TakeSnapshot(root, global, learnings string) Snapshot {
+	var s Snapshot
+	for try := 0; ; try++ {
+		start := time.Now()
+		s = takeSnapshot(root, global, learnings)
+		age := start.Sub(s.newest())
+		if try == 5 || age >= racyWindow || age < 0 { // < 0: a time set in the future
+			return s
+		}
+		time.Sleep(racyWindow - age)
+	}
+}
+
+func takeSnapshot(root, global, learnings string) Snapshot {
+	s := Snapshot{files: map[string]int{}}
+	watchFile := func(rel string) {
+		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
+	}
+	watchFile(manifest.EditedRelPath)
+	watchFile(lorepath.Config)
+	if learnings != "" {
+		watchFile(path.Clean(filepath.ToSlash(learnings)))
+	}
+	// folder: its entry path (relative or absolute), the path items show.
+	folder := func(dir, entry, display string) {
+		s.Watch = append(s.Watch, manifest.Watched{Path: entry, Stat: manifest.StatPath(dir)})
+		entries, err := os.ReadDir(dir) // after the folder's stat: an entry added later changes the folder
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			s.files[display+"/"+e.Name()] = len(s.Files)
+			s.Files = append(s.Files, manifest.Watched{Path: entry + "/" + e.Name(), Stat: manifest.StatPath(filepath.Join(dir, e.Name()))})
+		}
+	}
+	for _, kind := range markdown.Kinds {
+		f := lorepath.InDir(markdown.Folder(kind))
+		folder(filepath.Join(root, filepath.FromSlash(f)), f, f)
+	}
+	folder(filepath.Join(root, filepath.FromSlash(SkillsDir)), SkillsDir, SkillsDir)
+	if global != "" {
+		disp := DisplayPath(global)
+		for _, kind := range markdown.Kinds {
+			dir := filepath.Join(global, markdown.Folder(kind))
+			folder(dir, filepath.ToSlash(dir), disp+"/"+markdown.Folder(kind))
+		}
+	}
+	return s
+}
+
+// newest is the latest modification or change time of any source.
+func (s Snapshot) newest() time.Time {
+	var n int64
+	for _, l := range [][]manifest.Watched{s.Watch, s.Files} {
+		for _, w := range l {
+			n = max(n, w.Stat.Mtime, w.Stat.Ctime)
+		}
+	}
+	return time.Unix(0, n)
+}
+
+// sources returns the Files indexes of the given item paths (as loaded),
+// sorted; paths the snapshot did not see are left out (a folder change
+// covers them).
+func (s Snapshot) sources(paths ...string) []int {
+	var out []int
+	for _, p := range paths {
+		if i, ok := s.files[p]; ok {
+			out = append(out, i)
+		}
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,54 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		check      func(Config) bool
+		errLine    int    // 0: no error
+		errText    string // in the message
+	}{
+		{"empty is the defaults", "", func(c Config) bool { return c.Inject.Threshold == 0.7 && c.Consolidate.SizeTrigger == 150 }, 0, ""},
+		{"the commented template is the defaults", Template, func(c Config) bool {
+			d := Default()
+			return c.Inject == d.Inject && c.Learnings == d.Learnings && c.Consolidate.FileLimit == d.Consolidate.FileLimit
+		}, 0, ""},
+		{"one key over the defaults", "inject:\n  maxItems: 2\n", func(c Config) bool { return c.Inject.MaxItems == 2 && c.Inject.BudgetBytes == 4096 }, 0, ""},
+		{"paths inside the work tree", "learnings: docs/learnings.md\nconsolidate:\n  report: ./tmp/r.md\n", func(c Config) bool { return c.Learnings == "docs/learnings.md" }, 0, ""},
+		{"routes", "consolidate:\n  routes:\n    - match: deploy\n      target: docs/deploy.md\n", func(c Config) bool {
+			return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Target == "docs/deploy.md"
+		}, 0, ""},
+		{"an unknown key is an error, not a silent default", "inject:\n  maxitems: 2\n", nil, 2, "maxitems"},
+		{"a wrong type names its line", "scan:\n  maxCandidates: many\n", nil, 2, "many"},
+		{"a value out of range names its key and line", "inject:\n  budgetBytes: 4096\n  minConfidence: 1.5\n", nil, 3, "inject.minConfidence"},
+		{"the session budget", "inject:\n  sessionBudgetBytes: 2048\n", func(c Config) bool { return c.Inject.SessionBudgetBytes == 2048 }, 0, ""},
+		{"the session budget defaults to 6144", "inject:\n  maxItems: 2\n", func(c Config) bool { return c.Inject.SessionBudgetBytes == 6144 }, 0, ""},
+		{"a session budget over the client's cap", "inject:\n  maxItems: 2\n  sessionBudgetBytes: 20000\n", nil, 3, "inject.sessionBudgetBytes: must be within 256..8192"},
+		{"broken YAML", "inject: [\n", nil, 1, "invalid config"},
+		{"learnings outside the work tree", "# staging\nlearnings: ../x.md\n", nil, 2, "learnings: \"../x.md\" must be a relative path inside the work tree"},
+		{"an absolute learnings path", "learnings: /tmp/x.md\n", nil, 1, "learnings:"},
+		{"learnings in the git folder", "learnings: .git/hooks/pre-commit\n", nil, 1, "not under .git"},
+		{"learnings that climbs out through a folder", "learnings: docs/../../x.md\n", nil, 1, "learnings:"},
+		{"a report outside the work tree", "consolidate:\n  minBatch: 3\n  report: ../../r.md\n", nil, 3, "consolidate.report:"},
+		{"the second route's target outside", "consolidate:\n  routes:\n    - match: a\n      target: docs/a.md\n    - target: ../b.md\n      match: b\n", nil, 5, "consolidate.routes[1].target:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(".lore/config.yaml", []byte(tc.yaml))
+			if tc.errLine == 0 {
+				if err != nil || !tc.check(c) {
+					t.Fatalf("Parse: %+v, %v", c, err)
+				}
+				return
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Line != tc.errLine || !strings.Contains(err.Error(), tc.errText) || !strings.HasPrefix(err.Error(), ".lore/config.yaml:") {
+				t.Fatalf("Parse error = %v, want line %d mentioning %q", err, tc.errLine, tc.errText)
+			}
+		})
+	}
+}
