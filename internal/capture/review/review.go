@@ -358,19 +358,8 @@ func Drafts(s *gitstore.Store) ([]*markdown.Item, error) {
 			out = append(out, it)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return moreImportant(out[i], out[j]) })
+	sort.SliceStable(out, func(i, j int) bool { return markdown.MoreImportant(out[i], out[j]) })
 	return out, nil
-}
-
-// moreImportant orders drafts: priority, then confidence, then oldest.
-func moreImportant(a, b *markdown.Item) bool {
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
-	}
-	if a.Confidence != b.Confidence {
-		return a.Confidence > b.Confidence
-	}
-	return a.Created.Before(b.Created)
 }
 
 // SetStatus applies the reviewer's refinements and a new status (and

@@ -26,7 +26,7 @@ func AlwaysOn(items []*markdown.Item, budget, itemCap int) manifest.Always {
 		return manifest.Always{}
 	}
 	sorted := append([]*markdown.Item(nil), items...)
-	sort.SliceStable(sorted, func(a, b int) bool { return moreImportant(sorted[a], sorted[b]) })
+	sort.SliceStable(sorted, func(a, b int) bool { return markdown.MoreImportant(sorted[a], sorted[b]) })
 	texts := make([]string, len(sorted))
 	total := len(alwaysHead)
 	for i, it := range sorted {
@@ -55,17 +55,6 @@ func AlwaysOn(items []*markdown.Item, budget, itemCap int) manifest.Always {
 	}
 	a.Text = b.String()
 	return a
-}
-
-// moreImportant orders items for the always-on block.
-func moreImportant(x, y *markdown.Item) bool {
-	if x.Priority != y.Priority {
-		return x.Priority > y.Priority
-	}
-	if x.Confidence != y.Confidence {
-		return x.Confidence > y.Confidence
-	}
-	return x.ID < y.ID
 }
 
 // leftOutLine names what inject.sessionBudgetBytes left out: the first

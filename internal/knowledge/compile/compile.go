@@ -281,16 +281,7 @@ const maxCritical = 5
 // their fix, a compact index of what is compiled, and the drafts count.
 func sessionStart(critical []*markdown.Item, index []IndexEntry, drafts int) string {
 	var b strings.Builder
-	sort.Slice(critical, func(a, c int) bool {
-		x, y := critical[a], critical[c]
-		if x.Priority != y.Priority {
-			return x.Priority > y.Priority
-		}
-		if x.Confidence != y.Confidence {
-			return x.Confidence > y.Confidence
-		}
-		return x.ID < y.ID
-	})
+	sort.Slice(critical, func(a, c int) bool { return markdown.MoreImportant(critical[a], critical[c]) })
 	if len(critical) > 0 {
 		b.WriteString("## Critical knowledge for this repository\n\n")
 		for i, it := range critical {

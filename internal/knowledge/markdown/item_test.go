@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"os"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,22 @@ func TestContentTrigger(t *testing.T) {
 	}
 	if it.KeyLine("triggers.content") != 9 {
 		t.Errorf("line of content = %d", it.KeyLine("triggers.content"))
+	}
+}
+
+func TestMoreImportant(t *testing.T) {
+	items := []*Item{
+		{ID: "01B", Priority: 5, Confidence: 0.9},
+		{ID: "01A", Priority: 5, Confidence: 0.9},
+		{ID: "01C", Priority: 9, Confidence: 0.1},
+		{ID: "01D", Priority: 5, Confidence: 0.95},
+	}
+	sort.Slice(items, func(i, j int) bool { return MoreImportant(items[i], items[j]) })
+	var got []string
+	for _, it := range items {
+		got = append(got, it.ID)
+	}
+	if want := "01C 01D 01A 01B"; strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s (priority, then confidence, then the older id)", got, want)
 	}
 }

@@ -59,3 +59,17 @@ func (p Priority) Multiplier() float64 {
 }
 
 func (p Priority) String() string { return p.Band() }
+
+// MoreImportant is lore's one order of items, most important first:
+// higher priority, then higher confidence, then the older id (ids are
+// ULIDs, so the order of creation), which makes the order total. The
+// session-start blocks and the review queue follow it.
+func MoreImportant(a, b *Item) bool {
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if a.Confidence != b.Confidence {
+		return a.Confidence > b.Confidence
+	}
+	return a.ID < b.ID
+}
