@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -26,7 +26,7 @@ func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 		return nil
 	}
 	if b.Fresh {
-		fmt.Fprintf(g.Stdout, "%s is up to date: %d items\n", manifest.RelPath, b.Items)
+		fmt.Fprintf(g.Stdout, "%s is up to date: %d items\n", lorepath.Manifest, b.Items)
 		return nil
 	}
 	r := b.Report
@@ -34,7 +34,7 @@ func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 	if !b.Wrote {
 		verb = "unchanged"
 	}
-	fmt.Fprintf(g.Stdout, "%s %s: %d items compiled", verb, manifest.RelPath, r.Compiled)
+	fmt.Fprintf(g.Stdout, "%s %s: %d items compiled", verb, lorepath.Manifest, r.Compiled)
 	if notes := b.Notes(); len(notes) > 0 {
 		fmt.Fprintf(g.Stdout, " (%s)", strings.Join(notes, ", "))
 	}

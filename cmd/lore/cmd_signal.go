@@ -6,6 +6,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/inject/signals"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // SignalCmd groups the signal verbs (docs/design.md, Phase learnings and
@@ -59,7 +60,7 @@ func (c *SignalListCmd) Run(g *Globals) error {
 		return err
 	}
 	if l.Broken > 0 {
-		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", signals.RelPath, l.Broken)
+		fmt.Fprintf(g.Stderr, "lore: %s: skipped %d broken line(s)\n", lorepath.InLocal(lorepath.Signals), l.Broken)
 	}
 	if c.JSON {
 		return g.printJSON(l.Live)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -93,7 +94,7 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 // a new build, written to disk when write is set (the caller holds the
 // build lock) and otherwise kept in memory.
 func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, error) {
-	path := s.Path(manifest.RelPath)
+	path := s.Path(lorepath.Manifest)
 	if !force && manifest.Check(s.Root, compile.Revision) == "" {
 		if m, err := manifest.Open(path); err == nil {
 			return Built{Fresh: true}, m, nil
@@ -128,7 +129,7 @@ func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 	global := compile.GlobalDir()
 	// The edit mark is answered by this build; a mark left in place (its
 	// removal failed) only makes the next hook call check the files again.
-	_ = s.RemoveLocked(manifest.EditedRelPath)
+	_ = s.RemoveLocked(lorepath.Edited)
 	snap := compile.TakeSnapshot(s.Root, global, cfg.Learnings)
 	in, skipped, err := CompileInput(s, global)
 	if err != nil {
@@ -148,8 +149,8 @@ func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 // under its own lock, so its temp file is never another writer's stray
 // temp file to sweep.
 func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
-	if old, err := s.ReadFile(manifest.RelPath); err == nil && bytes.Equal(old, data) {
+	if old, err := s.ReadFile(lorepath.Manifest); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	return true, s.WriteFile(manifest.RelPath, data)
+	return true, s.WriteFile(lorepath.Manifest, data)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -98,12 +99,12 @@ func (o InitOptions) agents() ([]*agent.Agent, error) {
 // createLayout creates the files of .lore/ that are missing.
 func createLayout(s *gitstore.Store) ([]string, error) {
 	files := []struct{ rel, content string }{
-		{gitstore.ConfigPath, config.Template},
-		{gitstore.DirName + "/learnings.md", learningsPreamble},
-		{gitstore.DirName + "/.gitignore", loreGitignore},
+		{lorepath.Config, config.Template},
+		{lorepath.Dir + "/learnings.md", learningsPreamble},
+		{lorepath.Dir + "/.gitignore", loreGitignore},
 	}
 	for _, kind := range markdown.Kinds {
-		files = append(files, struct{ rel, content string }{path.Join(gitstore.DirName, markdown.Folder(kind), ".gitkeep"), ""})
+		files = append(files, struct{ rel, content string }{path.Join(lorepath.Dir, markdown.Folder(kind), ".gitkeep"), ""})
 	}
 	var created []string
 	for _, f := range files {

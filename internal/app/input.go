@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // loadSkills parses the skill documents of .lore/skills (lore aggregate).
 // A document that cannot be parsed is returned as an error and skipped.
 func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
-	entries, err := os.ReadDir(s.Path(compile.SkillsDir))
+	entries, err := os.ReadDir(s.Path(lorepath.Skills))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -27,7 +28,7 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
-		rel := compile.SkillsDir + "/" + e.Name()
+		rel := lorepath.Skills + "/" + e.Name()
 		data, err := s.ReadFile(rel)
 		if err != nil {
 			errs = append(errs, err)

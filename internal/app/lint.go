@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -135,7 +136,7 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 		return st, err
 	}
 	learnings := ".lore/learnings.md"
-	if st.Config, err = optionalFile(s, gitstore.ConfigPath); err != nil {
+	if st.Config, err = optionalFile(s, lorepath.Config); err != nil {
 		return st, err
 	}
 	if st.Config != nil {
@@ -155,7 +156,7 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 func kindFiles(s *gitstore.Store) ([]lint.File, error) {
 	var files []lint.File
 	for _, kind := range markdown.Kinds {
-		dir := path.Join(gitstore.DirName, markdown.Folder(kind))
+		dir := path.Join(lorepath.Dir, markdown.Folder(kind))
 		entries, err := os.ReadDir(s.Path(dir))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -45,7 +45,7 @@ func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 	}
 	if opt.DryRun {
 		// Only the plan: no lock, and the bookmarks read where they are.
-		p, err := planScan(s, cfg, opt, func() (string, error) { return gitstore.LocalRel + "/" + review.BookmarksFile, nil })
+		p, err := planScan(s, cfg, opt, func() (string, error) { return lorepath.Local + "/" + lorepath.Bookmarks, nil })
 		if err != nil {
 			return nil, err
 		}
@@ -57,7 +57,7 @@ func Scan(s *gitstore.Store, opt ScanOptions) (*ScanResult, error) {
 	}
 	defer unlock()
 	// An older lore's bookmarks move out of the cache first (a write).
-	p, err := planScan(s, cfg, opt, func() (string, error) { return s.Local(review.BookmarksFile) })
+	p, err := planScan(s, cfg, opt, func() (string, error) { return s.Local(lorepath.Bookmarks) })
 	if err != nil {
 		return nil, err
 	}

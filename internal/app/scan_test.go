@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lore-agents/lore/internal/capture/review"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // A dry scan finds what the scan applies and writes nothing (no drafts,
@@ -69,7 +69,7 @@ func TestRescanRewritesBookmarksOnlyWhenTheyMove(t *testing.T) {
 		if _, err := Scan(s, ScanOptions{Paths: []string{transcript}}); err != nil {
 			t.Fatal(err)
 		}
-		rel, err := s.Local(review.BookmarksFile)
+		rel, err := s.Local(lorepath.Bookmarks)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/inject/signals"
 	"github.com/lore-agents/lore/internal/knowledge/redact"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -111,7 +112,7 @@ func PruneSignals(s *gitstore.Store) (Pruned, error) {
 }
 
 func readSignals(s *gitstore.Store) ([]signals.Signal, int, error) {
-	rel, err := s.Local(signals.Name)
+	rel, err := s.Local(lorepath.Signals)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -143,5 +144,5 @@ func writeSignals(s *gitstore.Store, edit func([]signals.Signal) []signals.Signa
 	if err != nil {
 		return err
 	}
-	return s.WriteLocked(signals.RelPath, signals.Marshal(edit(sigs)))
+	return s.WriteLocked(lorepath.InLocal(lorepath.Signals), signals.Marshal(edit(sigs)))
 }

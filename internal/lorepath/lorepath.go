@@ -39,10 +39,10 @@ const (
 // Files of the cache.
 const (
 	Manifest  = Cache + "/manifest"   // what the hook reads
-	BuildLock = Cache + "/build.lock" // held by every build
+	BuildLock = Cache + "/build.lock" // held by every build: parallel hook calls that find the manifest stale start one build
 	WriteLock = Cache + "/write.lock" // the store lock
 	ScanLock  = Cache + "/scan.lock"
-	Edited    = Cache + "/edited" // the hook's mark of an agent's edit under .lore/
+	Edited    = Cache + "/edited" // the hook's mark of an agent's edit under .lore/: while it exists the manifest is stale
 	HookLog   = Cache + "/hook.log"
 	ScanLog   = Cache + "/scan.log"
 )

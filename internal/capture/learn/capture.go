@@ -23,11 +23,6 @@ import (
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
-// EventsPath is the event log, committed: the record that a key's
-// learnings were captured must travel with learnings.md (a teammate's
-// clone, a deleted cache) or a re-run would capture them again.
-const EventsPath = lorepath.Events
-
 // EventCaptured marks a key as captured.
 const EventCaptured = "learnings_captured"
 
@@ -237,7 +232,7 @@ type capture struct {
 // load reads the event log and the learnings file.
 func (c *capture) load() error {
 	var err error
-	if c.events, err = ReadEvents(c.s.Path(EventsPath)); err != nil {
+	if c.events, err = ReadEvents(c.s.Path(lorepath.Events)); err != nil {
 		return err
 	}
 	c.data, err = c.s.ReadFile(c.learningsPath)
@@ -397,7 +392,7 @@ func ReadEvents(path string) ([]Event, error) {
 // log is: a capture's event is its commit point, and a kill mid-append
 // would leave half a line where a rerun expects the old log or the new.
 func appendEvent(s *gitstore.Store, e Event) error {
-	data, err := s.ReadFile(EventsPath)
+	data, err := s.ReadFile(lorepath.Events)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("learn: %w", err)
 	}
@@ -411,8 +406,8 @@ func appendEvent(s *gitstore.Store, e Event) error {
 	// The merge rule first: the event is the last write of a capture.
 	// git merges two branches' event logs by keeping both sides' lines:
 	// the log is append-only and order does not matter.
-	if err := s.EnsureUnion(EventsPath); err != nil {
+	if err := s.EnsureUnion(lorepath.Events); err != nil {
 		return err
 	}
-	return s.WriteLocked(EventsPath, append(append(data, line...), '\n'))
+	return s.WriteLocked(lorepath.Events, append(append(data, line...), '\n'))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/lore-agents/lore/internal/fuzzlimit"
 	"github.com/lore-agents/lore/internal/inject/signals"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
@@ -120,7 +121,7 @@ func TestCaptureOncePerKey(t *testing.T) {
 	if strings.Contains(got, "alpha") || strings.Count(got, marker("phase-1")) != 1 {
 		t.Errorf("after --force:\n%s", got)
 	}
-	evs, _ := ReadEvents(s.Path(EventsPath))
+	evs, _ := ReadEvents(s.Path(lorepath.Events))
 	if len(evs) != 2 || !evs[1].Force {
 		t.Errorf("events %+v", evs)
 	}
@@ -141,13 +142,13 @@ func TestCaptureKilled(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		oldEvents := read(t, s, EventsPath)
+		oldEvents := read(t, s, lorepath.Events)
 		if _, err := Capture(s, lpath, "k", src, force, now, nil); err != nil {
 			t.Fatal(err)
 		}
 		done := read(t, s, lpath)
 		// Killed after learnings.md, before the event: roll the log back.
-		write(t, s, EventsPath, oldEvents)
+		write(t, s, lorepath.Events, oldEvents)
 		res, err := Capture(s, lpath, "k", src, false, now, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -72,13 +72,6 @@ func Sighting(typ, title string, count int, at time.Time, qualityOK bool, detail
 		Count: count, FirstSeen: at, LastSeen: at, QualityOK: qualityOK, Evidence: evidence, Status: Observing}, nil
 }
 
-// Paths of the log and the render manifest: this machine's (.lore/local)
-// by default, committed next to the items with `share: true`.
-const (
-	LogName      = lorepath.Observations
-	ManifestName = lorepath.RenderManifest
-)
-
 // Log is the observation log of one store.
 type Log struct {
 	s     *gitstore.Store
@@ -93,7 +86,7 @@ func Open(s *gitstore.Store) (*Log, error) {
 		return nil, err
 	}
 	l := &Log{s: s, Share: cfg.Share}
-	for _, name := range []string{LogName, ManifestName} {
+	for _, name := range []string{lorepath.Observations, lorepath.RenderManifest} {
 		if err := l.carryOver(name); err != nil {
 			return nil, err
 		}
@@ -126,7 +119,7 @@ func (l *Log) carryOver(name string) error {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return fmt.Errorf("observe: %w", err)
-	case !l.Share || name != LogName:
+	case !l.Share || name != lorepath.Observations:
 		return nil // both exist: the one in place wins
 	default:
 		if len(old) > 0 && old[len(old)-1] != '\n' {
@@ -143,7 +136,7 @@ func (l *Log) carryOver(name string) error {
 	if err := l.s.RemoveLocked(from); err != nil {
 		return fmt.Errorf("observe: %w", err)
 	}
-	if name == LogName {
+	if name == lorepath.Observations {
 		return l.s.EnsureUnion(to)
 	}
 	return nil
@@ -157,10 +150,10 @@ func (l *Log) rel(name string) string {
 }
 
 // Rel is the repo-relative path of the log.
-func (l *Log) Rel() string { return l.rel(LogName) }
+func (l *Log) Rel() string { return l.rel(lorepath.Observations) }
 
 // ManifestRel is the repo-relative path of the render manifest.
-func (l *Log) ManifestRel() string { return l.rel(ManifestName) }
+func (l *Log) ManifestRel() string { return l.rel(lorepath.RenderManifest) }
 
 // appendLocked writes records at the end of the log; the caller holds the
 // store lock. Each record is one line; a kill mid-write leaves at most one

@@ -32,13 +32,6 @@ import (
 	"github.com/lore-agents/lore/internal/textcut"
 )
 
-// BookmarksFile is the scan state, in this machine's .lore/local/.
-const BookmarksFile = lorepath.Bookmarks
-
-// legacyRejected is where rejections were kept before .lore/rejected: in
-// the cache, which lore calls safe to delete. It is moved on first use.
-const legacyRejected = lorepath.LegacyRejected
-
 // source is the provenance written on a draft; hash lets later scans (and
 // reject) recognise the same lesson.
 type source struct {
@@ -100,7 +93,7 @@ func SourceHash(it *markdown.Item) string {
 // Rejected reads the committed rejections (.lore/rejected), moving any
 // left in the cache by an older lore there first.
 func Rejected(s *gitstore.Store) (map[string]bool, error) {
-	if _, err := os.Stat(s.Path(lorepath.InCache(legacyRejected))); err == nil {
+	if _, err := os.Stat(s.Path(lorepath.InCache(lorepath.LegacyRejected))); err == nil {
 		unlock, err := s.Lock()
 		if err != nil {
 			return map[string]bool{}, err
@@ -117,7 +110,7 @@ func Rejected(s *gitstore.Store) (map[string]bool, error) {
 // migrateRejected moves the cache's rejections to .lore/rejected. The
 // caller holds the lock.
 func migrateRejected(s *gitstore.Store) error {
-	rel := lorepath.InCache(legacyRejected)
+	rel := lorepath.InCache(lorepath.LegacyRejected)
 	data, err := s.ReadFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

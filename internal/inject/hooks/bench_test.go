@@ -13,6 +13,7 @@ import (
 	"github.com/lore-agents/lore/internal/benchproc"
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/synthetic"
 )
 
@@ -78,7 +79,7 @@ func benchStore(b *testing.B, n int) string {
 	if rep.Compiled != n {
 		b.Fatalf("compiled %d of %d items", rep.Compiled, n)
 	}
-	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func editInput(size int, bad bool) string {
 // calls before it in a long session would have.
 func claimMatches(b *testing.B, root string, sess session, cmd string) {
 	b.Helper()
-	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -351,7 +352,7 @@ func claimMatches(b *testing.B, root string, sess session, cmd string) {
 func BenchmarkFreshness(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		root := benchStore(b, n)
-		m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(manifest.RelPath)))
+		m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -386,8 +387,8 @@ func BenchmarkRebuild(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
 			root := benchStore(b, n)
-			path := filepath.Join(root, filepath.FromSlash(manifest.RelPath))
-			lock := filepath.Join(root, filepath.FromSlash(manifest.LockRelPath))
+			path := filepath.Join(root, filepath.FromSlash(lorepath.Manifest))
+			lock := filepath.Join(root, filepath.FromSlash(lorepath.BuildLock))
 			var calls, builds []time.Duration
 			answered := 0
 			for i := 0; i < b.N; i++ {

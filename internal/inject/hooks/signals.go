@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/lore-agents/lore/internal/inject/signals"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // maxSignalBytes bounds what SessionStart reads of the signal log: its
@@ -21,9 +22,9 @@ func (h *handler) signals() string {
 	if h.root == "" {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signals.RelPath)))
+	data, err := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(lorepath.InLocal(lorepath.Signals))))
 	if errors.Is(err, fs.ErrNotExist) { // not yet moved by a lore command
-		data, err = os.ReadFile(filepath.Join(h.root, filepath.FromSlash(signals.LegacyRelPath)))
+		data, err = os.ReadFile(filepath.Join(h.root, filepath.FromSlash(lorepath.InCache(lorepath.Signals))))
 	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -39,7 +40,7 @@ func (h *handler) signals() string {
 	}
 	sigs, bad := signals.Parse(data)
 	if bad > 0 {
-		h.logf("%s: skipped %d broken line(s)", signals.RelPath, bad)
+		h.logf("%s: skipped %d broken line(s)", lorepath.InLocal(lorepath.Signals), bad)
 	}
 	return signals.Render(sigs, signals.Now())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // TestSessionStartSignalsAndLearnings: live signals are read and decayed at
@@ -37,7 +38,7 @@ func TestSessionStartSignalsAndLearnings(t *testing.T) {
 		{ID: "2", Type: signals.Redirect, Text: "stop editing generated files under gen/", Strength: 0.9, HalfLife: 24 * time.Hour, Created: t0},
 		{ID: "3", Type: signals.Feedback, Text: "an old signal that has decayed by now", Strength: 0.09, HalfLife: 6 * time.Hour, Created: t0},
 	}
-	p := filepath.Join(root, filepath.FromSlash(signals.RelPath))
+	p := filepath.Join(root, filepath.FromSlash(lorepath.InLocal(lorepath.Signals)))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}

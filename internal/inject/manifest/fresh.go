@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Stat is what a freshness check compares of a source file or folder. The
@@ -157,7 +159,7 @@ func (m *Manifest) Revision() uint32 { return m.rev }
 // built by compiler revision N" or "stale: <path> changed". It verifies
 // every checksum and stats every source (lore build, lore doctor).
 func Check(root string, revision uint32) string {
-	m, err := Open(filepath.Join(root, filepath.FromSlash(RelPath)))
+	m, err := Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "missing"
 	}

@@ -17,21 +17,7 @@ import (
 	"fmt"
 
 	"github.com/cespare/xxhash/v2"
-
-	"github.com/lore-agents/lore/internal/lorepath"
 )
-
-// RelPath is the manifest's path relative to the work tree root.
-const RelPath = lorepath.Manifest
-
-// LockRelPath is the build lock: every build holds it, so parallel hook
-// calls that find the manifest stale start one build, not one each.
-const LockRelPath = lorepath.BuildLock
-
-// EditedRelPath is created by the hook before an agent tool call that may
-// edit .lore/ (an editor's write in place changes no folder): the build
-// removes it, so while it exists the manifest is stale.
-const EditedRelPath = lorepath.Edited
 
 // LockFDEnv names the descriptor of a build lock already held for the
 // process: the hook takes the lock, then starts `lore build` with it, so no

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lore-agents/lore/internal/fuzzlimit"
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 func sample() Source {
@@ -337,7 +338,7 @@ func TestCheck(t *testing.T) {
 	src.Watch = []Watched{{Path: ".lore/lessons", Stat: StatPath(lessons)}, {Path: ".lore/config.yaml", Stat: StatPath(filepath.Join(root, ".lore/config.yaml"))}}
 	src.Files = []Watched{{Path: ".lore/lessons/a.md", Stat: StatPath(item)}}
 	src.Items[0].Sources = []int{0}
-	path := filepath.Join(root, filepath.FromSlash(RelPath))
+	path := filepath.Join(root, filepath.FromSlash(lorepath.Manifest))
 	if got := Check(root, 7); got != "missing" {
 		t.Errorf("no manifest: %q", got)
 	}

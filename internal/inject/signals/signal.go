@@ -18,8 +18,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/buger/jsonparser"
-
-	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 // Signal types. REDIRECT says "stop doing that"; FEEDBACK says how things went.
@@ -36,15 +34,6 @@ const (
 	MaxText         = 500  // characters; a signal is one line of guidance, not a document
 	DefaultStrength = 0.5
 	DefaultHalfLife = 6 * time.Hour
-)
-
-// RelPath is the signal log relative to the work tree root: this
-// machine's state, gitignored; LegacyRelPath is where an older lore kept
-// it (moved on the next write, read until then).
-const (
-	RelPath       = lorepath.Local + "/" + Name
-	LegacyRelPath = lorepath.Cache + "/" + Name
-	Name          = lorepath.Signals
 )
 
 // epsilon absorbs float rounding at the floor: 0.1 after exactly one

@@ -8,6 +8,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/knowledge/redact"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -21,8 +22,8 @@ type checker struct {
 func checkerOf(s *gitstore.Store) checker {
 	cfg, _ := s.Config() // a config lint rejects: its defaults, as the build takes them
 	c := checker{threshold: cfg.Inject.Threshold}
-	if data, err := s.ReadFile(gitstore.ConfigPath); err == nil {
-		c.config = &lint.File{Path: gitstore.ConfigPath, Data: data}
+	if data, err := s.ReadFile(lorepath.Config); err == nil {
+		c.config = &lint.File{Path: lorepath.Config, Data: data}
 	}
 	return c
 }

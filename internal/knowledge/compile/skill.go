@@ -23,7 +23,6 @@ import (
 const (
 	KindSkill    = "skill"
 	MinAggregate = 5
-	SkillsDir    = lorepath.Skills
 )
 
 // Skill is a parsed skill document: which lessons it stands for.
@@ -63,7 +62,7 @@ func ParseSkill(path string, data []byte) (Skill, error) {
 }
 
 // SkillPath is the repo-relative path of a tool's skill document.
-func SkillPath(tool string) string { return SkillsDir + "/" + slug(tool) + ".md" }
+func SkillPath(tool string) string { return lorepath.Skills + "/" + slug(tool) + ".md" }
 
 func slug(s string) string {
 	s = strings.Map(func(r rune) rune {

@@ -32,7 +32,7 @@ const racyWindow = 20 * time.Millisecond
 // (repo-relative), the kind and skill folders and their .md files, and the
 // global store's kind folders and files (global "" for none). It waits out
 // the racy window when a source changed in the last few milliseconds. The
-// caller clears the hook's edit mark (manifest.EditedRelPath) first: the
+// caller clears the hook's edit mark (lorepath.Edited) first: the
 // build that follows the snapshot answers it by reading the files.
 func TakeSnapshot(root, global, learnings string) Snapshot {
 	var s Snapshot
@@ -52,7 +52,7 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 	watchFile := func(rel string) {
 		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
 	}
-	watchFile(manifest.EditedRelPath)
+	watchFile(lorepath.Edited)
 	watchFile(lorepath.Config)
 	if learnings != "" {
 		watchFile(path.Clean(filepath.ToSlash(learnings)))
@@ -76,7 +76,7 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 		f := lorepath.InDir(markdown.Folder(kind))
 		folder(filepath.Join(root, filepath.FromSlash(f)), f, f)
 	}
-	folder(filepath.Join(root, filepath.FromSlash(SkillsDir)), SkillsDir, SkillsDir)
+	folder(filepath.Join(root, filepath.FromSlash(lorepath.Skills)), lorepath.Skills, lorepath.Skills)
 	if global != "" {
 		disp := DisplayPath(global)
 		for _, kind := range markdown.Kinds {

@@ -18,6 +18,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/ages"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -515,11 +516,11 @@ func checkRoutes(routes []config.Route) error {
 	for i, rt := range routes {
 		switch {
 		case rt.Target == "":
-			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].target", i), Msg: "a route needs a target document"}
+			return &config.Error{Path: lorepath.Config, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].target", i), Msg: "a route needs a target document"}
 		case rt.Match == "" && rt.Kind == "":
-			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d]", i), Msg: "a route needs match or kind"}
+			return &config.Error{Path: lorepath.Config, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d]", i), Msg: "a route needs match or kind"}
 		case rt.Kind != "" && markdown.Folder(rt.Kind) == "":
-			return &config.Error{Path: gitstore.ConfigPath, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].kind", i), Msg: fmt.Sprintf("unknown kind %q", rt.Kind)}
+			return &config.Error{Path: lorepath.Config, Line: 1, Key: fmt.Sprintf("consolidate.routes[%d].kind", i), Msg: fmt.Sprintf("unknown kind %q", rt.Kind)}
 		}
 	}
 	return nil

@@ -10,12 +10,6 @@ import (
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
-// LocalRel is this machine's state: scan bookmarks, the observation log
-// and render manifest (unless shared), signals. It is gitignored like the
-// cache, but unlike the cache it cannot be rebuilt, so it is kept apart
-// from what "delete .lore/cache" may throw away.
-const LocalRel = lorepath.Local
-
 // Local returns the repo-relative path of name in .lore/local. State an
 // older lore kept in the cache under the same name is moved there first,
 // and .lore/.gitignore gets its local/ line if it lacks one.

@@ -202,7 +202,7 @@ func (s *Store) tempsIn(dir string, names []string) []string {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		rel := s.Rel(filepath.Join(dir, e.Name()))
-		if e.Type().IsRegular() && !strings.HasPrefix(rel, DirName+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
+		if e.Type().IsRegular() && !strings.HasPrefix(rel, lorepath.Dir+"/") && slices.ContainsFunc(names, func(n string) bool { return isTemp(e.Name(), n) }) {
 			out = append(out, rel)
 		}
 	}

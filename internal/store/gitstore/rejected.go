@@ -12,15 +12,10 @@ import (
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
-// RejectedPath holds the content hashes of rejected drafts, one a line
-// ("<hash> <title>"). It is committed and merged by union, so a rejection
-// holds for every teammate and survives a deleted cache.
-const RejectedPath = lorepath.Rejected
-
 // Rejected reads the rejected hashes (none when the file does not exist).
 func (s *Store) Rejected() (map[string]bool, error) {
 	out := map[string]bool{}
-	data, err := os.ReadFile(s.Path(RejectedPath))
+	data, err := os.ReadFile(s.Path(lorepath.Rejected))
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -36,7 +31,7 @@ func (s *Store) Rejected() (map[string]bool, error) {
 	return out, nil
 }
 
-// RejectLocked appends hash (with a title for the reader) to RejectedPath
+// RejectLocked appends hash (with a title for the reader) to lorepath.Rejected
 // unless it is there already, and the union merge line to .gitattributes
 // once: a reject killed between the two writes completes when run again.
 // The caller holds the lock.
@@ -46,7 +41,7 @@ func (s *Store) RejectLocked(hash, title string) error {
 		return err
 	}
 	if !have[hash] {
-		old, err := os.ReadFile(s.Path(RejectedPath))
+		old, err := os.ReadFile(s.Path(lorepath.Rejected))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("gitstore: %w", err)
 		}
@@ -54,11 +49,11 @@ func (s *Store) RejectLocked(hash, title string) error {
 			old = append(old, '\n')
 		}
 		line := hash + " " + strings.Join(strings.Fields(title), " ") + "\n"
-		if err := s.WriteLocked(RejectedPath, append(old, line...)); err != nil {
+		if err := s.WriteLocked(lorepath.Rejected, append(old, line...)); err != nil {
 			return err
 		}
 	}
-	return s.EnsureUnion(RejectedPath)
+	return s.EnsureUnion(lorepath.Rejected)
 }
 
 // EnsureUnion adds the merge=union line of rel (one of lore's append-only

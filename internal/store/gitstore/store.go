@@ -31,9 +31,6 @@ import (
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
-// DirName is the knowledge root inside a work tree.
-const DirName = lorepath.Dir
-
 // ErrNotRepo is returned when no git repository encloses the folder.
 var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)")
 
@@ -59,7 +56,7 @@ func Open(dir string) (*Store, error) {
 		return nil, err
 	}
 	registerRoot(root)
-	return &Store{Root: root, Dir: filepath.Join(root, DirName), storage: st}, nil
+	return &Store{Root: root, Dir: filepath.Join(root, lorepath.Dir), storage: st}, nil
 }
 
 // openRepo finds the .git above abs as go-git's PlainOpen does with
@@ -168,20 +165,17 @@ func (s *Store) Initialized() bool {
 	return err == nil && fi.IsDir()
 }
 
-// ConfigPath is the repo-relative path of config.yaml.
-const ConfigPath = lorepath.Config
-
 // Config reads .lore/config.yaml over the defaults; a missing file is the
 // defaults.
 func (s *Store) Config() (config.Config, error) {
-	data, err := os.ReadFile(s.Path(ConfigPath))
+	data, err := os.ReadFile(s.Path(lorepath.Config))
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.Default(), nil
 	}
 	if err != nil {
 		return config.Default(), fmt.Errorf("gitstore: %w", err)
 	}
-	return config.Parse(ConfigPath, data)
+	return config.Parse(lorepath.Config, data)
 }
 
 // ItemFiles lists the repo-relative paths of every .md file in the kind
@@ -273,15 +267,15 @@ func (s *Store) BuildLock() (unlock func(), err error) {
 	if unlock := s.adoptBuildLock(); unlock != nil {
 		return unlock, nil
 	}
-	if err := NoSymlink(s.Path(manifest.LockRelPath)); err != nil {
+	if err := NoSymlink(s.Path(lorepath.BuildLock)); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil { // the link check is above
 		return nil, fmt.Errorf("gitstore: lock: %w", err)
 	}
-	l := flock.New(s.Path(manifest.LockRelPath))
+	l := flock.New(s.Path(lorepath.BuildLock))
 	if err := l.Lock(); err != nil {
-		return nil, fmt.Errorf("gitstore: lock %s: %w", manifest.LockRelPath, err)
+		return nil, fmt.Errorf("gitstore: lock %s: %w", lorepath.BuildLock, err)
 	}
 	return func() { _ = l.Unlock() }, nil
 }
@@ -319,7 +313,7 @@ func (s *Store) adoptBuildLock() func() {
 		return nil
 	}
 	fi, err1 := f.Stat()
-	want, err2 := os.Stat(s.Path(manifest.LockRelPath))
+	want, err2 := os.Stat(s.Path(lorepath.BuildLock))
 	if err1 == nil && err2 == nil && os.SameFile(fi, want) {
 		return func() { f.Close() }
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/lorepath"
 )
 
 func TestOpenFindsTheWorkTree(t *testing.T) {
@@ -23,7 +25,7 @@ func TestOpenFindsTheWorkTree(t *testing.T) {
 	}
 	want, _ := filepath.EvalSymlinks(root)
 	got, _ := filepath.EvalSymlinks(s.Root)
-	if got != want || s.Dir != filepath.Join(s.Root, DirName) || s.Initialized() {
+	if got != want || s.Dir != filepath.Join(s.Root, lorepath.Dir) || s.Initialized() {
 		t.Fatalf("Open(%s) = root %s dir %s initialized %v", sub, s.Root, s.Dir, s.Initialized())
 	}
 	if rel := s.Rel(filepath.Join(s.Root, ".lore", "lessons", "x.md")); rel != ".lore/lessons/x.md" {
