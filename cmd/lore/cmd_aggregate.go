@@ -5,6 +5,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // AggregateCmd folds five or more active lessons tagged with the same tool:
@@ -16,11 +17,7 @@ type AggregateCmd struct {
 // Run writes .lore/skills/<tool>.md for every tool with enough lessons,
 // rewrites a skill whose lessons changed, and removes a skill whose tool
 // fell below five. Unchanged documents are not touched.
-func (c *AggregateCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *AggregateCmd) Run(g *Globals, s *gitstore.Store) error {
 	plan, err := app.PlanAggregate(s)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/capture/learn"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // LearnCmd records a phase's learnings once per key.
@@ -17,11 +18,7 @@ type LearnCmd struct {
 }
 
 // Run extracts, validates and records; a repeat says "already captured".
-func (c *LearnCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *LearnCmd) Run(g *Globals, s *gitstore.Store) error {
 	res, err := app.Learn(s, app.LearnOptions{Key: c.Key, From: c.From, Stdin: g.Stdin, Force: c.Force, NoSignals: c.NoSignals})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // ListCmd lists the store's items, optionally filtered.
@@ -19,11 +20,7 @@ type ListCmd struct {
 
 // Run prints the items that pass every filter, in path order. Files that
 // do not parse are named on stderr and skipped (lore lint explains them).
-func (c *ListCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.List(s, app.ListOptions{Kind: c.Kind, Status: c.Status, Tags: c.Tag, Priority: c.Priority})
 	if err != nil {
 		return err

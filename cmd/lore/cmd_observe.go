@@ -28,11 +28,7 @@ type ObserveCmd struct {
 }
 
 // Run records or lists.
-func (c *ObserveCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ObserveCmd) Run(g *Globals, s *gitstore.Store) error {
 	if c.Type == "" {
 		if c.Pattern != "" {
 			return usagef("give a type before the pattern")
@@ -44,9 +40,11 @@ func (c *ObserveCmd) Run(g *Globals) error {
 	}
 	opt := app.ObserveOptions{Type: c.Type, Pattern: c.Pattern, Count: c.Count, Details: c.Details, Evidence: c.Evidence, Quality: c.Quality}
 	if c.At != "" {
-		if opt.At, err = parseWhen(c.At); err != nil {
+		at, err := parseWhen(c.At)
+		if err != nil {
 			return err
 		}
+		opt.At = at
 	}
 	touched, err := app.Observe(s, opt)
 	if err != nil {
@@ -78,11 +76,7 @@ func listObservations(g *Globals, s *gitstore.Store) error {
 type RenderCmd struct{}
 
 // Run reconciles, then renders.
-func (c *RenderCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *RenderCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Render(s)
 	r.Print(g.Stdout, err == nil)
 	return err

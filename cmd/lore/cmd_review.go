@@ -8,6 +8,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/capture/review"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // ReviewCmd lists the drafts awaiting review, interactively on a terminal.
@@ -17,11 +18,7 @@ type ReviewCmd struct {
 
 // Run prints the drafts, or walks through them when stdin and stdout are a
 // terminal.
-func (c *ReviewCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ReviewCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.OpenReview(s)
 	if err != nil {
 		return err
@@ -128,11 +125,7 @@ type PromoteCmd struct {
 
 // Run sets status: active, after the reviewer's refinements; only the keys
 // it changes are rewritten, and an invalid result writes nothing.
-func (c *PromoteCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *PromoteCmd) Run(g *Globals, s *gitstore.Store) error {
 	ch, err := app.Promote(s, c.Item, review.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
 		Enforce: c.Enforce,
@@ -146,11 +139,7 @@ type ArchiveCmd struct {
 }
 
 // Run sets status: archived.
-func (c *ArchiveCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ArchiveCmd) Run(g *Globals, s *gitstore.Store) error {
 	ch, err := app.Archive(s, c.Item)
 	return printChange(g, ch, err)
 }
@@ -172,11 +161,7 @@ type RejectCmd struct {
 }
 
 // Run records the draft's content hash in the cache and removes the draft.
-func (c *RejectCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *RejectCmd) Run(g *Globals, s *gitstore.Store) error {
 	ch, err := app.Reject(s, c.Item)
 	warnSkipped(g, ch.Skipped)
 	if err != nil {

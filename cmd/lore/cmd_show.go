@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // ShowCmd prints one item.
@@ -13,11 +14,7 @@ type ShowCmd struct {
 }
 
 // Run finds the item and prints it.
-func (c *ShowCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *ShowCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Show(s, c.Item)
 	warnSkipped(g, r.Skipped)
 	if err != nil {

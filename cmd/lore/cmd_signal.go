@@ -7,6 +7,7 @@ import (
 	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/inject/signals"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // SignalCmd groups the signal verbs (docs/design.md, Phase learnings and
@@ -27,11 +28,7 @@ type SignalEmitCmd struct {
 }
 
 // Run validates, redacts and appends the signal, dropping dead ones.
-func (c *SignalEmitCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *SignalEmitCmd) Run(g *Globals, s *gitstore.Store) error {
 	e, err := app.EmitSignal(s, app.EmitOptions{Type: c.Type, Text: c.Text, Strength: c.Strength, HalfLife: c.HalfLife, Source: c.Source})
 	if err != nil {
 		return err
@@ -50,11 +47,7 @@ type SignalListCmd struct {
 }
 
 // Run lists live signals, REDIRECT first, strongest first.
-func (c *SignalListCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *SignalListCmd) Run(g *Globals, s *gitstore.Store) error {
 	l, err := app.ListSignals(s)
 	if err != nil {
 		return err
@@ -82,11 +75,7 @@ func (c *SignalListCmd) Run(g *Globals) error {
 type SignalPruneCmd struct{}
 
 // Run rewrites the log without the signals under the floor (and broken lines).
-func (c *SignalPruneCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *SignalPruneCmd) Run(g *Globals, s *gitstore.Store) error {
 	p, err := app.PruneSignals(s)
 	if err != nil {
 		return err

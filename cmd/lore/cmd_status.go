@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
 // StatusCmd summarizes the store: what there is, what awaits review, what
@@ -16,11 +17,7 @@ type StatusCmd struct {
 }
 
 // Run gathers the status and prints it.
-func (c *StatusCmd) Run(g *Globals) error {
-	s, err := g.InitializedStore()
-	if err != nil {
-		return err
-	}
+func (c *StatusCmd) Run(g *Globals, s *gitstore.Store) error {
 	today, err := todayFlag(c.Today)
 	if err != nil {
 		return err
