@@ -11,7 +11,7 @@ set -eu
 
 bin=$(cd "${1:-bin}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
-transcript="$top/scan/testdata/transcripts/claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl"
+transcript="$top/internal/capture/scan/testdata/transcripts/claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl"
 work=$(mktemp -d "${TMPDIR:-/tmp}/lore-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
