@@ -50,7 +50,7 @@ func (c *ObserveCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	touched.Print(g.Stdout)
+	printObserved(g.Stdout, touched)
 	return nil
 }
 
@@ -68,7 +68,7 @@ func listObservations(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	l.Print(g.Stdout)
+	printObservations(g.Stdout, l)
 	return nil
 }
 
@@ -78,7 +78,7 @@ type RenderCmd struct{}
 // Run reconciles, then renders.
 func (c *RenderCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Render(s)
-	r.Print(g.Stdout, err == nil)
+	printRendered(g.Stdout, r, err == nil)
 	return err
 }
 
@@ -100,7 +100,7 @@ func (c *ReconcileCmd) run(g *Globals) error {
 		return err
 	}
 	if !c.Quiet {
-		rep.Print(g.Stdout)
+		printReconciled(g.Stdout, rep)
 	}
 	return nil
 }

@@ -50,7 +50,7 @@ func (c *ScanCmd) run(g *Globals) error {
 	case c.JSON:
 		return printJSONLines(g, res.Candidates)
 	case !c.Quiet:
-		res.Print(g.Stdout)
+		printScan(g.Stdout, res)
 	}
 	return nil
 }

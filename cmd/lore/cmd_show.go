@@ -27,7 +27,7 @@ func (c *ShowCmd) Run(g *Globals, s *gitstore.Store) error {
 		}
 		return g.printJSON(doc)
 	}
-	r.Print(g.Stdout, g.Color)
+	printShow(g.Stdout, r, g.Color)
 	return nil
 }
 

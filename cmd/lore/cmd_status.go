@@ -33,9 +33,9 @@ func (c *StatusCmd) Run(g *Globals, s *gitstore.Store) error {
 	case c.JSON:
 		return g.printJSON(r)
 	case c.Line:
-		fmt.Fprintln(g.Stdout, r.Line())
+		fmt.Fprintln(g.Stdout, statusLine(r))
 	default:
-		r.Print(g.Stdout)
+		printStatus(g.Stdout, r)
 	}
 	return nil
 }

@@ -155,9 +155,6 @@ func TestStatusLearnings(t *testing.T) {
 	if l == nil || l.Lines != 4 || !l.ConsolidationDue || l.SizeTrigger != 3 {
 		t.Errorf("learnings: %+v, want 4 lines, due (over 3)", l)
 	}
-	if r.Line() != "lore: 1 active · learnings 4 lines (consolidate)" {
-		t.Errorf("line: %q", r.Line())
-	}
 }
 
 func TestSignals(t *testing.T) {

@@ -1,16 +1,17 @@
-package app
+package main
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/capture/observe"
 )
 
 // Print says where each touched observation stands, and what a ready one
 // becomes.
-func (obs Observed) Print(w io.Writer) {
+func printObserved(w io.Writer, obs app.Observed) {
 	for _, o := range obs {
 		th := observe.Thresholds[o.Type]
 		fmt.Fprintf(w, "%s %s %q: count %d, confidence %.2f (promote %.2f), spread %d/%d days: %s\n",
@@ -32,7 +33,7 @@ func target(typ string) string {
 }
 
 // Print lists the observations, one a line.
-func (l *Observations) Print(w io.Writer) {
+func printObservations(w io.Writer, l *app.Observations) {
 	if len(l.List) == 0 {
 		fmt.Fprintf(w, "no observations in %s\n", l.Log)
 	}
@@ -51,9 +52,9 @@ func (l *Observations) Print(w io.Writer) {
 
 // Print says what the render reconciled and wrote; done (it ran to the
 // end) with nothing written says so.
-func (r Rendered) Print(w io.Writer, done bool) {
+func printRendered(w io.Writer, r app.Rendered, done bool) {
 	if r.Report != nil {
-		printReconciled(w, r.Report)
+		printReport(w, r.Report)
 	}
 	for _, a := range r.Artifacts {
 		fmt.Fprintf(w, "rendered %s (%s %s, confidence %.2f)\n", a.Path, a.Observation.Type, a.Observation.ID, a.Observation.Confidence)
@@ -64,14 +65,14 @@ func (r Rendered) Print(w io.Writer, done bool) {
 }
 
 // Print says what the reconciliation did, and sums it up.
-func (r Reconciled) Print(w io.Writer) {
+func printReconciled(w io.Writer, r app.Reconciled) {
 	rep := r.Report
-	printReconciled(w, rep)
+	printReport(w, rep)
 	fmt.Fprintf(w, "reconciled: %d unchanged, %d edited, %d deleted, %d healed, %d left alone\n",
 		rep.Unchanged, len(rep.Edited), len(rep.Deleted), len(rep.Healed), len(rep.Unmatched)+len(rep.Ambiguous))
 }
 
-func printReconciled(w io.Writer, rep *observe.Report) {
+func printReport(w io.Writer, rep *observe.Report) {
 	for _, p := range rep.Deleted {
 		fmt.Fprintf(w, "deleted %s: its observation's confidence x%.1f, deprecated\n", p, observe.DeletePenalty)
 	}

@@ -1,14 +1,16 @@
-package app
+package main
 
 import (
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // Line is the status in one line, for a status bar.
-func (r *StatusReport) Line() string {
+func statusLine(r *app.StatusReport) string {
 	parts := []string{fmt.Sprintf("%d active", r.Active)}
 	if n := len(r.Drafts); n > 0 {
 		parts = append(parts, plural(n, "draft"))
@@ -41,13 +43,13 @@ func plural(n int, what string) string {
 
 // Print writes the status as text: one paragraph per part, each naming
 // the command that acts on it.
-func (r *StatusReport) Print(w io.Writer) {
-	r.printCounts(w)
+func printStatus(w io.Writer, r *app.StatusReport) {
+	printStatusCounts(w, r)
 	if n := len(r.Drafts); n > 0 {
 		fmt.Fprintf(w, "\n%d draft item(s) await review: lore review\n", n)
 		printIndented(w, r.Drafts)
 	}
-	r.Observations.print(w)
+	printObservationStatus(w, r.Observations)
 	if n := len(r.Stale); n > 0 {
 		fmt.Fprintf(w, "\n%d active item(s) not updated for %d days or more:\n", n, r.StaleDays)
 		for _, st := range r.Stale {
@@ -57,10 +59,10 @@ func (r *StatusReport) Print(w io.Writer) {
 	if len(r.Skills) > 0 {
 		fmt.Fprintf(w, "\nskills out of date for tool(s) %s: lore aggregate\n", strings.Join(r.Skills, ", "))
 	}
-	r.Learnings.print(w)
+	printLearningsStatus(w, r.Learnings)
 }
 
-func (r *StatusReport) printCounts(w io.Writer) {
+func printStatusCounts(w io.Writer, r *app.StatusReport) {
 	kinds := make([]string, 0, len(r.Counts))
 	for k := range r.Counts {
 		kinds = append(kinds, k)
@@ -97,7 +99,7 @@ func printIndented(w io.Writer, lines []string) {
 	}
 }
 
-func (o *ObservationStatus) print(w io.Writer) {
+func printObservationStatus(w io.Writer, o *app.ObservationStatus) {
 	if o == nil || len(o.ByStatus) == 0 {
 		return
 	}
@@ -108,7 +110,7 @@ func (o *ObservationStatus) print(w io.Writer) {
 	}
 }
 
-func (l *LearningsStatus) print(w io.Writer) {
+func printLearningsStatus(w io.Writer, l *app.LearningsStatus) {
 	if l == nil {
 		return
 	}

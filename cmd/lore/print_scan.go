@@ -1,12 +1,14 @@
-package app
+package main
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/lore-agents/lore/internal/app"
 )
 
 // Print sums the scan up and lists the drafts it wrote.
-func (r *ScanResult) Print(w io.Writer) {
+func printScan(w io.Writer, r *app.ScanResult) {
 	st := r.Stats
 	fmt.Fprintf(w, "scanned %d of %d files (%s, %d lines), %d candidates, %d new drafts\n",
 		st.Files, r.Files, size(st.Bytes), st.Lines, len(r.Candidates), len(r.Written))

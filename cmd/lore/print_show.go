@@ -1,16 +1,17 @@
-package app
+package main
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/app"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
 // Print writes the item for a reader: title, a header of its keys, the
 // body; with color, the title and headings in bold.
-func (r ShowResult) Print(w io.Writer, color bool) {
+func printShow(w io.Writer, r app.ShowResult, color bool) {
 	it := r.Item
 	bold := func(s string) string {
 		if color {
