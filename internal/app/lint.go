@@ -135,7 +135,7 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 	if st.Temps, err = s.TempFiles(); err != nil {
 		return st, err
 	}
-	learnings := ".lore/learnings.md"
+	learnings := lorepath.Learnings
 	if st.Config, err = optionalFile(s, lorepath.Config); err != nil {
 		return st, err
 	}

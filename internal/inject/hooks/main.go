@@ -447,16 +447,24 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 		return reply{}
 	}
 	deny := hasDeny(d)
-	var held map[string]bool // the holds this call took: it is the context's first to match them
-	if before && !deny && sess != nil {
-		held = h.claimHolds(d, sess)
-	}
-	lessons := !before || h.agent.InjectBeforeTool || deny || len(held) > 0
-	var took map[string]bool // the lessons this call claimed; nil: no session
-	if lessons && sess != nil {
+	lessons := !before || h.agent.InjectBeforeTool || deny
+	var took, held map[string]bool // what this call claimed; nil: no session
+	switch {
+	case sess == nil: // no session, no hold: a hold would stop every call
+	case lessons:
+		// One claim for the lessons and the holds: those this call
+		// took are the context's first to match them.
 		took = h.claim(d, sess)
-		for id := range held {
-			took[id] = true
+		if before && !deny {
+			held = holdsIn(d, took)
+		}
+	case before && !deny:
+		// An agent that reads lessons only after the tool (Gemini): the
+		// holds are claimed alone, and a call that takes one shows the
+		// lessons with it, for a held call has no after-tool hook.
+		if held = h.claimHolds(d, sess); len(held) > 0 {
+			lessons = true
+			took = h.claim(d, sess)
 		}
 	}
 	s := shown(d, before, lessons, took, held)
@@ -533,6 +541,17 @@ func (h *handler) claim(d match.Decision, sess *session) map[string]bool {
 		}
 	}
 	return h.take(want, sess)
+}
+
+// holdsIn are the holds of the decision among the ids a claim took.
+func holdsIn(d match.Decision, took map[string]bool) map[string]bool {
+	held := map[string]bool{}
+	for _, r := range d.Injected {
+		if r.Hold && took[r.ID] {
+			held[r.ID] = true
+		}
+	}
+	return held
 }
 
 // take claims ids in the context and returns the set it took.

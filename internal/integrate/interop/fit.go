@@ -2,6 +2,7 @@ package interop
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func fit(spec markdown.Spec, id string, now time.Time, from string, config *lint
 		say("not imported: %v", err)
 		return spec, notes, false
 	}
-	file := lint.File{Path: ".lore/" + markdown.Folder(spec.Kind) + "/" + markdown.Slug(spec.Title) + ".md", Data: data}
+	file := lint.File{Path: path.Join(lorepath.InDir(markdown.Folder(spec.Kind)), markdown.Slug(spec.Title)+".md"), Data: data}
 	var warnings []string
 	for _, f := range lint.Check(lint.Store{Items: []lint.File{file}, Config: config}) {
 		if f.Severity == lint.Error {
