@@ -1,0 +1,44 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/inject/match"
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+)
+
+// Matcher decides calls against a set of items exactly as the hook
+// decides them for a fresh context: the same compile, manifest and
+// matcher, in memory. lint's examples, lore replay and lore stats use it,
+// so what they report is what the hook would do.
+type Matcher struct {
+	m   *manifest.Manifest
+	rep Report
+}
+
+// NewMatcher compiles items under cfg. drafts: draft items are compiled
+// as if active (a draft is replayed before it is promoted).
+func NewMatcher(items []*markdown.Item, cfg config.Config, drafts bool) (*Matcher, error) {
+	cfg.Inject.Drafts = cfg.Inject.Drafts || drafts
+	data, rep, err := Build(Input{Items: items, Config: cfg})
+	if err != nil {
+		return nil, fmt.Errorf("compile: matcher: %w", err)
+	}
+	m, err := manifest.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("compile: matcher: %w", err)
+	}
+	return &Matcher{m: m, rep: rep}, nil
+}
+
+// Decide is the hook's decision for c in a context that was shown
+// nothing yet.
+func (mt *Matcher) Decide(c match.Call) (match.Decision, error) {
+	return match.Decide(mt.m, c, nil)
+}
+
+// Report is what the compile kept and left out (items with errors are
+// never matched).
+func (mt *Matcher) Report() Report { return mt.rep }
