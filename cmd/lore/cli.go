@@ -68,6 +68,8 @@ type CLI struct {
 	Lint        LintCmd        `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
 	Build       BuildCmd       `cmd:"" help:"Compile .lore/ into the manifest the agent hook reads (a no-op when nothing changed)."`
 	Match       MatchCmd       `cmd:"" help:"Show what the hook injects for one tool call, with every score and reason."`
+	Stats       StatsCmd       `cmd:"" help:"Per item: what it reached (fired, held, denied) and whether its mistake stopped recurring."`
+	Replay      ReplayCmd      `cmd:"" help:"Run items (a draft, a changed file, the store) against the recorded tool calls: what each would fire on."`
 	Ages        AgesCmd        `cmd:"" help:"Show the git-active-day age of every learnings entry."`
 	Consolidate ConsolidateCmd `cmd:"" help:"Move aged learnings into lessons, pitfalls, decisions or topic documents."`
 	Handoff     HandoffCmd     `cmd:"" help:"Consolidate if due, for an agent handoff step; never fails."`

@@ -24,6 +24,7 @@ type Config struct {
 	Consolidate Consolidate `yaml:"consolidate" json:"consolidate"`
 	Inject      Inject      `yaml:"inject" json:"inject"`
 	Scan        Scan        `yaml:"scan" json:"scan"`
+	Stats       Stats       `yaml:"stats" json:"stats"`
 	// Share commits the observation log (merge=union) instead of caching it.
 	Share bool `yaml:"share" json:"share"`
 }
@@ -76,6 +77,13 @@ type Scan struct {
 	MaxCandidates int      `yaml:"maxCandidates" json:"maxCandidates"`
 }
 
+// Stats holds lore stats' settings (docs/design.md, Evidence of effect).
+type Stats struct {
+	// MinCalls is the fewest matching calls on each side of an item's
+	// activation for a verdict on its effect; fewer is unmeasured.
+	MinCalls int `yaml:"minCalls" json:"minCalls"`
+}
+
 // Default returns the configuration used when config.yaml sets nothing.
 func Default() Config {
 	return Config{
@@ -89,7 +97,8 @@ func Default() Config {
 			BudgetBytes: 4096, MaxItems: 3, MinConfidence: 0.5,
 			Threshold: 0.7, ReinjectPriority: 7, SessionBudgetBytes: 6144,
 		},
-		Scan: Scan{MaxCandidates: 50},
+		Scan:  Scan{MaxCandidates: 50},
+		Stats: Stats{MinCalls: 3},
 	}
 }
 
@@ -150,6 +159,7 @@ func (c Config) validate(path string, data []byte) error {
 		check(c.Consolidate.FileLimit >= 20, "consolidate.fileLimit", "must be >= 20"),
 		check(c.Consolidate.KeepRecent >= 0, "consolidate.keepRecent", "must be >= 0"),
 		check(c.Scan.MaxCandidates >= 1, "scan.maxCandidates", "must be >= 1"),
+		check(c.Stats.MinCalls >= 1, "stats.minCalls", "must be >= 1"),
 		check(c.Learnings != "", "learnings", "must name a file"),
 	} {
 		if err != nil {
@@ -244,5 +254,7 @@ const Template = `# lore configuration. Every key is optional; the values shown 
 # scan:
 #   paths: []               # transcript folders; default: the agents' folders for this repo
 #   maxCandidates: 50       # most draft items written per scan
+# stats:
+#   minCalls: 3             # fewest matching calls before and after an item for a verdict
 # share: false              # commit the observation log so teammates' counts add up
 `

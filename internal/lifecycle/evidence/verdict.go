@@ -1,0 +1,82 @@
+package evidence
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+)
+
+// verdict is the first verdict that applies to an item, with why in
+// words a person pruning the store can check.
+func verdict(in Input, it *markdown.Item, s ItemStats, lf ledgerFacts, active time.Time, known bool) (string, string) {
+	if why := in.Stale[it.ID]; why != "" {
+		return Stale, why
+	}
+	if v, why := neverFired(in, s, active, known); v != "" {
+		return v, why
+	}
+	if v, why := noisy(in, s, lf); v != "" {
+		return v, why
+	}
+	return effect(in, s)
+}
+
+// neverFired: active for neverFiredDays or more and nothing matched it,
+// neither a hook call in the ledger nor a transcript call since it
+// became active. With neither record there is nothing to say.
+func neverFired(in Input, s ItemStats, active time.Time, known bool) (string, string) {
+	if !known || in.Now.Sub(active) < neverFiredDays*24*time.Hour {
+		return "", ""
+	}
+	fired := s.Fired != nil && *s.Fired > 0
+	matched := s.After != nil && s.After.Calls > 0
+	if fired || matched || s.Fired == nil && in.Calls == nil {
+		return "", ""
+	}
+	days := int(in.Now.Sub(active).Hours() / 24)
+	return NeverFired, fmt.Sprintf("active %d days; no hook call and no transcript call matched it since", days)
+}
+
+// noisy: it fired in more than a quarter of the contexts the ledger saw
+// (once it saw enough contexts for a quarter to be minCalls), or its
+// holds were repeated more often than changed.
+func noisy(in Input, s ItemStats, lf ledgerFacts) (string, string) {
+	if s.Held != nil && s.Held.Repeated > s.Held.Changed {
+		return Noisy, fmt.Sprintf("held %d times: the agent ran the same call again %d times, changed it %d", s.Held.Total, s.Held.Repeated, s.Held.Changed)
+	}
+	seen := len(lf.contexts)
+	if s.Contexts == nil || seen < 4*in.Config.Stats.MinCalls {
+		return "", ""
+	}
+	if *s.Contexts*4 > seen {
+		return Noisy, fmt.Sprintf("fired in %d of the %d contexts the ledger saw", *s.Contexts, seen)
+	}
+	return "", ""
+}
+
+// effect compares failures per matching call before and after the item
+// became active, or what the calls after its holds did.
+func effect(in Input, s ItemStats) (string, string) {
+	if s.Held != nil && s.Held.Changed > s.Held.Repeated {
+		return Effective, fmt.Sprintf("held %d times: the agent changed the call %d times, repeated it %d", s.Held.Total, s.Held.Changed, s.Held.Repeated)
+	}
+	min := in.Config.Stats.MinCalls
+	switch {
+	case s.Before != nil && s.After == nil:
+		return Unmeasured, fmt.Sprintf("not active (status %s): %d matching calls so far, none after", s.Status, s.Before.Calls)
+	case s.Before == nil:
+		return Unmeasured, "when it became active is unknown, so no before and after"
+	}
+	if s.Before.Calls < min || s.After.Calls < min {
+		return Unmeasured, fmt.Sprintf("%d matching calls before it became active and %d after; a verdict needs %d on each side (stats.minCalls)",
+			s.Before.Calls, s.After.Calls, min)
+	}
+	before, after := s.Before.rate(), s.After.rate()
+	if before > 0 && after <= before/2 {
+		return Effective, fmt.Sprintf("failures per matching call fell from %s to %s", pct(before), pct(after))
+	}
+	return NoEffect, fmt.Sprintf("failures per matching call went from %s to %s (a fall by half is effective)", pct(before), pct(after))
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
