@@ -105,7 +105,9 @@ func (k client) loop(t *testing.T, cb clientBin) {
 
 	docs1, docs2 := bash(docsLesson.command), bash(docsLesson.command)
 	hang1, hang2 := bash(hangLesson.command), bash(hangLesson.command)
-	rel1, rel2 := bash(releaseLesson.command), bash(releaseLesson.command)
+	// The model takes the release's lesson and changes its call; it
+	// issues the hang's call again as it was.
+	rel1, rel2 := bash(releaseLesson.command), bash(releaseChanged)
 	second := script{"loop2": {docs1, docs2, hang1, hang2, rel1, rel2, say("done")}}
 	srv := k.serve(t, second)
 	k.ask(t, cb, w, srv, loopSecond)
@@ -119,6 +121,52 @@ func (k client) loop(t *testing.T, cb clientBin) {
 	checkContextLesson(t, w, steps)
 	k.checkHold(t, w, steps, hangLesson, 3, hang1, hang2, drafts[0].id)
 	k.checkHold(t, w, steps, releaseLesson, 5, rel1, rel2, drafts[1].id)
+	checkStats(t, w, drafts)
+}
+
+// releaseChanged is the release call as the model changes it after the
+// hold: it checks the tree is clean first.
+var releaseChanged = "git status --short && " + releaseLesson.command
+
+// checkStats: after the sessions, lore stats says what each lesson did,
+// from the hook's ledger: the context lesson fired, the hang was held
+// and the same call repeated, the release held and the call changed.
+func checkStats(t *testing.T, w *world, drafts []loopDraft) {
+	t.Helper()
+	var r struct {
+		Calls   int
+		Spawned *int
+		Items   []struct {
+			ID    string
+			Fired *int
+			Held  *struct{ Total, Changed, Repeated int }
+		}
+	}
+	out := w.run("lore", "stats", "--json")
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("lore stats --json: %v\n%s", err, out)
+	}
+	if r.Spawned == nil || *r.Spawned < 6 {
+		t.Errorf("lore stats: the ledger saw %v tool calls, want the 6 of session 2 at least:\n%s", r.Spawned, out)
+	}
+	want := map[string][3]int{ // fired, held: changed, repeated
+		drafts[0].id: {1, 0, 1}, // the hang: held, then the same call
+		drafts[1].id: {1, 1, 0}, // the release: held, then a changed call
+		drafts[2].id: {1, 0, 0}, // the docs: context once
+	}
+	for _, it := range r.Items {
+		w, ok := want[it.ID]
+		if !ok {
+			continue
+		}
+		delete(want, it.ID)
+		if it.Fired == nil || *it.Fired != w[0] || it.Held == nil || it.Held.Changed != w[1] || it.Held.Repeated != w[2] {
+			t.Errorf("lore stats: %s fired %v held %+v, want fired %d, changed %d, repeated %d", it.ID, it.Fired, it.Held, w[0], w[1], w[2])
+		}
+	}
+	for id := range want {
+		t.Errorf("lore stats does not list %s:\n%s", id, out)
+	}
 }
 
 // loopDraft is a draft the hooks wrote: its slug (what lore review shows

@@ -188,11 +188,11 @@ func TestStatsNoisy(t *testing.T) {
 func TestStatsStaleNeverFiredAndDrafts(t *testing.T) {
 	items := []*markdown.Item{lesson(t, pytestID, "active", `^pytest\b`), lesson(t, npmID, "active", `^npm test`), lesson(t, dockerID, "draft", `^docker build`)}
 	old := now.AddDate(0, 0, -45)
-	es := []ledger.Entry{entry("c1", "x", now.Add(-time.Hour))}
+	es := []ledger.Entry{entry("c0", "x", now.AddDate(0, 0, -40)), entry("c1", "x", now.Add(-time.Hour))}
 	cs := calls("s1", now.Add(-time.Hour), "docker build .", 2, 1, "error")
 	r, by := statsOf(t, Input{Items: items, Ledger: es, Calls: cs, Activated: map[string]time.Time{pytestID: old, npmID: old},
 		Stale: map[string]string{npmID: "paths: src/old/** matches no file in HEAD"}})
-	if v := by[pytestID]; v.Verdict != NeverFired || !strings.Contains(v.Why, "45 days") || *v.Fired != 0 {
+	if v := by[pytestID]; v.Verdict != NeverFired || !strings.Contains(v.Why, "40 days") || *v.Fired != 0 {
 		t.Errorf("pytest: %s (%s)", v.Verdict, v.Why)
 	}
 	if v := by[npmID]; v.Verdict != Stale {
@@ -205,11 +205,20 @@ func TestStatsStaleNeverFiredAndDrafts(t *testing.T) {
 	if r.Deliveries["before-call"] != 2 || len(r.Dead) != 0 {
 		t.Errorf("deliveries %v dead %v", r.Deliveries, r.Dead)
 	}
-	if *r.NoLore != 0.5 {
-		t.Errorf("1 ledger call against 2 transcript calls: noLore %v", *r.NoLore)
+	if *r.NoLore != 0 {
+		t.Errorf("2 ledger calls against 2 transcript calls: noLore %v", *r.NoLore)
 	}
 	if r.Items[0].ID != npmID || r.Items[1].ID != pytestID {
 		t.Errorf("order: stale, never-fired, then the rest: %s %s", r.Items[0].ID, r.Items[1].ID)
+	}
+	// Records that began an hour ago say nothing of a month.
+	_, by = statsOf(t, Input{Items: items, Ledger: es[1:], Calls: cs, Activated: map[string]time.Time{pytestID: old, npmID: old}})
+	if v := by[pytestID]; v.Verdict == NeverFired {
+		t.Errorf("never-fired from an hour of records: %s", v.Why)
+	}
+	r, _ = statsOf(t, Input{Items: items, Ledger: es[1:], Calls: cs})
+	if *r.NoLore != 0.5 {
+		t.Errorf("1 ledger call against 2 transcript calls: noLore %v", *r.NoLore)
 	}
 }
 

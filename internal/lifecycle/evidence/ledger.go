@@ -20,6 +20,7 @@ type ledgerFacts struct {
 	contexts map[string]bool // every context with an entry
 	calls    int             // "pre" entries: tool calls that spawned lore
 	entries  int
+	first    time.Time // the oldest entry of the period
 }
 
 // readLedger counts the entries at or after since. After a hold, the
@@ -32,6 +33,9 @@ func readLedger(entries []ledger.Entry, since time.Time) ledgerFacts {
 	for _, e := range entries {
 		if e.Time.Before(since) {
 			continue
+		}
+		if f.entries == 0 || e.Time.Before(f.first) {
+			f.first = e.Time
 		}
 		f.entries++
 		if e.Context != "" {

@@ -29,6 +29,7 @@ type outcome struct {
 // callSets is the transcripts' calls matched against the items.
 type callSets struct {
 	calls int
+	first time.Time // the earliest dated call of the period
 	items map[string]*outcome
 }
 
@@ -75,6 +76,9 @@ func matchCalls(m *compile.Matcher, calls []scan.Call, since time.Time, activate
 			continue
 		}
 		cs.calls++
+		if !when.IsZero() && (cs.first.IsZero() || when.Before(cs.first)) {
+			cs.first = when
+		}
 		d, err := m.Decide(MatchCall(c))
 		if err != nil {
 			return callSets{}, err

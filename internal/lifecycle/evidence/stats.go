@@ -131,7 +131,9 @@ func (r *Report) summary(in Input, lf ledgerFacts) {
 		return
 	}
 	r.Spawned, r.Contexts = intp(lf.calls), intp(len(lf.contexts))
-	if r.Calls > 0 {
+	// More hook calls than transcript calls: the transcripts read are not
+	// all the sessions the hook saw, and the share says nothing.
+	if r.Calls > 0 && lf.calls <= r.Calls {
 		share := 1 - float64(lf.calls)/float64(r.Calls)
 		r.NoLore = &share
 	}
@@ -173,7 +175,7 @@ func itemStats(in Input, it *markdown.Item, d compile.Delivery, lf ledgerFacts, 
 	case known:
 		s.Before, s.After = &o.before, &o.after
 	}
-	s.Verdict, s.Why = verdict(in, it, s, lf, active, known)
+	s.Verdict, s.Why = verdict(in, it, s, lf, cs, active, known)
 	return s
 }
 

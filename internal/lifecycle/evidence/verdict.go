@@ -9,11 +9,11 @@ import (
 
 // verdict is the first verdict that applies to an item, with why in
 // words a person pruning the store can check.
-func verdict(in Input, it *markdown.Item, s ItemStats, lf ledgerFacts, active time.Time, known bool) (string, string) {
+func verdict(in Input, it *markdown.Item, s ItemStats, lf ledgerFacts, cs callSets, active time.Time, known bool) (string, string) {
 	if why := in.Stale[it.ID]; why != "" {
 		return Stale, why
 	}
-	if v, why := neverFired(in, s, active, known); v != "" {
+	if v, why := neverFired(in, s, active, known, observedSince(lf, cs)); v != "" {
 		return v, why
 	}
 	if v, why := noisy(in, s, lf); v != "" {
@@ -22,20 +22,37 @@ func verdict(in Input, it *markdown.Item, s ItemStats, lf ledgerFacts, active ti
 	return effect(in, s)
 }
 
-// neverFired: active for neverFiredDays or more and nothing matched it,
-// neither a hook call in the ledger nor a transcript call since it
-// became active. With neither record there is nothing to say.
-func neverFired(in Input, s ItemStats, active time.Time, known bool) (string, string) {
-	if !known || in.Now.Sub(active) < neverFiredDays*24*time.Hour {
+// observedSince is when the records of the period begin: the oldest
+// ledger entry or dated transcript call; zero with neither.
+func observedSince(lf ledgerFacts, cs callSets) time.Time {
+	switch {
+	case lf.first.IsZero():
+		return cs.first
+	case cs.first.IsZero() || lf.first.Before(cs.first):
+		return lf.first
+	}
+	return cs.first
+}
+
+// neverFired: nothing matched the item, neither a hook call in the
+// ledger nor a transcript call, over neverFiredDays or more of it being
+// active and watched (a ledger begun yesterday says nothing of a month).
+func neverFired(in Input, s ItemStats, active time.Time, known bool, observed time.Time) (string, string) {
+	if !known || observed.IsZero() {
 		return "", ""
 	}
-	fired := s.Fired != nil && *s.Fired > 0
-	matched := s.After != nil && s.After.Calls > 0
-	if fired || matched || s.Fired == nil && in.Calls == nil {
+	from := active
+	if observed.After(from) {
+		from = observed
+	}
+	days := int(in.Now.Sub(from).Hours() / 24)
+	if days < neverFiredDays {
 		return "", ""
 	}
-	days := int(in.Now.Sub(active).Hours() / 24)
-	return NeverFired, fmt.Sprintf("active %d days; no hook call and no transcript call matched it since", days)
+	if s.Fired != nil && *s.Fired > 0 || s.After != nil && s.After.Calls > 0 {
+		return "", ""
+	}
+	return NeverFired, fmt.Sprintf("active and watched for %d days; no hook call and no transcript call matched it", days)
 }
 
 // noisy: it fired in more than a quarter of the contexts the ledger saw
