@@ -22,12 +22,15 @@ func (c *StatusCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	r, err := app.Status(s, app.StatusOptions{StaleDays: c.StaleDays, Today: today})
+	r, err := app.Status(s, app.StatusOptions{StaleDays: c.StaleDays, Today: today, Evidence: !c.Line})
 	if err != nil {
 		return err
 	}
 	if r.ObservationsErr != nil {
 		fmt.Fprintf(g.Stderr, "lore: status: observations: %v\n", r.ObservationsErr)
+	}
+	if r.EvidenceErr != nil {
+		fmt.Fprintf(g.Stderr, "lore: status: ledger: %v\n", r.EvidenceErr)
 	}
 	switch {
 	case c.JSON:

@@ -60,6 +60,27 @@ func printStatus(w io.Writer, r *app.StatusReport) {
 		fmt.Fprintf(w, "\nskills out of date for tool(s) %s: lore aggregate\n", strings.Join(r.Skills, ", "))
 	}
 	printLearningsStatus(w, r.Learnings)
+	printEvidenceStatus(w, r.Evidence)
+}
+
+// printEvidenceStatus names what the ledger says to prune.
+func printEvidenceStatus(w io.Writer, e *app.EvidenceStatus) {
+	if e == nil {
+		return
+	}
+	for _, g := range []struct {
+		files []string
+		what  string
+	}{
+		{e.Dead, "never reach an agent (lore list --json says why)"},
+		{e.Noisy, "fire too often, or their holds are repeated (lore stats)"},
+		{e.NeverFired, "never fired in 30 days of hook calls (lore stats)"},
+	} {
+		if len(g.files) > 0 {
+			fmt.Fprintf(w, "\n%d item(s) %s:\n", len(g.files), g.what)
+			printIndented(w, g.files)
+		}
+	}
 }
 
 func printStatusCounts(w io.Writer, r *app.StatusReport) {

@@ -7,10 +7,13 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/capture/observe"
+	"github.com/lore-agents/lore/internal/inject/ledger"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/ages"
 	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
+	"github.com/lore-agents/lore/internal/lifecycle/evidence"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -18,6 +21,7 @@ import (
 type StatusOptions struct {
 	StaleDays int    // an active item not updated (or created) for this many days is stale
 	Today     string // YYYY-MM-DD
+	Evidence  bool   // read the hook's ledger for dead, noisy and never-fired items
 }
 
 // StatusReport is lore status --json.
@@ -31,8 +35,10 @@ type StatusReport struct {
 	Skills       []string                  `json:"skillsOutOfDate"` // tools whose skill document lore aggregate would change
 	Errors       int                       `json:"errors"`          // files that could not be parsed
 	Learnings    *LearningsStatus          `json:"learnings"`
+	Evidence     *EvidenceStatus           `json:"evidence"` // null with --line, or when the ledger cannot be read
 
 	ObservationsErr error `json:"-"` // why Observations is null
+	EvidenceErr     error `json:"-"` // why Evidence is null
 }
 
 // ObservationStatus counts the observation log (docs/design.md, Observations
@@ -42,6 +48,16 @@ type ObservationStatus struct {
 	ByStatus map[string]int `json:"byStatus"`
 	Ready    []string       `json:"ready"` // titles
 	Broken   int            `json:"broken"`
+}
+
+// EvidenceStatus is what the hook's ledger says needs pruning
+// (docs/design.md, Evidence of effect), without reading transcripts:
+// lore stats says more.
+type EvidenceStatus struct {
+	Dead       []string `json:"dead"`       // files of active items whose delivery is never
+	Noisy      []string `json:"noisy"`      // files of items that fire too often, or whose holds are repeated
+	NeverFired []string `json:"neverFired"` // files of items active and watched 30+ days that never fired
+	Entries    int      `json:"ledgerEntries"`
 }
 
 // StaleItem is an active item not updated for StaleDays or more.
@@ -79,7 +95,43 @@ func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
 	r.Skills = outOfDate(aggregateDiff(s.ReadFile, in))
 	r.Learnings = learningsStatus(s, in.Config, opt.Today)
 	r.Observations, r.ObservationsErr = observationStatus(s)
+	if opt.Evidence {
+		r.Evidence, r.EvidenceErr = evidenceStatus(s, in, now)
+	}
 	return r, nil
+}
+
+// evidenceStatus reads the ledger alone: what lore stats says of delivery
+// and firing, without the transcripts' before and after.
+func evidenceStatus(s *gitstore.Store, in compile.Input, now time.Time) (*EvidenceStatus, error) {
+	entries, _, err := ledger.Read(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	if now.IsZero() {
+		now = time.Now()
+	}
+	rep, err := evidence.Stats(evidence.Input{Items: in.Items, Config: in.Config, Ledger: entries, Now: now}, nil)
+	if err != nil {
+		return nil, err
+	}
+	e := &EvidenceStatus{Dead: []string{}, Noisy: []string{}, NeverFired: []string{}, Entries: len(entries)}
+	files := map[string]string{}
+	for _, it := range in.Items {
+		files[it.ID] = it.Path
+	}
+	for _, id := range rep.Dead {
+		e.Dead = append(e.Dead, files[id])
+	}
+	for _, it := range rep.Items {
+		switch it.Verdict {
+		case evidence.Noisy:
+			e.Noisy = append(e.Noisy, it.File)
+		case evidence.NeverFired:
+			e.NeverFired = append(e.NeverFired, it.File)
+		}
+	}
+	return e, nil
 }
 
 // count adds one item to the counts, drafts and stale items.
