@@ -328,12 +328,13 @@ func (l *callLog) fileCalls(path string, s *session, m *Bookmark) *FileCalls {
 	}
 	m.Started = started
 	t := parseTime(started)
-	file := homeTilde(path, l.home)
+	abs := key(path)
+	file := homeTilde(abs, l.home)
 	for i := range l.calls {
 		c := &l.calls[i]
 		c.Agent, c.Session, c.File, c.Started = m.Agent, s.id, file, t
 	}
-	return &FileCalls{Key: key(path), Mark: *m, Keep: keep, Calls: l.calls}
+	return &FileCalls{Key: abs, Mark: *m, Keep: keep, Calls: l.calls}
 }
 
 func parseTime(ts string) time.Time {
