@@ -45,18 +45,18 @@ func TestCallOutcomesReal(t *testing.T) {
 		input        string // the command or path
 	}{
 		// Claude Code (MIT, see LICENSE-entire and LICENSE-spotter).
-		{"transcripts/entire/claude-code/266b3f40-6f1d-491c-aeca-825cbb3fcbc5.jsonl", 338, "Bash", FailExit, "golangci-lint run ./... 2>&1"}, // Exit code 127
+		{"transcripts/entire/claude-code/266b3f40-6f1d-491c-aeca-825cbb3fcbc5.jsonl", 338, "Bash", FailExit, "golangci-lint run ./... 2>&1"},      // Exit code 127
 		{"transcripts/entire/claude-code/266b3f40-6f1d-491c-aeca-825cbb3fcbc5.jsonl", 353, "Read", FailError, "~/Repositories/cli/.golangci.yml"}, // File does not exist
 		{"transcripts/entire/claude-code/266b3f40-6f1d-491c-aeca-825cbb3fcbc5.jsonl", 69, "Bash", "", ""},
 		{"transcripts/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", 1470, "Bash", FailExit, "git push 2>&1"}, // Exit code 128
-		{"transcripts/claude-code/short.jsonl", 8, "Bash", FailInterrupt, "mix phx.server 2>&1 | head -80"},          // the user rejected it
+		{"transcripts/claude-code/short.jsonl", 8, "Bash", FailInterrupt, "mix phx.server 2>&1 | head -80"},             // the user rejected it
 		{"transcripts/entire/claude-code/0cd9edf7-459c-4900-af40-cf2c64dea525.jsonl", 164, "Edit", FailInterrupt, ""},
 		{"labelled/claude/project/s-main.jsonl", 6, "Bash", FailTimeout, "pytest -v tests/"}, // Command timed out after 2m 0.0s
 		{"labelled/claude/project/s-main.jsonl", 10, "Bash", FailExit, "npm test"},
 		// Codex (MIT, LICENSE-agentlogs): exec_command and apply_patch.
 		{"transcripts/agentlogs/codex/crud.jsonl", 11, "Bash", "", ""},
 		{"transcripts/agentlogs/codex/crud.jsonl", 24, "Edit", "", "fixtures/JOKE.md"},
-		{"labelled/codex/rollout-2026-01-01T00-00-00-codex-1.jsonl", 5, "Bash", FailExit, "pnpm build"},      // metadata exit_code 1
+		{"labelled/codex/rollout-2026-01-01T00-00-00-codex-1.jsonl", 5, "Bash", FailExit, "pnpm build"},     // metadata exit_code 1
 		{"labelled/codex/rollout-2026-01-02T00-00-00-codex-2.jsonl", 3, "Bash", FailExit, "ruff check src"}, // Exit code: 2
 		// Gemini CLI (MIT, LICENSE-entire): message numbers.
 		{"transcripts/entire/gemini/chats/session-2026-01-15T20-51-f7633853.json", 3, "Bash", "", "ls -l docs/blue.md"},
