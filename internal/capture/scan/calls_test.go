@@ -245,3 +245,33 @@ func TestReadCallsRedacts(t *testing.T) {
 		}
 	}
 }
+
+// The pair (testdata/pair/README.md): pytest without -x times out twice
+// in the first session; in the second, every pytest call passes.
+func TestPairCalls(t *testing.T) {
+	files, err := Files([]string{"testdata/pair"})
+	if err != nil || len(files) != 2 {
+		t.Fatalf("files %v %v", files, err)
+	}
+	res, err := ReadCalls(files, nil, Options{Root: "/home/user/proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, c := range f.Calls {
+			got = append(got, fmt.Sprintf("%s:%d %s %q %s %v", c.Session[:8], c.Line, c.Started.Format("01-02"), c.Command, c.Failed, c.Failure()))
+		}
+	}
+	want := []string{
+		`a1e0c2d4:2 03-02 "pytest tests/" timeout true`,
+		`a1e0c2d4:5 03-02 "pytest tests/ -q" timeout true`,
+		`a1e0c2d4:7 03-02 "pytest -x tests/test_dates.py" exit true`,
+		`a1e0c2d4:10 03-02 "pytest -x tests/"  false`,
+		`b2f1d3e5:2 03-09 "pytest -x tests/test_weeks.py"  false`,
+		`b2f1d3e5:4 03-09 "pytest -x tests/"  false`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("pair calls:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
