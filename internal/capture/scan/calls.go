@@ -87,22 +87,20 @@ func ReadCalls(files []string, marks *Bookmarks, opt Options) (*CallsResult, err
 		marks = ParseBookmarks(nil)
 	}
 	res := &CallsResult{}
-	seen := map[string]string{}
 	for _, o := range scanAll(files, marks, opt, true) {
 		res.Stats.add(o.stats)
-		if o.found == nil {
-			continue
+		if o.err != nil {
+			return nil, o.err
 		}
-		if err := redactCalls(o.found.Calls, seen); err != nil {
-			return nil, err
+		if o.found != nil {
+			res.Files = append(res.Files, *o.found)
 		}
-		res.Files = append(res.Files, *o.found)
 	}
 	return res, nil
 }
 
 // redactCalls replaces the secrets in what the calls keep; seen holds the
-// texts already redacted in this read.
+// texts already redacted in this file.
 func redactCalls(calls []Call, seen map[string]string) error {
 	for i := range calls {
 		c := &calls[i]

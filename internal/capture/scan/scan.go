@@ -228,6 +228,7 @@ func scanAll(files []string, bm *Bookmarks, opt Options, calls bool) []fileScan 
 type fileScan struct {
 	cands []Candidate
 	found *FileCalls // the calls read (calls mode), nil when the file was not read
+	err   error      // the calls could not be redacted
 	stats Stats
 	mark  Bookmark
 	keep  bool // mark is to be kept
@@ -250,7 +251,9 @@ func (o *fileScan) read(file string, fi fs.FileInfo) {
 	}
 	o.mark, o.keep = *m, true
 	if log != nil {
+		// Redacted here, on the worker: redaction costs more than reading.
 		o.found = log.fileCalls(file, s, m)
+		o.err = redactCalls(o.found.Calls, map[string]string{})
 		return
 	}
 	o.cands = s.candidates(file)
