@@ -14,7 +14,7 @@ import (
 )
 
 // Call is one tool call in a transcript and how it ended (docs/design.md,
-// Evidence of effect: outcomes from transcripts). Its fields are what the
+// Evidence of effect). Its fields are what the
 // hook's matcher reads (match.Call), so lore stats and lore replay decide
 // recorded calls as the hook decides live ones.
 type Call struct {
@@ -360,7 +360,7 @@ func (l *callLog) geminiCalls(r geminiRec) {
 }
 
 // The words clients use for a call that never ran or was stopped
-// (docs/clients.md, deny: what the model reads).
+// (docs/clients.md, When context reaches the model).
 var (
 	hookBlocked = []string{
 		"Command blocked by PreToolUse hook", // Codex
