@@ -1,12 +1,16 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // callsOf reads the calls of file, whole.
@@ -274,4 +278,33 @@ func TestPairCalls(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("pair calls:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// FuzzCallLine feeds arbitrary lines to the three readers in calls mode:
+// nothing may panic, every call has a line, and what it keeps is valid
+// UTF-8 within the cap.
+func FuzzCallLine(f *testing.F) {
+	f.Add([]byte(`{"type":"assistant","timestamp":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"MultiEdit","input":{"file_path":"/r/x","edits":[{"new_string":"y"}]}}]}}`))
+	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","is_error":true,"content":"Exit code 1"}]}}`))
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch","call_id":"c"}}`))
+	f.Add([]byte(`{"id":"m","type":"gemini","toolCalls":[{"id":"c","name":"run_shell_command","args":{"command":"x"},"status":"success","result":[{"functionResponse":{"response":{"output":"Exit Code: 3"}}}]}]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var st Stats
+		log := newCallLog(&Options{Root: "/r", Home: "/h"}, Bookmark{}, false)
+		s := &session{names: map[string]string{}, stats: &st, log: log}
+		fuzzlimit.Run(t, func() {
+			s.claudeLine(line, 1)
+			s.codexLine(line, 2)
+			s.geminiJSONL(bytes.NewReader(line), 0, 0)
+			_, _ = log.holdBack(int64(len(line)), 3)
+		})
+		for _, c := range log.calls {
+			if c.Line < 1 || len(c.Command) > CallTextCap+len("…") || len(c.Content) > CallTextCap+len("…") {
+				t.Fatalf("call %+v", c)
+			}
+			if !utf8.ValidString(c.Command + c.Content + c.Path) {
+				t.Fatalf("invalid UTF-8 in %+v", c)
+			}
+		}
+	})
 }

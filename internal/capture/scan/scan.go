@@ -2,9 +2,11 @@
 // CLI) for lesson candidates: Tier 1 self-reported #lesson and
 // [PROCESS_KNOWLEDGE] blocks, Tier 2 heuristics (error then fix, retry
 // loops, hangs, user corrections, self-diagnosis, explicit statements).
-// It reads incrementally from per-file bookmarks, never fails on a bad
-// line, and redacts secrets from everything it returns. It imports only
-// the standard library, redact and protocol.
+// Its calls pass (ReadCalls) records every tool call and how it ended,
+// for lore stats and lore replay. It reads incrementally from per-file
+// bookmarks, never fails on a bad line, and redacts secrets from
+// everything it returns. It imports only the standard library, redact,
+// protocol and match.
 package scan
 
 import (
