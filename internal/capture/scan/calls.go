@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,31 @@ const (
 // an interrupt. A denied call did not fail (it never ran: a held call is
 // the lesson working, not the mistake recurring).
 func (c Call) Failure() bool { return c.Failed != "" && c.Failed != FailDenied }
+
+// MatchCalls are the call as the hook's matcher reads it (match.Decide):
+// one per file for a call naming several (apply_patch, up to 8 as the hook
+// decides them, each with the whole added text), and no path for a file
+// outside the repository (a path kept as given, absolute or under ~).
+func (c Call) MatchCalls() []match.Call {
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{c.Path}
+	}
+	out := make([]match.Call, 0, min(len(paths), 8))
+	for _, p := range paths[:min(len(paths), 8)] {
+		if outside(p) {
+			p = ""
+		}
+		out = append(out, match.Call{Tool: c.Tool, Command: c.Command, Path: p, Content: c.Content})
+	}
+	return out
+}
+
+// outside says a recorded path is not under the repository: it was kept
+// as given (absolute, under ~, or up from the root).
+func outside(p string) bool {
+	return filepath.IsAbs(p) || p == "~" || p == ".." || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "../")
+}
 
 // CallTextCap is the most of a command or added text a Call keeps: long
 // heredocs and whole files are cut there.

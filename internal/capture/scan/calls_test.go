@@ -308,3 +308,17 @@ func FuzzCallLine(f *testing.F) {
 		}
 	})
 }
+
+// A call reaches the matcher as the hook would send it: one call per
+// patched file, no path outside the repository.
+func TestMatchCalls(t *testing.T) {
+	patch := Call{Tool: "Edit", Path: "a.py", Paths: []string{"a.py", "~/b.py", "/etc/c", "../d"}, Content: "x = 1\n"}
+	got := patch.MatchCalls()
+	if len(got) != 4 || got[0].Path != "a.py" || got[1].Path != "" || got[2].Path != "" || got[3].Path != "" || got[0].Content != "x = 1\n" || got[0].Tool != "Edit" {
+		t.Fatalf("patch: %+v", got)
+	}
+	bash := Call{Tool: "Bash", Command: "pytest"}.MatchCalls()
+	if len(bash) != 1 || bash[0].Command != "pytest" || bash[0].Path != "" {
+		t.Fatalf("bash: %+v", bash)
+	}
+}
