@@ -160,10 +160,15 @@ type callLog struct {
 	started    string         // the session's first timestamp from earlier reads
 	keep       int            // the lines read before (a resumed read)
 	cwd        string
+	// Codex's unified exec: a command still running after its first
+	// output (its session id -> its call id), and the write_stdin calls
+	// that poll one (call id -> session id).
+	running, polls map[string]string
 }
 
 func newCallLog(opt *Options, prev Bookmark, had bool) *callLog {
-	l := &callLog{root: opt.Root, home: opt.Home, open: map[string]int{}}
+	l := &callLog{root: opt.Root, home: opt.Home, open: map[string]int{},
+		running: map[string]string{}, polls: map[string]string{}}
 	if had {
 		l.started, l.keep = prev.Started, prev.Line
 	}
@@ -496,8 +501,45 @@ func geminiFailure(status, out string, raw json.RawMessage) string {
 	return ""
 }
 
+var runningRe = lazyre.New(`Process running with session ID (\d+)`)
+
+// codexResult records a Codex tool output (raw; out and failed as
+// codexOutput reads it). A command that outlives its first output
+// (unified exec: "Process running with session ID N") stays open; the
+// write_stdin call that polls it and sees it end gives it its outcome,
+// the poll itself none.
+func (l *callLog) codexResult(id string, raw json.RawMessage, out string, failed bool) {
+	failure := codexFailure(raw, out, failed)
+	var session string
+	if m := runningRe().FindSubmatch(raw); m != nil {
+		session = string(m[1])
+	}
+	if polled, ok := l.polls[id]; ok {
+		delete(l.polls, id)
+		l.result(id, "")
+		if exec, ok := l.running[polled]; ok && session == "" {
+			l.result(exec, failure)
+			delete(l.running, polled)
+		}
+		return
+	}
+	if session != "" {
+		l.running[session] = id
+		return
+	}
+	l.result(id, failure)
+}
+
 // codexCallDetail records a Codex tool call with its arguments.
 func (s *session) codexCallDetail(p *codexPayload, tool string, n int) {
+	if p.Name == "write_stdin" {
+		fields([]byte(p.Arguments), func(k, v []byte) bool {
+			if string(k) == "session_id" {
+				s.log.polls[p.CallID] = string(bytes.Trim(v, `"`))
+			}
+			return true
+		})
+	}
 	switch {
 	case p.Input != "" && strings.Contains(p.Input, "*** Begin Patch"):
 		s.log.call(n, tool, p.CallID, nil, p.Input)

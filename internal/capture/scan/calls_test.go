@@ -322,3 +322,45 @@ func TestMatchCalls(t *testing.T) {
 		t.Fatalf("bash: %+v", bash)
 	}
 }
+
+// Codex's unified exec: a command still running after its first output
+// takes the outcome of the write_stdin poll that sees it end, and until
+// then keeps the bookmark before it. Minimal rollout in the output
+// format of Codex 0.89 (testdata/transcripts/agentlogs/codex/crud.jsonl).
+func TestCodexRunningCommand(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"2026-03-01T10:00:00Z","type":"session_meta","payload":{"id":"x2","cwd":"/r"}}`,
+		`{"timestamp":"2026-03-01T10:00:01Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cargo test\",\"yield_time_ms\":10000}","call_id":"e"}}`,
+		`{"timestamp":"2026-03-01T10:00:11Z","type":"response_item","payload":{"type":"function_call_output","call_id":"e","output":"Chunk ID: 1a\nWall time: 10.0012 seconds\nProcess running with session ID 42\nOriginal token count: 3\nOutput:\nCompiling\n"}}`,
+		`{"timestamp":"2026-03-01T10:00:12Z","type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":42,\"chars\":\"\"}","call_id":"w1"}}`,
+		`{"timestamp":"2026-03-01T10:00:42Z","type":"response_item","payload":{"type":"function_call_output","call_id":"w1","output":"Chunk ID: 2b\nWall time: 30.0020 seconds\nProcess running with session ID 42\nOriginal token count: 4\nOutput:\nRunning 12 tests\n"}}`,
+		`{"timestamp":"2026-03-01T10:00:43Z","type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":42,\"chars\":\"\"}","call_id":"w2"}}`,
+		`{"timestamp":"2026-03-01T10:00:50Z","type":"response_item","payload":{"type":"function_call_output","call_id":"w2","output":"Chunk ID: 3c\nWall time: 7.0100 seconds\nProcess exited with code 101\nOriginal token count: 9\nOutput:\ntest result: FAILED. 11 passed; 1 failed\n"}}`,
+	}
+	path := filepath.Join(t.TempDir(), "rollout-y.jsonl")
+	write := func(n int) {
+		if err := os.WriteFile(path, []byte(strings.Join(lines[:n], "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(5)
+	first, err := ReadCalls([]string{path}, nil, Options{})
+	if err != nil || first.Files[0].Mark.Line != 1 {
+		t.Fatalf("running: %v, bookmark %+v", err, first.Files[0].Mark)
+	}
+	marks := ParseBookmarks(nil)
+	marks.Files[first.Files[0].Key] = first.Files[0].Mark
+	write(len(lines))
+	next, err := ReadCalls([]string{path}, marks, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range next.Files[0].Calls {
+		got = append(got, fmt.Sprintf("%d %s %s %s", c.Line, c.Tool, c.Command, c.Failed))
+	}
+	want := []string{"2 Bash cargo test exit", "4 write_stdin  ", "6 write_stdin  "}
+	if next.Files[0].Keep != 1 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("keep %d, calls %q, want %q", next.Files[0].Keep, got, want)
+	}
+}

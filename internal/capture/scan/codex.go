@@ -102,7 +102,7 @@ func (s *session) codexItem(payload json.RawMessage, n int) {
 func (s *session) codexResult(p *codexPayload, n int) {
 	out, failed, slow := codexOutput(p.Output)
 	if s.log != nil {
-		s.log.result(p.CallID, codexFailure(p.Output, out, failed))
+		s.log.codexResult(p.CallID, p.Output, out, failed)
 		return
 	}
 	ex := clip(out, resultExcerpt)
