@@ -1,13 +1,17 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // copyPair copies the transcript pair into a folder of its own.
@@ -97,4 +101,62 @@ func TestCallsRewrittenTranscript(t *testing.T) {
 	if err != nil || len(calls) != 4 || calls[0].Command != "pytest -x tests/test_dates.py" || calls[0].Line != 2 {
 		t.Fatalf("rewritten: %v %+v", err, calls)
 	}
+}
+
+// BenchmarkCalls measures lore stats' read of 200 MB of transcripts (the
+// scan's fixtures, copied over): a first run that builds the cache
+// (first-ms), and a run with nothing new (reread-ms: it reads and parses
+// the cache).
+func BenchmarkCalls(b *testing.B) {
+	s := testrepo.New(b).Store()
+	if _, err := Init(s, InitOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	src, err := scan.Files([]string{"../capture/scan/testdata/transcripts"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for round := 0; size < 200<<20; round++ {
+		for i, f := range src {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size += int64(len(data))
+			name := fmt.Sprintf("r%03d-%03d.jsonl", round, i)
+			if strings.HasSuffix(f, ".json") {
+				name = filepath.Join("chats", fmt.Sprintf("session-r%03d-%03d.json", round, i))
+			}
+			_ = os.MkdirAll(filepath.Join(dir, "chats"), 0o755)
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var first, reread time.Duration
+	calls := 0
+	b.ResetTimer()
+	for range b.N {
+		_ = os.RemoveAll(s.Path(lorepath.Calls))
+		t0 := time.Now()
+		all, _, err := Calls(s, []string{dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		first += time.Since(t0)
+		calls = len(all)
+		t0 = time.Now()
+		if _, st, err := Calls(s, []string{dir}); err != nil || st.Read != 0 {
+			b.Fatalf("nothing new: %v %+v", err, st)
+		}
+		reread += time.Since(t0)
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(size)/(1<<20), "MB")
+	b.ReportMetric(float64(calls), "calls")
+	b.ReportMetric(first.Seconds()*1000/n, "first-ms")
+	b.ReportMetric(reread.Seconds()*1000/n, "reread-ms")
 }
