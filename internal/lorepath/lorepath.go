@@ -45,6 +45,9 @@ const (
 	Edited    = Cache + "/edited" // the hook's mark of an agent's edit under .lore/: while it exists the manifest is stale
 	HookLog   = Cache + "/hook.log"
 	ScanLog   = Cache + "/scan.log"
+	// Calls holds the calls cache: one file of recorded tool calls per
+	// transcript (docs/design.md, Evidence of effect).
+	Calls = Cache + "/calls"
 )
 
 // Names of the files kept in Local, or (the observation log and render

@@ -13,9 +13,15 @@ type session struct {
 	stats  *Stats
 	// resumed: reading continues from a bookmark
 	resumed bool
+	// log records the calls instead of the events (ReadCalls).
+	log *callLog
 }
 
-func (s *session) add(e Event) { s.events = append(s.events, e) }
+func (s *session) add(e Event) {
+	if s.log == nil {
+		s.events = append(s.events, e)
+	}
+}
 
 // claudeTypes are the line types Claude Code writes that carry no evidence.
 var claudeTypes = map[string]bool{`"progress"`: true, `"system"`: true, `"summary"`: true,
@@ -41,14 +47,17 @@ func (s *session) claudeLine(line []byte, n int) {
 	case r.msg == nil || r.meta || !r.turn():
 		return
 	}
+	if s.log != nil {
+		s.log.stamp(str(r.ts), str(r.cwd))
+	}
 	s.claudeMessage(r.msg, string(r.typ) == `"user"`, n)
 }
 
 // claudeRecord is what claudeLine needs of a line's top-level fields.
 type claudeRecord struct {
-	s        *session
-	typ, msg []byte
-	meta     bool
+	s                 *session
+	typ, msg, ts, cwd []byte
+	meta              bool
 }
 
 func (r *claudeRecord) turn() bool {
@@ -78,6 +87,10 @@ func (r *claudeRecord) field(k, v []byte) bool {
 		if r.s.id == "" {
 			r.s.id = str(v)
 		}
+	case "timestamp":
+		r.ts = v
+	case "cwd":
+		r.cwd = v
 	}
 	return true
 }
@@ -115,6 +128,9 @@ func (s *session) text(user bool, t string, n int) {
 	}
 	if user {
 		if injectedUserText(t) {
+			if s.log != nil && strings.HasPrefix(strings.TrimSpace(t), "[Request interrupted") {
+				s.log.interrupted()
+			}
 			return
 		}
 		s.add(Event{Line: n, Kind: UserText, Text: t})
@@ -146,11 +162,19 @@ func (s *session) claudeBlock(el []byte, user bool, n int) {
 		s.text(user, str(b.text), n)
 	case `"tool_use"`:
 		tool := NormalizeTool(str(b.name))
+		if s.log != nil {
+			s.log.call(n, tool, str(b.id), b.input, "")
+			return
+		}
 		s.names[str(b.id)] = tool
 		s.add(Event{Line: n, Kind: ToolCall, Tool: tool, ID: str(b.id), Text: callTarget(b.input)})
 	case `"tool_result"`:
 		idv := str(b.useID)
 		ex := resultText(b.content)
+		if s.log != nil {
+			s.log.result(idv, claudeFailure(b.isErr, ex, b.content))
+			return
+		}
 		s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[idv], ID: idv, Error: b.isErr,
 			Text: ex, Timeout: b.isErr && timeoutText(ex)})
 	}

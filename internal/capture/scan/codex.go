@@ -14,32 +14,49 @@ import (
 // token usage records.
 func (s *session) codexLine(line []byte, n int) {
 	var rec struct {
-		Type    string          `json:"type"`
-		Payload json.RawMessage `json:"payload"`
+		Type      string          `json:"type"`
+		Timestamp string          `json:"timestamp"`
+		Payload   json.RawMessage `json:"payload"`
 	}
 	if err := json.Unmarshal(line, &rec); err != nil {
 		s.stats.BadJSON++
 		return
 	}
+	if s.log != nil {
+		s.log.stamp(rec.Timestamp, "")
+	}
 	switch rec.Type {
 	case "session_meta":
 		s.codexMeta(rec.Payload)
+	case "turn_context":
+		if s.log != nil {
+			s.codexMeta(rec.Payload) // its cwd; it carries no session id
+		}
 	case "response_item":
 		s.codexItem(rec.Payload, n)
-	case "event_msg", "turn_context", "compacted", "world_state", "token_usage_record":
+	case "event_msg", "compacted", "world_state", "token_usage_record":
 		// bookkeeping (0.169 added the last two), not evidence
 	default:
 		s.stats.Unknown++
 	}
 }
 
-// codexMeta takes the session id from a session_meta record.
+// codexMeta takes the session id from a session_meta record and, for
+// the calls, the folder the session (session_meta) or turn (turn_context)
+// runs in.
 func (s *session) codexMeta(payload json.RawMessage) {
 	var m struct {
-		ID string `json:"id"`
+		ID  string `json:"id"`
+		Cwd string `json:"cwd"`
 	}
-	if json.Unmarshal(payload, &m) == nil && s.id == "" {
+	if json.Unmarshal(payload, &m) != nil {
+		return
+	}
+	if s.id == "" {
 		s.id = m.ID
+	}
+	if s.log != nil && m.Cwd != "" {
+		s.log.cwd = m.Cwd
 	}
 }
 
@@ -84,6 +101,10 @@ func (s *session) codexItem(payload json.RawMessage, n int) {
 // Capture): a timeout, or no output after more than 30 s.
 func (s *session) codexResult(p *codexPayload, n int) {
 	out, failed, slow := codexOutput(p.Output)
+	if s.log != nil {
+		s.log.codexResult(p.CallID, p.Output, out, failed)
+		return
+	}
 	ex := clip(out, resultExcerpt)
 	hung := failed && timeoutText(ex) || slow && strings.TrimSpace(out) == ""
 	s.add(Event{Line: n, Kind: ToolResult, Tool: s.names[p.CallID], ID: p.CallID,
@@ -96,6 +117,10 @@ func (s *session) codexCall(p *codexPayload, n int) {
 	tool := NormalizeTool(p.Name)
 	if p.Type == "local_shell_call" {
 		tool = "Bash"
+	}
+	if s.log != nil {
+		s.codexCallDetail(p, tool, n)
+		return
 	}
 	target := ""
 	switch {
@@ -163,7 +188,10 @@ func codexText(text string) (out string, failed, slow bool) {
 var wallRe = lazyre.New(`(?m)^Wall time: ([0-9.]+) seconds`)
 
 // patchTarget names the files an apply_patch input touches.
-func patchTarget(patch string) string {
+func patchTarget(patch string) string { return strings.Join(patchFiles(patch), " ") }
+
+// patchFiles are the files an apply_patch input touches, in order.
+func patchFiles(patch string) []string {
 	var files []string
 	for _, l := range strings.Split(patch, "\n") {
 		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
@@ -172,5 +200,5 @@ func patchTarget(patch string) string {
 			}
 		}
 	}
-	return strings.Join(files, " ")
+	return files
 }

@@ -66,16 +66,20 @@ func (s *session) geminiMessages(dec *json.Decoder, skip int, count *int) error 
 }
 
 type geminiMessage struct {
-	Type      string `json:"type"`
-	Content   any    `json:"content"`
-	ToolCalls []struct {
-		ID            string          `json:"id"`
-		Name          string          `json:"name"`
-		Args          json.RawMessage `json:"args"`
-		Status        string          `json:"status"`
-		ResultDisplay any             `json:"resultDisplay"`
-		Result        json.RawMessage `json:"result"`
-	} `json:"toolCalls"`
+	Type      string       `json:"type"`
+	Content   any          `json:"content"`
+	Timestamp string       `json:"timestamp"`
+	ToolCalls []geminiTool `json:"toolCalls"`
+}
+
+// geminiTool is one tool call of a message, with its result once done.
+type geminiTool struct {
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	Args          json.RawMessage `json:"args"`
+	Status        string          `json:"status"`
+	ResultDisplay any             `json:"resultDisplay"`
+	Result        json.RawMessage `json:"result"`
 }
 
 func (s *session) geminiMessage(m geminiMessage, n int) {
@@ -86,10 +90,17 @@ func (s *session) geminiMessage(m geminiMessage, n int) {
 // the hook context Gemini CLI wraps around them), the model's words and
 // tool calls. Info, error and warning messages are the CLI's own.
 func (s *session) geminiEvents(r geminiRec) {
+	if s.log != nil {
+		s.log.stamp(r.time, "")
+	}
 	switch r.typ {
 	case "user":
 		s.text(true, protocol.StripHookContext(r.text), r.line)
 	case "gemini", "model", "assistant":
+		if s.log != nil {
+			s.log.geminiCalls(r)
+			return
+		}
 		s.text(false, r.text, r.line)
 		s.events = append(s.events, r.calls...)
 	case "info", "error", "warning":
@@ -179,6 +190,10 @@ type geminiRec struct {
 	calls []Event
 	// pending: a tool call has not finished (the record will be rewritten).
 	pending bool
+	// tools and time are the message's tool calls and timestamp as
+	// recorded, for ReadCalls.
+	tools []geminiTool
+	time  string
 }
 
 // geminiLine is one line of a Gemini CLI chat file (0.61 and later:
@@ -315,7 +330,7 @@ func (rp *geminiReplay) upsert(r geminiRec) {
 }
 
 func geminiRecord(g geminiLine, line int) geminiRec {
-	r := geminiRec{id: g.ID, line: line, typ: g.Type, text: geminiText(g.Content)}
+	r := geminiRec{id: g.ID, line: line, typ: g.Type, text: geminiText(g.Content), tools: g.ToolCalls, time: g.Timestamp}
 	for _, tc := range g.ToolCalls {
 		tool := NormalizeTool(tc.Name)
 		r.calls = append(r.calls, Event{Line: line, Kind: ToolCall, Tool: tool, ID: tc.ID, Text: callTarget(tc.Args)})

@@ -2,9 +2,11 @@
 // CLI) for lesson candidates: Tier 1 self-reported #lesson and
 // [PROCESS_KNOWLEDGE] blocks, Tier 2 heuristics (error then fix, retry
 // loops, hangs, user corrections, self-diagnosis, explicit statements).
-// It reads incrementally from per-file bookmarks, never fails on a bad
-// line, and redacts secrets from everything it returns. It imports only
-// the standard library, redact and protocol.
+// Its calls pass (ReadCalls) records every tool call and how it ended,
+// for lore stats and lore replay. It reads incrementally from per-file
+// bookmarks, never fails on a bad line, and redacts secrets from
+// everything it returns. It imports only the standard library, redact,
+// protocol and match.
 package scan
 
 import (
@@ -41,6 +43,7 @@ type Bookmark struct {
 	MtimeNs int64  `json:"mtimeNs"`
 	Tail    string `json:"tail"` // hash of the bytes just before Offset: detects a rewritten file
 	Session string `json:"session,omitempty"`
+	Started string `json:"started,omitempty"` // the session's first timestamp (the calls pass)
 }
 
 // Bookmarks are the scan state kept in the cache.
@@ -148,7 +151,7 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 	if bm == nil {
 		bm = ParseBookmarks(nil)
 	}
-	results := scanAll(files, bm, opt)
+	results := scanAll(files, bm, opt, false)
 	res := &Result{Bookmarks: &Bookmarks{Version: bookmarksVersion, Files: map[string]Bookmark{}}}
 	for k, v := range bm.Files {
 		res.Bookmarks.Files[k] = v
@@ -175,7 +178,8 @@ func Scan(files []string, bm *Bookmarks, opt Options) (*Result, error) {
 // unchanged goes no further: a re-scan with nothing new (most Stop hooks)
 // starts no goroutine, whose hand-offs between threads cost more than its
 // stats (0.1-0.3 ms).
-func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
+// calls: read calls (ReadCalls) instead of candidates.
+func scanAll(files []string, bm *Bookmarks, opt Options, calls bool) []fileScan {
 	results := make([]fileScan, len(files))
 	type pending struct {
 		i  int
@@ -184,7 +188,7 @@ func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
 	var todo []pending
 	for i, file := range files {
 		prev, had := bm.Files[key(file)]
-		results[i] = fileScan{mark: prev, keep: had}
+		results[i] = fileScan{mark: prev, keep: had, opt: &opt, calls: calls}
 		fi, err := os.Stat(file)
 		switch {
 		case err != nil:
@@ -225,21 +229,36 @@ func scanAll(files []string, bm *Bookmarks, opt Options) []fileScan {
 // fileScan is what scanning one file gave.
 type fileScan struct {
 	cands []Candidate
+	found *FileCalls // the calls read (calls mode), nil when the file was not read
+	err   error      // the calls could not be redacted
 	stats Stats
 	mark  Bookmark
 	keep  bool // mark is to be kept
+	opt   *Options
+	calls bool // read calls, not candidates
 }
 
 // read reads file (fi its stat) from o's bookmark; an unreadable file
 // keeps that bookmark and counts as an error.
 func (o *fileScan) read(file string, fi fs.FileInfo) {
-	m, cands, st, err := scanFile(file, fi, o.mark, o.keep)
-	if err != nil {
-		st.Errors++
-	} else {
-		o.mark, o.keep = *m, true
+	var log *callLog
+	if o.calls {
+		log = newCallLog(o.opt, o.mark, o.keep)
 	}
-	o.cands, o.stats = cands, st
+	m, s, st, err := scanFile(file, fi, o.mark, o.keep, log)
+	o.stats = st
+	if err != nil {
+		o.stats.Errors++
+		return
+	}
+	o.mark, o.keep = *m, true
+	if log != nil {
+		// Redacted here, on the worker: redaction costs more than reading.
+		o.found = log.fileCalls(file, s, m)
+		o.err = redactCalls(o.found.Calls, map[string]string{})
+		return
+	}
+	o.cands = s.candidates(file)
 }
 
 // key is a file's bookmark key: its absolute path, so the Stop hook, a
@@ -315,8 +334,9 @@ func contains(ss []string, s string) bool {
 }
 
 // scanFile reads one file (fi its stat) from its bookmark, and returns
-// the bookmark it moved to.
-func scanFile(path string, fi fs.FileInfo, prev Bookmark, had bool) (*Bookmark, []Candidate, Stats, error) {
+// the bookmark it moved to and the session read. log, when not nil,
+// records the file's calls instead of the events candidates need.
+func scanFile(path string, fi fs.FileInfo, prev Bookmark, had bool, log *callLog) (*Bookmark, *session, Stats, error) {
 	var st Stats
 	f, err := os.Open(path)
 	if err != nil {
@@ -327,11 +347,13 @@ func scanFile(path string, fi fs.FileInfo, prev Bookmark, had bool) (*Bookmark, 
 	// Detected every time (4 KB): a bookmark written when lore read a
 	// Gemini CLI JSONL file as Claude Code's counts bytes, not messages.
 	agent := detect(f, path)
-	if !had || prev.Agent != agent {
-		prev = Bookmark{} // read from the start
+	if !had || prev.Agent != agent || log != nil && agent == AgentGemini {
+		// Read from the start. The calls of a Gemini CLI chat are read
+		// whole every time: its messages are rewritten in place.
+		prev = Bookmark{}
 	}
 	mark := Bookmark{Agent: agent, Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
-	s := &session{id: prev.Session, names: map[string]string{}, stats: &st}
+	s := &session{id: prev.Session, names: map[string]string{}, stats: &st, log: log}
 	if err := s.read(f, path, prev, &mark); err != nil {
 		return nil, nil, st, err
 	}
@@ -339,7 +361,7 @@ func scanFile(path string, fi fs.FileInfo, prev Bookmark, had bool) (*Bookmark, 
 		s.id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	mark.Session = s.id
-	return &mark, s.candidates(path), st, nil
+	return &mark, s, st, nil
 }
 
 // read reads the file from prev with the reader of its format.
@@ -417,6 +439,9 @@ func (s *session) readJSONL(f *os.File, prev Bookmark, mark *Bookmark) error {
 		if !ok {
 			break
 		}
+		if s.log != nil {
+			s.log.lineStart = lr.offset - int64(len(l)) - 1
+		}
 		l = bytes.TrimLeft(l, " \t\xef\xbb\xbf") // indentation, a UTF-8 BOM
 		if len(l) == 0 || l[0] != '{' {
 			if len(bytes.TrimSpace(l)) > 0 {
@@ -429,7 +454,10 @@ func (s *session) readJSONL(f *os.File, prev Bookmark, mark *Bookmark) error {
 	lr.release()
 	s.stats.Bytes += lr.offset - off
 	mark.Offset, mark.Line = lr.offset, lr.line
-	mark.Tail = tailHash(f, lr.offset)
+	if s.log != nil {
+		mark.Offset, mark.Line = s.log.holdBack(lr.offset, lr.line)
+	}
+	mark.Tail = tailHash(f, mark.Offset)
 	return nil
 }
 
