@@ -74,6 +74,9 @@ type Source struct {
 	Sessions    []string `json:"sessions,omitempty"`
 	Occurrences int      `json:"occurrences,omitempty"`
 	Hash        string   `json:"hash,omitempty"` // what it was made from, so a rerun recognises it
+	// Files are repo-relative files the item cites (docs/design.md, Item
+	// format): lint reports the item stale when one is gone from HEAD.
+	Files []string `json:"files,omitempty"`
 }
 
 // Item is one knowledge file: its typed frontmatter, its H2 sections and the
@@ -94,6 +97,7 @@ type Item struct {
 	Enforce    string
 	Supersedes []string
 	Source     *Source
+	Examples   Examples
 	Created    time.Time
 	Updated    time.Time
 	Sections   []Section
@@ -289,6 +293,8 @@ func (it *Item) decodeKey(key string, v *yaml.Node) {
 		it.decodeTriggers(v)
 	case "source":
 		it.decodeSource(v)
+	case "examples":
+		it.decodeExamples(v)
 	}
 }
 
@@ -414,6 +420,9 @@ func (it *Item) decodeSource(v *yaml.Node) {
 			src.Sessions = it.list(key, val)
 		case "hash":
 			src.Hash = it.scalar(key, val)
+		case "files":
+			it.keyLines[key] = it.fmLine + k.Line
+			src.Files = it.list(key, val)
 		case "occurrences":
 			n, err := strconv.Atoi(it.scalar(key, val))
 			if err != nil {
