@@ -44,6 +44,12 @@ type Store struct {
 	// Links are the symbolic links under .lore and along the learnings
 	// path, repo-relative: lore never writes through them.
 	Links []string
+	// NewMatcher runs the items' examples (compile.NewMatcher); nil: they
+	// are not run.
+	NewMatcher NewMatcher
+	// Files are HEAD's files (gitstore.Store.HeadFiles), for the stale
+	// check; nil: unknown, no item is judged stale.
+	Files []string
 }
 
 // Severity of a finding.
@@ -101,11 +107,22 @@ func Check(st Store) []Finding {
 	items, found := checkItems(st.Items, cfg)
 	out = append(out, found...)
 	out = append(out, duplicates(items)...)
+	out = append(out, grounding(items, cfg, st)...)
 	for _, l := range st.Links {
 		out = append(out, linkFinding(l))
 	}
 	sortFindings(out)
 	return out
+}
+
+// grounding runs the items' examples and the stale check, each when the
+// caller gave what it needs.
+func grounding(items []*markdown.Item, cfg config.Config, st Store) []Finding {
+	var out []Finding
+	if st.NewMatcher != nil {
+		out = Examples(items, cfg, st.NewMatcher)
+	}
+	return append(out, staleFindings(items, st.Files)...)
 }
 
 // checkConfig parses the config (the default when there is none).
@@ -213,6 +230,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 	}
 	out = append(out, Safety(it)...)
 	out = append(out, breadth(it, cfg.Inject.Threshold)...)
+	out = append(out, denyExamples(it)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
