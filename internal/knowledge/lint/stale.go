@@ -75,7 +75,7 @@ func (h head) stale(it *markdown.Item) []Finding {
 		out = append(out, Finding{Path: it.Path, Line: line, Key: key, Msg: "stale: " + fmt.Sprintf(format, args...), Severity: Warning})
 	}
 	if g := it.Triggers.Paths; len(g) > 0 && !h.anyMatch(g) {
-		warn(it.KeyLine("triggers.paths"), "triggers.paths", "%s match no file in HEAD: the code it guards is gone or moved; update the globs or archive the item", strings.Join(g, ", "))
+		warn(it.KeyLine("triggers.paths"), "triggers.paths", "no file in HEAD matches %s: the code it guards is gone or moved; update the globs or archive the item", strings.Join(g, ", "))
 	}
 	for _, c := range it.Cited() {
 		if !h.files[c.Path] {
