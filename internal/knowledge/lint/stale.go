@@ -7,6 +7,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -43,10 +44,12 @@ func staleFindings(items []*markdown.Item, files []string) []Finding {
 }
 
 // head is HEAD's tree: its files, and every path a glob may name (the
-// files and their folders: a Grep or Glob call names a folder).
+// files and their folders: a Grep or Glob call names a folder), also one
+// a line in one string, where a glob's literal is looked for first.
 type head struct {
-	files map[string]bool
-	paths []string
+	files  map[string]bool
+	paths  []string
+	joined string
 }
 
 func newHead(files []string) head {
@@ -60,6 +63,7 @@ func newHead(files []string) head {
 			h.paths = append(h.paths, d)
 		}
 	}
+	h.joined = strings.Join(h.paths, "\n")
 	return h
 }
 
@@ -89,14 +93,44 @@ func (h head) stale(it *markdown.Item) []Finding {
 // invalid one is markdown.Validate's to report).
 func (h head) anyMatch(globs []string) bool {
 	for _, g := range globs {
-		if !doublestar.ValidatePattern(g) {
+		if !doublestar.ValidatePattern(g) || h.matches(g) {
 			return true
 		}
+	}
+	return false
+}
+
+// matches reports whether g matches a path: only the lines that hold
+// the literal every match of g contains are tried (a repository has tens
+// of thousands of paths, and most globs match none or few of them).
+func (h head) matches(g string) bool {
+	lits := match.GlobLiterals(g)
+	if lits == nil {
 		for _, p := range h.paths {
 			if ok, _ := doublestar.Match(g, p); ok {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	for rest := h.joined; ; {
+		i := strings.Index(rest, lits[0])
+		if i < 0 {
+			return false
+		}
+		start := strings.LastIndexByte(rest[:i], '\n') + 1
+		end := strings.IndexByte(rest[i:], '\n')
+		if end < 0 {
+			end = len(rest)
+		} else {
+			end += i
+		}
+		if ok, _ := doublestar.Match(g, rest[start:end]); ok {
+			return true
+		}
+		if end == len(rest) {
+			return false
+		}
+		rest = rest[end+1:]
+	}
 }

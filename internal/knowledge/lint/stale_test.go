@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -57,5 +59,25 @@ func TestStale(t *testing.T) {
 	}
 	if !reflect.DeepEqual(lines, wantLines) {
 		t.Errorf("got  %q\nwant %q", lines, wantLines)
+	}
+}
+
+// TestHeadMatchesAsDoublestar: the literal screen finds what trying
+// every path with doublestar finds.
+func TestHeadMatchesAsDoublestar(t *testing.T) {
+	h := newHead([]string{"conftest.py", "api/conftest.pyc", "api/tests/conftest.py", "src/db/0001.py", "web/a.ts", "z"})
+	for _, g := range []string{
+		"**/conftest.py", "api/**/conftest.py", "api/*/conftest.py", "conftest.py", "src/db", "src/**", "**/*.ts",
+		"web/*.tsx", "*", "?", "**/0002.py", "api/conftest.py", "src/{db,app}/*.py", "[a-z]", "**/tests",
+	} {
+		want := false
+		for _, p := range h.paths {
+			if ok, _ := doublestar.Match(g, p); ok {
+				want = true
+			}
+		}
+		if got := h.matches(g); got != want {
+			t.Errorf("%q: %v, doublestar says %v", g, got, want)
+		}
 	}
 }
