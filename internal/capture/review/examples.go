@@ -58,23 +58,8 @@ func refineExamples(it *markdown.Item, fire, quiet []string) error {
 // addExamples appends calls to the list at key of the examples mapping;
 // a single example written without a list becomes the list's first.
 func addExamples(ex *yaml.Node, key string, calls []string) {
-	if len(calls) == 0 {
-		return
+	if at := valueIndex(ex, key); at >= 0 && ex.Content[at].Kind == yaml.ScalarNode && ex.Content[at].Tag != "!!null" {
+		ex.Content[at] = &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{ex.Content[at]}}
 	}
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	at := valueIndex(ex, key)
-	switch {
-	case at >= 0 && ex.Content[at].Kind == yaml.SequenceNode:
-		seq = ex.Content[at]
-	case at >= 0 && ex.Content[at].Kind == yaml.ScalarNode && ex.Content[at].Tag != "!!null":
-		seq.Content = append(seq.Content, ex.Content[at])
-	}
-	for _, c := range calls {
-		seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: c, Style: yaml.SingleQuotedStyle})
-	}
-	if at >= 0 {
-		ex.Content[at] = seq
-		return
-	}
-	ex.Content = append(ex.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, seq)
+	setTrigger(ex, key, calls, true)
 }

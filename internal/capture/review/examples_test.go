@@ -12,19 +12,18 @@ import (
 const exampleDraft = `---
 id: 01JQXYZ8K2M4N6P8Q0R2S4T6V8
 kind: lesson
-title: pytest needs -x
+title: npm ci, not npm install, in CI
 status: draft
 priority: high
 triggers:
-  tools: [Bash]
-  commands: ['\bpytest\b']
+  commands: ['^npm (install|i)\b']
 examples:
   fire:
-    - Bash: pytest tests
+    - Bash: npm install
   quiet: 'Bash: ls'
 ---
 ## Fix
-Run pytest -x.
+Run npm ci.
 `
 
 // TestRefineAddsExamples: the reviewer's examples are added after the
@@ -35,14 +34,14 @@ func TestRefineAddsExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Refine(it, Refinement{ExampleFire: []string{"Bash: cd api && pytest"}, ExampleQuiet: []string{"Bash: go test ./..."}}); err != nil {
+	if err := Refine(it, Refinement{ExampleFire: []string{"Bash: npm i left-pad"}, ExampleQuiet: []string{"Bash: go test ./..."}}); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, e := range append(it.Examples.Fire, it.Examples.Quiet...) {
 		got = append(got, e.String())
 	}
-	want := []string{"Bash: pytest tests", "Bash: cd api && pytest", "Bash: ls", "Bash: go test ./..."}
+	want := []string{"Bash: npm install", "Bash: npm i left-pad", "Bash: ls", "Bash: go test ./..."}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\n%s", got, it.Raw())
 	}
@@ -65,10 +64,10 @@ func TestDeliverableChecksExamples(t *testing.T) {
 	if note, err := Deliverable(it, "", set); err != nil || !strings.Contains(note, "priority raised") {
 		t.Errorf("agreeing examples: %q %v", note, err)
 	}
-	bad := strings.Replace(exampleDraft, "'Bash: ls'", "'Bash: pytest -k slow'", 1)
+	bad := strings.Replace(exampleDraft, "'Bash: ls'", "'Bash: npm install --save-dev vitest'", 1)
 	it, _ = markdown.Parse(".lore/lessons/p.md", []byte(bad))
 	_, err := Deliverable(it, "", set)
-	want := "not promoted, nothing written: .lore/lessons/p.md: its examples disagree with its triggers: examples.quiet: `Bash: pytest -k slow` should leave this item quiet and fires it"
+	want := "not promoted, nothing written: .lore/lessons/p.md: its examples disagree with its triggers: examples.quiet: `Bash: npm install --save-dev vitest` should leave this item quiet and fires it"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("got %v\nwant %s...", err, want)
 	}

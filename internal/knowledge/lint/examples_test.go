@@ -90,6 +90,19 @@ func findings(fs []lint.Finding, key string) []string {
 	return out
 }
 
+// hasPrefixes fails unless each finding starts with its wanted prefix.
+func hasPrefixes(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("got  %s\nwant %s...", got[i], want[i])
+		}
+	}
+}
+
 // TestExamplesAgree: an active item and a draft (judged as promote would
 // make it) whose examples the matcher agrees with have no finding.
 func TestExamplesAgree(t *testing.T) {
@@ -113,14 +126,7 @@ func TestExamplesDisagree(t *testing.T) {
 		".lore/lessons/pytest.md:13: examples.fire: `Bash: npm test` should fire this item and does not: ",
 		".lore/lessons/pytest.md:14: examples.quiet: `Bash: python -m pytest tests` should leave this item quiet and fires it: ",
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %q", got)
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("got  %s\nwant %s...", got[i], want[i])
-		}
-	}
+	hasPrefixes(t, got, want)
 	if !strings.Contains(got[0], "pytest") || !strings.Contains(got[1], "score") {
 		t.Errorf("the reasons should come from the matcher: %q", got)
 	}
@@ -144,14 +150,7 @@ func TestExamplesContentAndTools(t *testing.T) {
 		".lore/lessons/utcnow.md:12: examples.quiet: `Read: app/clock.py | datetime.utcnow()` adds text, and a Read call adds none",
 		".lore/lessons/utcnow.md:12: examples.quiet: `WebFetch: https://x` has an input",
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %q", got)
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("got  %s\nwant %s...", got[i], want[i])
-		}
-	}
+	hasPrefixes(t, got, want)
 }
 
 // TestExamplesPrompt: a Prompt example is decided as a user prompt.

@@ -52,28 +52,16 @@ func ParseExample(s string) (Example, error) {
 // is a string `Tool: input` or, as YAML reads an unquoted `- Bash: ls`, a
 // mapping of one tool to its input.
 func (it *Item) decodeExamples(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		if !isNull(v) {
-			it.problem(v, "examples", "must be a mapping: fire: [calls], quiet: [calls]")
-		}
-		return
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], v.Content[i+1]
-		key := "examples." + k.Value
-		it.keyLines[key] = it.fmLine + k.Line
-		var list *[]Example
+	it.entries(v, "examples", "(fire: [calls], quiet: [calls])", func(k, val *yaml.Node, key string) {
 		switch k.Value {
 		case "fire":
-			list = &it.Examples.Fire
+			it.Examples.Fire = append(it.Examples.Fire, it.exampleList(key, val)...)
 		case "quiet":
-			list = &it.Examples.Quiet
+			it.Examples.Quiet = append(it.Examples.Quiet, it.exampleList(key, val)...)
 		default:
 			it.problem(k, key, "unknown key (want fire or quiet)")
-			continue
 		}
-		*list = append(*list, it.exampleList(key, val)...)
-	}
+	})
 }
 
 // exampleList reads a list of examples (or, leniently, one).

@@ -362,22 +362,31 @@ func (it *Item) decodeTime(key string, v *yaml.Node, t *time.Time) {
 }
 
 func (it *Item) decodeTriggers(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		if !isNull(v) {
-			it.problem(v, "triggers", "must be a mapping (tools, commands, unless, paths, content, keywords, topics)")
-		}
-		return
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], v.Content[i+1]
-		key := "triggers." + k.Value
-		it.keyLines[key] = it.fmLine + k.Line
+	it.entries(v, "triggers", "(tools, commands, unless, paths, content, keywords, topics)", func(k, val *yaml.Node, key string) {
 		list := it.list(key, val)
 		if p := it.Triggers.field(k.Value); p != nil {
 			*p = list
 		} else {
 			it.problem(k, key, "unknown trigger (want tools, commands, unless, paths, content, keywords or topics)")
 		}
+	})
+}
+
+// entries calls f with each key of the mapping v under parent, dotted
+// ("triggers.paths"), its line recorded; a value that is not a mapping
+// (nor null) is a problem saying what it should hold.
+func (it *Item) entries(v *yaml.Node, parent, want string, f func(k, val *yaml.Node, key string)) {
+	if v.Kind != yaml.MappingNode {
+		if !isNull(v) {
+			it.problem(v, parent, "must be a mapping %s", want)
+		}
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		key := parent + "." + k.Value
+		it.keyLines[key] = it.fmLine + k.Line
+		f(k, val, key)
 	}
 }
 
