@@ -229,8 +229,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
 	out = append(out, Safety(it)...)
-	out = append(out, breadth(it, cfg.Inject.Threshold)...)
-	out = append(out, denyExamples(it)...)
+	out = append(out, Triggers(it, cfg.Inject.Threshold)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
@@ -256,9 +255,12 @@ func injectedBytes(it *markdown.Item) int {
 	return len(strings.TrimSpace(string(it.Body())))
 }
 
-// Triggers returns the trigger warnings of one item (those lint gives):
-// lore add prints them for the item it just wrote.
-func Triggers(it *markdown.Item, threshold float64) []Finding { return breadth(it, threshold) }
+// Triggers returns the trigger warnings of one item (those lint gives),
+// a deny without examples among them: lore add prints them for the item
+// it just wrote.
+func Triggers(it *markdown.Item, threshold float64) []Finding {
+	return append(breadth(it, threshold), denyExamples(it)...)
+}
 
 // breadth warns about triggers that fire on almost every call, and about
 // an item that can never reach the threshold (docs/design.md, Matching and
