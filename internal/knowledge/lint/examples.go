@@ -26,7 +26,7 @@ type NewMatcher func(items []*markdown.Item, cfg config.Config) (Matcher, error)
 // Item format): a fire example must make the item fire (injected, held,
 // or dropped only by the item or byte cap; a deny item's must be denied),
 // a quiet example must not. Each item is judged as if it were active and
-// confident enough, as promote would make it: the examples test its
+// confident enough, at its own priority: the examples test its
 // triggers, not its review state. An item the build leaves out (it has
 // errors, reported elsewhere) is not run. Each disagreement is an error
 // naming the file, the example's line and the example.
