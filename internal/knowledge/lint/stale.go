@@ -38,7 +38,10 @@ func staleFindings(items []*markdown.Item, files []string) []Finding {
 	h := newHead(files)
 	var out []Finding
 	for _, it := range items {
-		out = append(out, h.stale(it)...)
+		for _, f := range h.stale(it) {
+			f.Msg = "stale: " + f.Msg
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -67,16 +70,16 @@ func newHead(files []string) head {
 	return h
 }
 
-// stale returns the item's stale warnings. Items of the user's global
-// store apply to many repositories, and retired ones to none: neither is
-// judged against this one.
+// stale returns the item's stale warnings, each saying why. Items of
+// the user's global store apply to many repositories, and retired ones to
+// none: neither is judged against this one.
 func (h head) stale(it *markdown.Item) []Finding {
 	if it.Scope == "global" || !it.Injectable(true) {
 		return nil
 	}
 	var out []Finding
 	warn := func(line int, key, format string, args ...any) {
-		out = append(out, Finding{Path: it.Path, Line: line, Key: key, Msg: "stale: " + fmt.Sprintf(format, args...), Severity: Warning})
+		out = append(out, Finding{Path: it.Path, Line: line, Key: key, Msg: fmt.Sprintf(format, args...), Severity: Warning})
 	}
 	if g := it.Triggers.Paths; len(g) > 0 && !h.anyMatch(g) {
 		warn(it.KeyLine("triggers.paths"), "triggers.paths", "no file in HEAD matches %s: the code it guards is gone or moved; update the globs or archive the item", strings.Join(g, ", "))

@@ -38,9 +38,9 @@ func TestStale(t *testing.T) {
 	}
 	got := Stale(items, head)
 	want := map[string]string{
-		"01JCZ00000000000000000000A": "stale: no file in HEAD matches src/old/**, **/*.rb: the code it guards is gone or moved; update the globs or archive the item",
-		"01JCZ00000000000000000000D": "stale: src/db/gone.py, which it cites, is gone from HEAD: check the item still holds, then update or archive it",
-		"01JCZ00000000000000000000E": "stale: src/app/old.go, which it cites, is gone from HEAD: check the item still holds, then update or archive it",
+		"01JCZ00000000000000000000A": "no file in HEAD matches src/old/**, **/*.rb: the code it guards is gone or moved; update the globs or archive the item",
+		"01JCZ00000000000000000000D": "src/db/gone.py, which it cites, is gone from HEAD: check the item still holds, then update or archive it",
+		"01JCZ00000000000000000000E": "src/app/old.go, which it cites, is gone from HEAD: check the item still holds, then update or archive it",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
