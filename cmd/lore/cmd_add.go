@@ -28,20 +28,22 @@ type AddCmd struct {
 	Edit         bool     `help:"Write the item in $EDITOR (VISUAL, EDITOR, or vi)." group:"Body"`
 	As           string   `name:"as" enum:",lesson,pitfall,decision" default:"" help:"Learning: route it to this kind on consolidation."`
 
-	Status       string   `help:"Status (default: active; decisions: accepted)." group:"Frontmatter"`
-	Priority     string   `help:"critical, high, medium, low or 1-10." default:"medium" group:"Frontmatter"`
-	Confidence   float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
-	Form         string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
-	Scope        string   `help:"project or global." group:"Frontmatter"`
-	Enforce      string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only." group:"Frontmatter"`
-	Tags         []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
-	Tools        []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
-	Commands     []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
-	Unless       []string `sep:"none" help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
-	Paths        []string `sep:"none" name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
-	Content      []string `sep:"none" name:"content" help:"Trigger: RE2 regex over the text an edit adds (repeatable)." group:"Triggers"`
-	Keywords     []string `sep:"none" name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
-	Topics       []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
+	Status     string   `help:"Status (default: active; decisions: accepted)." group:"Frontmatter"`
+	Priority   string   `help:"critical, high, medium, low or 1-10." default:"medium" group:"Frontmatter"`
+	Confidence float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
+	Form       string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
+	Scope      string   `help:"project or global." group:"Frontmatter"`
+	Enforce    string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only." group:"Frontmatter"`
+	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
+	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`
+	Commands   []string `sep:"none" name:"command" help:"Trigger: RE2 regex over a shell command (repeatable)." group:"Triggers"`
+	Unless     []string `sep:"none" help:"Trigger: RE2 regex that vetoes (repeatable)." group:"Triggers"`
+	Paths      []string `sep:"none" name:"path" help:"Trigger: glob over the repo-relative path (repeatable)." group:"Triggers"`
+	Content    []string `sep:"none" name:"content" help:"Trigger: RE2 regex over the text an edit adds (repeatable)." group:"Triggers"`
+	Keywords   []string `sep:"none" name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
+	Topics     []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
+
+	// Examples: calls lint runs through the matcher (docs/design.md, Item format).
 	ExampleFire  []string `sep:"none" name:"example-fire" help:"Example: a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)." group:"Examples"`
 	ExampleQuiet []string `sep:"none" name:"example-quiet" help:"Example: a call the item must stay quiet on, 'Tool: input' (repeatable)." group:"Examples"`
 }

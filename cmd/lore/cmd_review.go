@@ -112,15 +112,17 @@ func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
 // PromoteCmd makes a draft active, or refines an active item (--enforce).
 type PromoteCmd struct {
-	Item         string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
-	Title        string   `help:"A better title."`
-	Priority     string   `help:"critical, high, medium, low or 1-10 (scan drafts start low)."`
-	Tools        []string `help:"Replace the trigger's tools."`
-	Commands     []string `sep:"none" name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
-	Unless       []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
-	Paths        []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
-	Content      []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
-	Enforce      string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
+	Item     string   `arg:"" help:"The draft: id (or unique prefix), ref, slug or path."`
+	Title    string   `help:"A better title."`
+	Priority string   `help:"critical, high, medium, low or 1-10 (scan drafts start low)."`
+	Tools    []string `help:"Replace the trigger's tools."`
+	Commands []string `sep:"none" name:"command" help:"Replace the trigger's command regexes (RE2; repeatable)."`
+	Unless   []string `sep:"none" help:"Add a veto regex to the trigger (repeatable)."`
+	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
+	Content  []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
+	Enforce  string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
+
+	// Examples added to the item's (docs/design.md, Item format).
 	ExampleFire  []string `sep:"none" name:"example-fire" help:"Add a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)."`
 	ExampleQuiet []string `sep:"none" name:"example-quiet" help:"Add a call the item must stay quiet on, 'Tool: input' (repeatable)."`
 }
