@@ -44,8 +44,8 @@ type AddCmd struct {
 	Topics     []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
 
 	// Examples: calls lint runs through the matcher (docs/design.md, Item format).
-	ExampleFire  []string `sep:"none" name:"example-fire" help:"Example: a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)." group:"Examples"`
-	ExampleQuiet []string `sep:"none" name:"example-quiet" help:"Example: a call the item must stay quiet on, 'Tool: input' (repeatable)." group:"Examples"`
+	ExampleFire  []string `sep:"none" name:"example-fire" placeholder:"CALL" help:"Example: a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)." group:"Examples"`
+	ExampleQuiet []string `sep:"none" name:"example-quiet" placeholder:"CALL" help:"Example: a call the item must stay quiet on, 'Tool: input' (repeatable)." group:"Examples"`
 }
 
 // Run adds the item and prints what lint warns about its triggers.

@@ -123,8 +123,8 @@ type PromoteCmd struct {
 	Enforce  string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
 
 	// Examples added to the item's (docs/design.md, Item format).
-	ExampleFire  []string `sep:"none" name:"example-fire" help:"Add a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)."`
-	ExampleQuiet []string `sep:"none" name:"example-quiet" help:"Add a call the item must stay quiet on, 'Tool: input' (repeatable)."`
+	ExampleFire  []string `sep:"none" name:"example-fire" placeholder:"CALL" help:"Add a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)."`
+	ExampleQuiet []string `sep:"none" name:"example-quiet" placeholder:"CALL" help:"Add a call the item must stay quiet on, 'Tool: input' (repeatable)."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
