@@ -43,11 +43,9 @@ kind: pitfall
 ref: PF-0001
 title: never force-push main
 status: active
-priority: critical
+priority: 10
 enforce: deny
-triggers:
-  tools: [Bash]
-  commands: ['git\s+push\s+.*--force']
+triggers: {tools: [Bash], commands: ['git\s+push\s+.*--force']}
 examples:
   fire: ['Bash: git push --force origin main', 'Bash: echo "git push --force"']
   quiet:
@@ -136,7 +134,7 @@ func TestExamplesDisagree(t *testing.T) {
 // of the command in quotes is injected, not denied, so it fails.
 func TestExamplesDeny(t *testing.T) {
 	got := findings(checkFiles(t, lint.File{Path: ".lore/pitfalls/PF-0001-force.md", Data: []byte(forcePush)}), "examples")
-	want := ".lore/pitfalls/PF-0001-force.md:13: examples.fire: `Bash: echo \"git push --force\"` should be denied and is not: "
+	want := ".lore/pitfalls/PF-0001-force.md:11: examples.fire: `Bash: echo \"git push --force\"` should be denied and is not: "
 	if len(got) != 1 || !strings.HasPrefix(got[0], want) || !strings.Contains(got[0], "quotes") {
 		t.Errorf("got %q\nwant %s...", got, want)
 	}
@@ -170,7 +168,7 @@ func TestDenyWithoutExamples(t *testing.T) {
 	noQuiet = strings.Replace(noQuiet, ", 'Bash: echo \"git push --force\"'", "", 1)
 	none := strings.Replace(noQuiet, "examples:\n  fire: ['Bash: git push --force origin main']\n", "", 1)
 	for _, tc := range []struct{ src, want string }{
-		{noQuiet, ".lore/pitfalls/PF-0001-force.md:12: warning: examples: enforce: deny blocks calls"},
+		{noQuiet, ".lore/pitfalls/PF-0001-force.md:10: warning: examples: enforce: deny blocks calls"},
 		{none, ".lore/pitfalls/PF-0001-force.md:8: warning: examples: enforce: deny blocks calls"},
 	} {
 		got := findings(checkFiles(t, lint.File{Path: ".lore/pitfalls/PF-0001-force.md", Data: []byte(tc.src)}), "examples")
