@@ -42,6 +42,10 @@ type AddCmd struct {
 	Content    []string `sep:"none" name:"content" help:"Trigger: RE2 regex over the text an edit adds (repeatable)." group:"Triggers"`
 	Keywords   []string `sep:"none" name:"keyword" help:"Trigger: phrase in the latest user prompt (repeatable)." group:"Triggers"`
 	Topics     []string `sep:"none" name:"topic" help:"Trigger: phrase in recent conversation (repeatable)." group:"Triggers"`
+
+	// Examples: calls lint runs through the matcher (docs/design.md, Item format).
+	ExampleFire  []string `sep:"none" name:"example-fire" placeholder:"CALL" help:"Example: a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)." group:"Examples"`
+	ExampleQuiet []string `sep:"none" name:"example-quiet" placeholder:"CALL" help:"Example: a call the item must stay quiet on, 'Tool: input' (repeatable)." group:"Examples"`
 }
 
 // Run adds the item and prints what lint warns about its triggers.
@@ -50,6 +54,7 @@ func (c *AddCmd) Run(g *Globals, s *gitstore.Store) error {
 		Confidence: c.Confidence, Form: c.Form, Scope: c.Scope, Enforce: c.Enforce, Tags: c.Tags,
 		Triggers: markdown.Triggers{Tools: c.Tools, Commands: c.Commands, Unless: c.Unless,
 			Paths: c.Paths, Content: c.Content, Keywords: c.Keywords, Topics: c.Topics}},
+		ExampleFire: c.ExampleFire, ExampleQuiet: c.ExampleQuiet,
 		Body: c.Body, Checklist: c.Checklist, As: c.As, Sections: map[string]string{
 			"Mistake": c.Mistake, "Fix": c.Fix, "Why": c.Why, "Issue": c.Issue, "Impact": c.Impact, "Avoid": c.Avoid,
 			"Context": c.Context, "Decision": c.Decision, "Consequences": c.Consequences}}

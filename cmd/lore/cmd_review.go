@@ -121,6 +121,10 @@ type PromoteCmd struct {
 	Paths    []string `sep:"none" name:"path" help:"Replace the trigger's path globs (repeatable)."`
 	Content  []string `sep:"none" name:"content" help:"Replace the trigger's content regexes (RE2 over the text an edit adds; repeatable)."`
 	Enforce  string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only."`
+
+	// Examples added to the item's (docs/design.md, Item format).
+	ExampleFire  []string `sep:"none" name:"example-fire" placeholder:"CALL" help:"Add a call the item must fire on, 'Tool: input' (e.g. 'Bash: pytest tests'; repeatable)."`
+	ExampleQuiet []string `sep:"none" name:"example-quiet" placeholder:"CALL" help:"Add a call the item must stay quiet on, 'Tool: input' (repeatable)."`
 }
 
 // Run sets status: active, after the reviewer's refinements; only the keys
@@ -128,7 +132,7 @@ type PromoteCmd struct {
 func (c *PromoteCmd) Run(g *Globals, s *gitstore.Store) error {
 	ch, err := app.Promote(s, c.Item, review.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
-		Enforce: c.Enforce,
+		Enforce: c.Enforce, ExampleFire: c.ExampleFire, ExampleQuiet: c.ExampleQuiet,
 	})
 	return printChange(g, ch, err)
 }

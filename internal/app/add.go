@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/lore-agents/lore/internal/capture/review"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -34,6 +37,9 @@ type AddOptions struct {
 	Checklist []string
 	As        string // a learning's kind on consolidation
 	Edit      Editor // nil: no editor
+	// ExampleFire and ExampleQuiet are the item's examples as given
+	// (`Tool: input`), checked against its triggers before it is written.
+	ExampleFire, ExampleQuiet []string
 }
 
 // Added is what Add created.
@@ -58,6 +64,7 @@ var sections = map[string][]string{
 // Add creates one knowledge item, validated fully before anything is
 // written, or appends a learnings entry.
 func Add(s *gitstore.Store, o AddOptions) (Added, error) {
+	var err error
 	if o.BodyFrom != nil {
 		b, err := io.ReadAll(o.BodyFrom)
 		if err != nil {
@@ -71,8 +78,14 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 	if o.Spec.Title == "" && o.Edit == nil {
 		return Added{}, usagef("a title is required: lore add %s \"Title\" ...", o.Spec.Kind)
 	}
+	if o.Spec.Examples, err = markdown.ParseExamples(o.ExampleFire, o.ExampleQuiet); err != nil {
+		return Added{}, &InputError{err}
+	}
 	data, want, err := draft(s, o)
 	if err != nil {
+		return Added{}, err
+	}
+	if err := examplesAgree(s, o.Spec, data); err != nil {
 		return Added{}, err
 	}
 	rel, it, err := s.Create(o.Spec.Kind, want, func(ref string) ([]byte, error) { // under the store lock
@@ -87,6 +100,24 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 		r.Delivery = compile.DeliveryOf(it, compile.Settings(cfg))
 	}
 	return r, nil
+}
+
+// examplesAgree refuses a new item whose examples its triggers disagree
+// with (review.CheckExamples), before anything is written. The item is
+// named by the file it would get.
+func examplesAgree(s *gitstore.Store, spec markdown.Spec, data []byte) error {
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	it, err := markdown.Parse(path.Join(lorepath.InDir(markdown.Folder(spec.Kind)), markdown.FileName("", spec.Title)), data)
+	if err != nil {
+		return err
+	}
+	if err := review.CheckExamples(it, compile.Settings(cfg)); err != nil {
+		return &InputError{err}
+	}
+	return nil
 }
 
 // draft is the new item's file, edited when o.Edit is set, and the ref

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -147,7 +149,20 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 	if st.Links, err = s.Links(learnings); err != nil {
 		return st, err
 	}
-	st.Learnings, err = optionalFile(s, learnings)
+	if st.Learnings, err = optionalFile(s, learnings); err != nil {
+		return st, err
+	}
+	return grounded(s, st)
+}
+
+// grounded gives lint what its examples and stale checks need: the hook's
+// matcher (drafts included) and HEAD's files.
+func grounded(s *gitstore.Store, st lint.Store) (lint.Store, error) {
+	st.NewMatcher = func(items []*markdown.Item, cfg config.Config) (lint.Matcher, error) {
+		return compile.NewMatcher(items, cfg, true)
+	}
+	var err error
+	st.Files, err = s.HeadFiles()
 	return st, err
 }
 

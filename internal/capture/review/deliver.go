@@ -20,8 +20,22 @@ var ErrRefused = errors.New("not promoted, nothing written")
 // when the build would leave the item out (a lint error, named by file,
 // line and key), when no priority would make its triggers fire, and when
 // the reviewer asked for a priority (asked) too low for them: lore does
-// not overrule an explicit choice, nor keep a dead item.
+// not overrule an explicit choice, nor keep a dead item. It refuses too
+// when the item's examples disagree with its triggers at the priority it
+// gets (CheckExamples).
 func Deliverable(it *markdown.Item, asked string, set manifest.Settings) (note string, err error) {
+	note, err = deliverable(it, asked, set)
+	if err != nil {
+		return "", err
+	}
+	if err := CheckExamples(it, set); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	return note, nil
+}
+
+// deliverable is Deliverable but for the examples.
+func deliverable(it *markdown.Item, asked string, set manifest.Settings) (note string, err error) {
 	if err := it.Set("status", "active"); err != nil {
 		return "", err
 	}

@@ -392,8 +392,9 @@ func update(s *gitstore.Store, rel, status string, now time.Time, edit func(*mar
 // r, as an item that injects with the build settings set: a confidence
 // under inject.minConfidence is raised to it, since the reviewer's
 // approval is the evidence a scan draft lacked, and a priority too low
-// for its triggers is raised (Deliverable). It returns the item and what it
-// changed beyond the status, for the reviewer to see.
+// for its triggers is raised (Deliverable, which also refuses an item
+// whose examples disagree with its triggers). It returns the item and
+// what it changed beyond the status, for the reviewer to see.
 func Promote(s *gitstore.Store, rel string, r Refinement, set manifest.Settings, now time.Time) (*markdown.Item, []string, error) {
 	var notes []string
 	minConf := set.MinConfidence
@@ -464,6 +465,9 @@ type Refinement struct {
 	Paths    []string // replace triggers.paths
 	Content  []string // replace triggers.content
 	Enforce  string   // once, deny or none ("": unchanged)
+	// ExampleFire and ExampleQuiet are examples (`Tool: input`) added to
+	// the item's: calls it must fire on and stay quiet on.
+	ExampleFire, ExampleQuiet []string
 }
 
 // Refine applies r to it in memory (only the keys it names change) and
@@ -489,6 +493,9 @@ func Refine(it *markdown.Item, r Refinement) error {
 		}
 	}
 	if err := refineEnforce(it, r.Enforce); err != nil {
+		return err
+	}
+	if err := refineExamples(it, r.ExampleFire, r.ExampleQuiet); err != nil {
 		return err
 	}
 	if errs := markdown.Validate(it); len(errs) > 0 {

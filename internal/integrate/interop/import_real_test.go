@@ -379,7 +379,8 @@ func TestImportLessonsLearnedEditsLint(t *testing.T) {
 		t.Errorf("%d /edits items", edits)
 	}
 	for _, n := range res.Notes {
-		if !strings.HasPrefix(n.Msg, "priority low raised to medium") && !strings.Contains(n.Msg, "lint: a high item with tools but no commands or paths") {
+		if !strings.HasPrefix(n.Msg, "priority low raised to medium") && !strings.Contains(n.Msg, "lint: a high item with tools but no commands or paths") &&
+			!strings.HasPrefix(n.Msg, "lint: enforce: deny blocks calls, and this item does not show which") { // its deny blocks have no examples yet
 			t.Errorf("note %+v", n)
 		}
 	}

@@ -39,6 +39,18 @@ func (mt *Matcher) Decide(c match.Call) (match.Decision, error) {
 	return match.Decide(mt.m, c, nil)
 }
 
+// DecidePrompt is the hook's decision for a user prompt (items with
+// keywords and no tools or targets) in a context shown nothing yet.
+func (mt *Matcher) DecidePrompt(prompt string) (match.Decision, error) {
+	return match.DecidePrompt(mt.m, prompt, nil, nil)
+}
+
+// Explain is Decide with every item scored and the unselected ones listed
+// with why (lint says why an example did not fire).
+func (mt *Matcher) Explain(c match.Call) (match.Decision, error) {
+	return match.Explain(mt.m, c)
+}
+
 // Report is what the compile kept and left out (items with errors are
 // never matched).
 func (mt *Matcher) Report() Report { return mt.rep }

@@ -44,6 +44,12 @@ type Store struct {
 	// Links are the symbolic links under .lore and along the learnings
 	// path, repo-relative: lore never writes through them.
 	Links []string
+	// NewMatcher runs the items' examples (compile.NewMatcher); nil: they
+	// are not run.
+	NewMatcher NewMatcher
+	// Files are HEAD's files (gitstore.Store.HeadFiles), for the stale
+	// check; nil: unknown, no item is judged stale.
+	Files []string
 }
 
 // Severity of a finding.
@@ -101,11 +107,22 @@ func Check(st Store) []Finding {
 	items, found := checkItems(st.Items, cfg)
 	out = append(out, found...)
 	out = append(out, duplicates(items)...)
+	out = append(out, grounding(items, cfg, st)...)
 	for _, l := range st.Links {
 		out = append(out, linkFinding(l))
 	}
 	sortFindings(out)
 	return out
+}
+
+// grounding runs the items' examples and the stale check, each when the
+// caller gave what it needs.
+func grounding(items []*markdown.Item, cfg config.Config, st Store) []Finding {
+	var out []Finding
+	if st.NewMatcher != nil {
+		out = Examples(items, cfg, st.NewMatcher)
+	}
+	return append(out, staleFindings(items, st.Files)...)
 }
 
 // checkConfig parses the config (the default when there is none).
@@ -212,7 +229,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
 	out = append(out, Safety(it)...)
-	out = append(out, breadth(it, cfg.Inject.Threshold)...)
+	out = append(out, Triggers(it, cfg.Inject.Threshold)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
 	}
@@ -238,9 +255,12 @@ func injectedBytes(it *markdown.Item) int {
 	return len(strings.TrimSpace(string(it.Body())))
 }
 
-// Triggers returns the trigger warnings of one item (those lint gives):
-// lore add prints them for the item it just wrote.
-func Triggers(it *markdown.Item, threshold float64) []Finding { return breadth(it, threshold) }
+// Triggers returns the trigger warnings of one item (those lint gives),
+// a deny without examples among them: lore add prints them for the item
+// it just wrote.
+func Triggers(it *markdown.Item, threshold float64) []Finding {
+	return append(breadth(it, threshold), denyExamples(it)...)
+}
 
 // breadth warns about triggers that fire on almost every call, and about
 // an item that can never reach the threshold (docs/design.md, Matching and

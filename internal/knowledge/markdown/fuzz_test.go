@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		"---\n---\n",
 		"---\na: &x 1\nb: *x\n---\n",
 		"\n\n---\ntitle: |\n  multi\n  line\n# comment\nstatus: active\n---\n```\n## not\n```\n",
+		"---\nexamples:\n  fire:\n    - Bash: pytest\n    - 'Edit: a/b.py | x'\n  quiet: 'WebFetch:'\nsource:\n  files: [a/b.py]\n---\n## Evidence\n- a/b.py:3: x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -37,6 +38,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		_ = it.Sections
+		fuzzlimit.Run(t, func() { _ = it.Cited() })
 		for _, key := range it.Keys() {
 			var err error
 			fuzzlimit.Run(t, func() { err = checkSetProperty(data, key) })

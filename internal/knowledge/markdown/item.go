@@ -74,6 +74,9 @@ type Source struct {
 	Sessions    []string `json:"sessions,omitempty"`
 	Occurrences int      `json:"occurrences,omitempty"`
 	Hash        string   `json:"hash,omitempty"` // what it was made from, so a rerun recognises it
+	// Files are repo-relative files the item cites (docs/design.md, Item
+	// format): lint reports the item stale when one is gone from HEAD.
+	Files []string `json:"files,omitempty"`
 }
 
 // Item is one knowledge file: its typed frontmatter, its H2 sections and the
@@ -94,6 +97,7 @@ type Item struct {
 	Enforce    string
 	Supersedes []string
 	Source     *Source
+	Examples   Examples
 	Created    time.Time
 	Updated    time.Time
 	Sections   []Section
@@ -289,6 +293,8 @@ func (it *Item) decodeKey(key string, v *yaml.Node) {
 		it.decodeTriggers(v)
 	case "source":
 		it.decodeSource(v)
+	case "examples":
+		it.decodeExamples(v)
 	}
 }
 
@@ -356,22 +362,31 @@ func (it *Item) decodeTime(key string, v *yaml.Node, t *time.Time) {
 }
 
 func (it *Item) decodeTriggers(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		if !isNull(v) {
-			it.problem(v, "triggers", "must be a mapping (tools, commands, unless, paths, content, keywords, topics)")
-		}
-		return
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], v.Content[i+1]
-		key := "triggers." + k.Value
-		it.keyLines[key] = it.fmLine + k.Line
+	it.entries(v, "triggers", "(tools, commands, unless, paths, content, keywords, topics)", func(k, val *yaml.Node, key string) {
 		list := it.list(key, val)
 		if p := it.Triggers.field(k.Value); p != nil {
 			*p = list
 		} else {
 			it.problem(k, key, "unknown trigger (want tools, commands, unless, paths, content, keywords or topics)")
 		}
+	})
+}
+
+// entries calls f with each key of the mapping v under parent, dotted
+// ("triggers.paths"), its line recorded; a value that is not a mapping
+// (nor null) is a problem saying what it should hold.
+func (it *Item) entries(v *yaml.Node, parent, want string, f func(k, val *yaml.Node, key string)) {
+	if v.Kind != yaml.MappingNode {
+		if !isNull(v) {
+			it.problem(v, parent, "must be a mapping %s", want)
+		}
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		key := parent + "." + k.Value
+		it.keyLines[key] = it.fmLine + k.Line
+		f(k, val, key)
 	}
 }
 
@@ -414,6 +429,9 @@ func (it *Item) decodeSource(v *yaml.Node) {
 			src.Sessions = it.list(key, val)
 		case "hash":
 			src.Hash = it.scalar(key, val)
+		case "files":
+			it.keyLines[key] = it.fmLine + k.Line
+			src.Files = it.list(key, val)
 		case "occurrences":
 			n, err := strconv.Atoi(it.scalar(key, val))
 			if err != nil {

@@ -16,6 +16,7 @@ type Spec struct {
 	Confidence          float64
 	Form, Scope         string
 	Enforce             string
+	Examples            Examples // calls it must fire and stay quiet on
 	Triggers            Triggers
 	Tags                []string
 	Supersedes          []string
@@ -52,6 +53,7 @@ func (s Spec) Compose(id, ref string, now time.Time) ([]byte, error) {
 		{Key: "triggers", Value: trig},
 		{Key: "tags", Value: s.Tags},
 		{Key: "enforce", Value: s.Enforce},
+		{Key: "examples", Value: s.Examples.value()},
 		{Key: "supersedes", Value: s.Supersedes},
 	}
 	fields = append(fields, s.Extra...)

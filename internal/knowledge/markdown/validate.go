@@ -68,7 +68,7 @@ func (v *validation) add(key, format string, args ...any) {
 var checks = []func(*validation){
 	(*validation).required, (*validation).id, (*validation).kind, (*validation).title, (*validation).status,
 	(*validation).confidence, (*validation).form, (*validation).scope, (*validation).ref, (*validation).enforce,
-	(*validation).updated, (*validation).regexes, (*validation).globs,
+	(*validation).updated, (*validation).regexes, (*validation).globs, (*validation).sourceFiles,
 }
 
 func (v *validation) required() {
@@ -211,6 +211,19 @@ func (v *validation) globs() {
 	for _, g := range v.it.Triggers.Paths {
 		if !doublestar.ValidatePattern(g) {
 			v.add("triggers.paths", "invalid glob %q", g)
+		}
+	}
+}
+
+// sourceFiles: the files an item cites are named from the repository's
+// root, so lint can look for them in HEAD.
+func (v *validation) sourceFiles() {
+	if v.it.Source == nil {
+		return
+	}
+	for _, f := range v.it.Source.Files {
+		if !repoRelative(f) {
+			v.add("source.files", "%q is not a repository-relative path (no leading /, ~ or ..)", f)
 		}
 	}
 }
