@@ -36,8 +36,8 @@ func (c *StatsCmd) Run(g *Globals, s *gitstore.Store) error {
 type ReplayCmd struct {
 	Items       []string `arg:"" optional:"" name:"item" help:"Items by id, ref or slug, or item files (a draft, a changed file); default: the whole store."`
 	Transcripts []string `placeholder:"PATH" help:"Transcript files or folders to read (default: the configured scan paths)."`
-	JSON        bool     `name:"json" xor:"format" help:"Print the report as JSON."`
-	Format      string   `enum:"text,github" default:"text" xor:"format" help:"text, or github: annotations for a pull request."`
+	JSON        bool     `name:"json" help:"Print the report as JSON (whatever --format says)."`
+	Format      string   `enum:"text,github" default:"text" help:"text, or github: annotations for a pull request."`
 }
 
 // Run replays and prints.

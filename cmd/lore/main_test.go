@@ -62,6 +62,12 @@ func setupScriptEnv(env *testscript.Env) error {
 	} {
 		env.Setenv(k, v)
 	}
+	// Real transcripts the scripts read in place (lore stats, replay).
+	pair, err := filepath.Abs(filepath.Join("..", "..", "internal", "capture", "scan", "testdata", "pair"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("PAIR", pair)
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func printStats(w io.Writer, r app.StatsResult) {
 	if rep.Since != nil {
 		period = "since " + *rep.Since
 	}
-	fmt.Fprintf(w, "%s: %d tool calls in transcripts (%d files read, %d new calls); ", period, rep.Calls, r.Calls.Files, r.Calls.New)
+	fmt.Fprintf(w, "%s: %d tool calls in %d transcripts (%d new); ", period, rep.Calls, r.Calls.Transcripts, r.Calls.New)
 	if rep.Spawned == nil {
 		fmt.Fprintln(w, "the hook's ledger is empty: what items fired is unmeasured")
 	} else {

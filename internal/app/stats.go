@@ -5,6 +5,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/inject/ledger"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/evidence"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -88,4 +89,14 @@ func resolveAll(items []*markdown.Item, qs []string) (map[string]bool, error) {
 		ids[it.ID] = true
 	}
 	return ids, nil
+}
+
+// staleItems is each item that lost its ground in HEAD, with why: paths
+// that match no file, cited files that are gone.
+func staleItems(s *gitstore.Store, items []*markdown.Item) (map[string]string, error) {
+	files, err := s.HeadFiles()
+	if err != nil {
+		return nil, err
+	}
+	return lint.Stale(items, files), nil
 }

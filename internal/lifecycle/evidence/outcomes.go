@@ -33,12 +33,6 @@ type callSets struct {
 	items map[string]*outcome
 }
 
-// Failed says a recorded call failed as a person reading the transcript
-// would say (an error result, a non-zero exit, a timeout, an
-// interrupt). A call lore held or denied did not run: not a failure of
-// the command.
-func Failed(c scan.Call) bool { return c.Failed != "" && c.Failed != "denied" }
-
 // When is the time a call is dated by: its session's start, else its own.
 func When(c scan.Call) time.Time {
 	if !c.Started.IsZero() {
@@ -47,9 +41,25 @@ func When(c scan.Call) time.Time {
 	return c.Time
 }
 
-// MatchCall is the hook's call for a recorded one.
-func MatchCall(c scan.Call) match.Call {
-	return match.Call{Tool: c.Tool, Command: c.Command, Path: c.Path, Content: c.Content}
+// matched is the ids of every item whose triggers pass the threshold for
+// a recorded call, as the hook decides it: one decision per file of a
+// multi-file patch, merged.
+func matched(m *compile.Matcher, c scan.Call) ([]string, error) {
+	var ids []string
+	seen := map[string]bool{}
+	for _, mc := range c.MatchCalls() {
+		d, err := m.Decide(mc)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range Matched(d) {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
 }
 
 // Matched is the ids a decision fired or dropped: every item whose
@@ -79,11 +89,11 @@ func matchCalls(m *compile.Matcher, calls []scan.Call, since time.Time, activate
 		if !when.IsZero() && (cs.first.IsZero() || when.Before(cs.first)) {
 			cs.first = when
 		}
-		d, err := m.Decide(MatchCall(c))
+		ids, err := matched(m, c)
 		if err != nil {
 			return callSets{}, err
 		}
-		for _, id := range Matched(d) {
+		for _, id := range ids {
 			o := cs.items[id]
 			if o == nil {
 				o = &outcome{sessions: map[string]bool{}}
@@ -109,7 +119,7 @@ func (o *outcome) add(c scan.Call, when, active time.Time) {
 		side = &o.after
 	}
 	side.Calls++
-	if Failed(c) {
+	if c.Failure() {
 		side.Failures++
 	}
 }

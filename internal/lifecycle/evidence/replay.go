@@ -59,17 +59,17 @@ func Replay(items []*markdown.Item, cfg config.Config, calls []scan.Call) (Repla
 	all := map[string]bool{}
 	for _, c := range calls {
 		all[c.Agent+"/"+c.Session] = true
-		d, err := m.Decide(MatchCall(c))
+		ids, err := matched(m, c)
 		if err != nil {
 			return ReplayReport{}, err
 		}
-		for _, id := range Matched(d) {
+		for _, id := range ids {
 			ri := byID[id]
 			if ri == nil {
 				continue
 			}
 			ri.Fires++
-			if Failed(c) {
+			if c.Failure() {
 				ri.Failed++
 			}
 			sessions[id][c.Agent+"/"+c.Session] = true
