@@ -112,29 +112,7 @@ func BenchmarkCalls(b *testing.B) {
 	if _, err := Init(s, InitOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	dir := b.TempDir()
-	src, err := scan.Files([]string{"../capture/scan/testdata/transcripts"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var size int64
-	for round := 0; size < 200<<20; round++ {
-		for i, f := range src {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			size += int64(len(data))
-			name := fmt.Sprintf("r%03d-%03d.jsonl", round, i)
-			if strings.HasSuffix(f, ".json") {
-				name = filepath.Join("chats", fmt.Sprintf("session-r%03d-%03d.json", round, i))
-			}
-			_ = os.MkdirAll(filepath.Join(dir, "chats"), 0o755)
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	dir, size := copyTranscripts(b, 200<<20)
 	var first, reread time.Duration
 	calls := 0
 	b.ResetTimer()
@@ -159,4 +137,36 @@ func BenchmarkCalls(b *testing.B) {
 	b.ReportMetric(float64(calls), "calls")
 	b.ReportMetric(first.Seconds()*1000/n, "first-ms")
 	b.ReportMetric(reread.Seconds()*1000/n, "reread-ms")
+}
+
+// copyTranscripts copies the scan's fixture transcripts into a folder
+// until they total at least size bytes.
+func copyTranscripts(b *testing.B, size int64) (string, int64) {
+	b.Helper()
+	dir := b.TempDir()
+	src, err := scan.Files([]string{"../capture/scan/testdata/transcripts"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "chats"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var total int64
+	for round := 0; total < size; round++ {
+		for i, f := range src {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total += int64(len(data))
+			name := fmt.Sprintf("r%03d-%03d.jsonl", round, i)
+			if strings.HasSuffix(f, ".json") {
+				name = filepath.Join("chats", fmt.Sprintf("session-r%03d-%03d.json", round, i))
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return dir, total
 }

@@ -42,6 +42,11 @@ func LeftOut(it *markdown.Item, set manifest.Settings) string {
 	if errs, _ := check(it); len(errs) > 0 {
 		return "the build leaves it out: " + errs[0].Error()
 	}
+	return leftOutValid(it, set)
+}
+
+// leftOutValid is LeftOut for an item known to pass the checks.
+func leftOutValid(it *markdown.Item, set manifest.Settings) string {
 	if !it.Injectable(set.Drafts) {
 		return inactive(it)
 	}

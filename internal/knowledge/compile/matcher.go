@@ -14,8 +14,9 @@ import (
 // matcher, in memory. lint's examples, lore replay and lore stats use it,
 // so what they report is what the hook would do.
 type Matcher struct {
-	m   *manifest.Manifest
-	rep Report
+	m        *manifest.Manifest
+	rep      Report
+	excluded map[string]*markdown.Error // path -> the first error of an item the build left out
 }
 
 // NewMatcher compiles items under cfg. drafts: draft items are compiled
@@ -30,7 +31,26 @@ func NewMatcher(items []*markdown.Item, cfg config.Config, drafts bool) (*Matche
 	if err != nil {
 		return nil, fmt.Errorf("compile: matcher: %w", err)
 	}
-	return &Matcher{m: m, rep: rep}, nil
+	mt := &Matcher{m: m, rep: rep, excluded: map[string]*markdown.Error{}}
+	for _, x := range rep.Excluded {
+		if len(x.Errors) > 0 {
+			mt.excluded[x.Path] = x.Errors[0]
+		}
+	}
+	return mt, nil
+}
+
+// Delivery is DeliveryOf for one of the matcher's items under set, from
+// what its compile found: the checks, the slow part on a large store,
+// are not run again.
+func (mt *Matcher) Delivery(it *markdown.Item, set manifest.Settings) Delivery {
+	if e := mt.excluded[it.Path]; e != nil {
+		return Delivery{Never, "the build leaves it out: " + e.Error()}
+	}
+	if why := leftOutValid(it, set); why != "" {
+		return Delivery{Never, why}
+	}
+	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
 }
 
 // Decide is the hook's decision for c in a context that was shown

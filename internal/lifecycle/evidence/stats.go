@@ -91,22 +91,20 @@ type Holds struct {
 // Stats reports on the items named by ids (every item when empty).
 func Stats(in Input, ids map[string]bool) (Report, error) {
 	all := append(append([]*markdown.Item(nil), in.Items...), in.Global...)
-	cs := callSets{items: map[string]*outcome{}}
-	if len(in.Calls) > 0 { // the compile costs more than the ledger: lore status reads no calls
-		m, err := compile.NewMatcher(all, in.Config, true)
-		if err != nil {
-			return Report{}, err
-		}
-		if cs, err = matchCalls(m, in.Calls, in.Since, in.Activated); err != nil {
-			return Report{}, err
-		}
+	m, err := compile.NewMatcher(all, in.Config, true)
+	if err != nil {
+		return Report{}, err
+	}
+	cs, err := matchCalls(m, in.Calls, in.Since, in.Activated)
+	if err != nil {
+		return Report{}, err
 	}
 	lf := readLedger(in.Ledger, in.Since)
 	r := Report{Calls: cs.calls, Deliveries: map[string]int{}, Dead: []string{}, Items: []ItemStats{}}
 	r.summary(in, lf)
 	set := compile.Settings(in.Config)
 	for _, it := range all {
-		d := compile.DeliveryOf(it, set)
+		d := m.Delivery(it, set)
 		if it.Injectable(false) {
 			r.Deliveries[d.Kind]++
 			if d.Kind == compile.Never {
