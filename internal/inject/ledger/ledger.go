@@ -87,57 +87,58 @@ func Append(root string, e Entry) error {
 		e.Time = time.Now()
 	}
 	dir := lorepath.Abs(root, lorepath.Local)
+	if err := unlinked(root, dir); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
 	path := file(dir, 0)
-	size, err := writable(root, path)
-	if err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
 	line := e.appendJSON(make([]byte, 0, 256))
-	// .lore/local is made here, the first time only: Open tries the open
-	// first.
-	f, err := filewrite.Open(path, os.O_WRONLY|os.O_APPEND, filewrite.Options{})
-	if err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	size, err := appendLine(path, line)
 	if err != nil {
 		return fmt.Errorf("ledger: append %s: %w", path, err)
 	}
-	if size+int64(len(line)) >= MaxBytes {
+	if size >= MaxBytes {
 		return rotate(dir)
 	}
 	return nil
 }
 
-// writable returns the size of the live file (0 when there is none yet),
-// or an error when .lore, .lore/local or the file is a symbolic link or
-// not what it should be: a committed link would make every hook call
-// write outside the repository.
-func writable(root, path string) (int64, error) {
-	for _, dir := range []string{lorepath.Abs(root, lorepath.Dir), filepath.Dir(path)} {
-		fi, err := os.Lstat(dir)
+// unlinked refuses a .lore or .lore/local that is a symbolic link or not a
+// folder: a committed link would make every hook call write outside the
+// repository. A missing .lore/local is made by the first append.
+func unlinked(root, dir string) error {
+	for _, p := range []string{lorepath.Abs(root, lorepath.Dir), dir} {
+		fi, err := os.Lstat(p)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) && dir == filepath.Dir(path):
-			return 0, nil // made by the first append
+		case errors.Is(err, fs.ErrNotExist) && p == dir:
 		case err != nil:
-			return 0, err
+			return err
 		case !fi.IsDir():
-			return 0, fmt.Errorf("%s is not a folder", dir)
+			return fmt.Errorf("%s is not a folder", p)
 		}
 	}
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return 0, nil
-	case err != nil:
-		return 0, err
-	case !fi.Mode().IsRegular():
+	return nil
+}
+
+// appendFile appends line to path (and its folder, made when missing)
+// with os.File, and returns the file's size after it: where the system
+// calls alone (appendLine) are not at hand, and for the first line.
+func appendFile(path string, line []byte) (int64, error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return 0, fmt.Errorf("%s is not a regular file", path)
 	}
-	return fi.Size(), nil
+	f, err := filewrite.Open(path, os.O_WRONLY|os.O_APPEND, filewrite.Options{})
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if _, err := f.Write(line); err != nil { // one write: O_APPEND puts it whole at the end
+		return 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), f.Close()
 }
 
 // rotate renames ledger.jsonl to ledger.1.jsonl, each ledger.N.jsonl to

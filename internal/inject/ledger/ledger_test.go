@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,7 +50,7 @@ func numbered(writer string, i int) Entry {
 }
 
 // store is a fresh work tree with .lore/ (no .lore/local yet).
-func store(t *testing.T) string {
+func store(t testing.TB) string {
 	t.Helper()
 	r := testrepo.New(t)
 	r.Write(".lore/lessons/x.md", "---\ntitle: x\n---\n")
@@ -363,4 +364,25 @@ func TestYearOfUse(t *testing.T) {
 	if kept < 180 {
 		t.Errorf("only %.0f days kept, want months", kept)
 	}
+}
+
+// BenchmarkAppend is what a hook call pays for its line: us/append is the
+// median of the appends of one benchmark run.
+//
+//	go test ./internal/inject/ledger -run '^$' -bench Append -benchtime=1x
+func BenchmarkAppend(b *testing.B) {
+	root := store(b)
+	e := yearEntry(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC), 10)
+	var ds []time.Duration
+	for b.Loop() {
+		for range 1001 {
+			start := time.Now()
+			if err := Append(root, e); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+		}
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Nanoseconds())/1000, "us/append")
 }
