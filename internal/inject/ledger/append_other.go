@@ -2,4 +2,4 @@
 
 package ledger
 
-func appendLine(path string, line []byte) (int64, error) { return appendFile(path, line) }
+func appendLine(root, path string, line []byte) (int64, error) { return appendFile(root, path, line) }

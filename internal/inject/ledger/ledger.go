@@ -87,12 +87,9 @@ func Append(root string, e Entry) error {
 		e.Time = time.Now()
 	}
 	dir := lorepath.Abs(root, lorepath.Local)
-	if err := unlinked(root, dir); err != nil {
-		return fmt.Errorf("ledger: %w", err)
-	}
 	path := file(dir, 0)
 	line := e.appendJSON(make([]byte, 0, 256))
-	size, err := appendLine(path, line)
+	size, err := appendLine(root, path, line)
 	if err != nil {
 		return fmt.Errorf("ledger: append %s: %w", path, err)
 	}
@@ -103,7 +100,7 @@ func Append(root string, e Entry) error {
 }
 
 // unlinked refuses a .lore or .lore/local that is a symbolic link or not a
-// folder: a committed link would make every hook call write outside the
+// folder: through a committed link the ledger would be made outside the
 // repository. A missing .lore/local is made by the first append.
 func unlinked(root, dir string) error {
 	for _, p := range []string{lorepath.Abs(root, lorepath.Dir), dir} {
@@ -121,8 +118,12 @@ func unlinked(root, dir string) error {
 
 // appendFile appends line to path (and its folder, made when missing)
 // with os.File, and returns the file's size after it: where the system
-// calls alone (appendLine) are not at hand, and for the first line.
-func appendFile(path string, line []byte) (int64, error) {
+// calls alone (appendLine) are not at hand, and for the line that makes
+// the file, which checks that no link leads elsewhere.
+func appendFile(root, path string, line []byte) (int64, error) {
+	if err := unlinked(root, filepath.Dir(path)); err != nil {
+		return 0, err
+	}
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return 0, fmt.Errorf("%s is not a regular file", path)
 	}
