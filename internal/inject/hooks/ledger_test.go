@@ -155,8 +155,8 @@ func TestLedgerAtStart(t *testing.T) {
 	}
 	sub := start("claude-SubagentStart", "SubagentStart")
 	sameIDs(t, "sub-agent start", sub, [5][]string{always, nil, nil, left})
-	if sub.Context == contextKey(s) || sub.Context == "" {
-		t.Errorf("the sub-agent's start names context %q", sub.Context)
+	if sub.Context != contextKey(s+"\x00agent-1") {
+		t.Errorf("the sub-agent's start names context %q, not its own", sub.Context)
 	}
 	compact := lastEntry(t, root, "claude", "PostCompact", map[string]any{"session_id": s, "cwd": root, "hook_event_name": "PostCompact"})
 	sameIDs(t, "post compact", compact, [5][]string{})
@@ -176,19 +176,7 @@ func TestLedgerHashOfRealRetries(t *testing.T) {
 		{"gemini", "gemini-BeforeTool-1first", "gemini-BeforeTool-2again"},
 	} {
 		s := newSession(t)
-		load := func(name string) map[string]any {
-			data, err := os.ReadFile(filepath.Join("testdata", "hold", name+".json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in map[string]any
-			if err := json.Unmarshal(bytes.ReplaceAll(data, []byte("$ROOT"), []byte(root)), &in); err != nil {
-				t.Fatal(err)
-			}
-			in["session_id"] = s
-			return in
-		}
-		first, again := load(c[1]), load(c[2])
+		first, again := payload(t, "testdata/hold/"+c[1]+".json", root, s), payload(t, "testdata/hold/"+c[2]+".json", root, s)
 		if reflect.DeepEqual(first, again) {
 			t.Fatalf("%s: the recorded retry is the same payload", c[0])
 		}
