@@ -3,8 +3,11 @@ package hooks
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/buger/jsonparser"
 
 	"github.com/lore-agents/lore/internal/inject/ledger"
 	"github.com/lore-agents/lore/internal/inject/match"
@@ -23,24 +26,48 @@ func callEntry(before bool, tc call, in *input) *ledger.Entry {
 	if !before {
 		event = ledger.Post
 	}
-	return &ledger.Entry{Event: event, Tool: tc.Tool, Call: ledger.CallHash(tc.Tool, ledgerInput(tc, in))}
+	return &ledger.Entry{Event: event, Tool: tc.Tool, Call: ledger.CallHash(tc.Tool, callInput(tc, in)...)}
 }
 
-// ledgerInput is the call's input as the ledger hashes it: a shell call's
-// command, an apply_patch body, else the tool's input as the agent sent
-// it. A shell call's other keys (Claude's and Gemini's description, its
+// callInput is the call's input as the ledger hashes it: a shell call's
+// command, an apply_patch body, else the tool input's keys and values. A
+// shell call's other keys (Claude's and Gemini's description, its
 // timeout) are narration the model may reword when it runs the same
 // command again after a hold.
-func ledgerInput(tc call, in *input) string {
+func callInput(tc call, in *input) []string {
 	switch {
 	case tc.Command != "":
-		return tc.Command
+		return []string{tc.Command}
 	case tc.patch != "":
-		return tc.patch
+		return []string{tc.patch}
 	}
-	// Not copied: a Write's input is tens of KiB, and the hash only reads it.
-	return unsafe.String(unsafe.SliceData(in.ToolInput), len(in.ToolInput))
+	return inputParts(in.ToolInput)
 }
+
+// inputParts are the top-level keys of a tool input in sorted order, each
+// followed by its value as sent (a string's escapes kept: one client
+// escapes the same text alike): a model may write the keys of the same
+// call in another order. The values are not copied: a Write's is tens of
+// KiB, and the hash only reads it. Input that is no object is one part.
+func inputParts(obj []byte) []string {
+	var pairs [][2]string
+	err := objectEach(obj, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+		pairs = append(pairs, [2]string{string(k), bytesString(v)})
+		return nil
+	})
+	if err != nil {
+		return []string{bytesString(obj)}
+	}
+	slices.SortStableFunc(pairs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	parts := make([]string, 0, 2*len(pairs))
+	for _, p := range pairs {
+		parts = append(parts, p[0], p[1])
+	}
+	return parts
+}
+
+// bytesString is b as a string without a copy; b must not change after.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // account records in the call's entry what it denied, held and showed,
 // and, where the decision was made (before the tool, at a prompt), what it

@@ -3,12 +3,16 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/buger/jsonparser"
 
 	"github.com/lore-agents/lore/internal/inject/ledger"
 )
@@ -250,4 +254,75 @@ func TestLedgerFailures(t *testing.T) {
 	if _, stderr = run("SessionStart", map[string]any{"session_id": newSession(t), "cwd": root, "source": "startup"}); !strings.Contains(stderr, "ledger: ") {
 		t.Errorf("session start with a broken ledger: stderr %q", stderr)
 	}
+}
+
+// TestLedgerHashOfRealCalls: over the labelled set's real calls of the
+// three clients, a call sent again (another tool_use_id, its keys in
+// another order, and a shell call reworded: another description) hashes
+// alike; a shell call with another command does not; and calls with
+// different inputs never share a hash.
+func TestLedgerHashOfRealCalls(t *testing.T) {
+	calls, _ := readRealCalls(t, filepath.Join("testdata", "realcalls"))
+	byHash := map[string]string{}
+	shells := 0
+	for n, c := range calls {
+		first, key := realEntry(t, c, c.Input, "toolu_1")
+		if other, ok := byHash[first.Call]; ok && other != key {
+			t.Errorf("calls.jsonl:%d: hash %s is another call's too", n+1, first.Call)
+		}
+		byHash[first.Call] = key
+		again := reordered(t, c.Input, first.Tool == "Bash", "")
+		if retry, _ := realEntry(t, c, again, "toolu_2"); retry.Call != first.Call {
+			t.Errorf("calls.jsonl:%d: the same %s call again hashes %s, first %s:\n%s\n%s", n+1, c.Tool, retry.Call, first.Call, c.Input, again)
+		}
+		if first.Tool != "Bash" {
+			continue
+		}
+		shells++
+		if other, _ := realEntry(t, c, reordered(t, c.Input, false, " -v"), "toolu_3"); other.Call == first.Call {
+			t.Errorf("calls.jsonl:%d: a changed command hashes as the first", n+1)
+		}
+	}
+	if len(byHash) < 500 || shells < 300 {
+		t.Errorf("%d distinct hashes, %d shell calls: the labelled set shrank?", len(byHash), shells)
+	}
+}
+
+// realEntry is the pre entry the hook makes of a real call (its input as
+// given) and the call's normalised input.
+func realEntry(t *testing.T, c realCall, input []byte, useID string) (ledger.Entry, string) {
+	t.Helper()
+	data := fmt.Appendf(nil, `{"session_id":"s","cwd":"/repo","hook_event_name":%q,"tool_name":%q,"tool_input":%s,"tool_use_id":%q}`,
+		events[c.Agent][1], c.Tool, input, useID)
+	in, err := readInput(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := AgentNamed(c.Agent).toolCall(in)
+	return *callEntry(true, tc, in), tc.Tool + "\x00" + strings.Join(callInput(tc, in), "\x00")
+}
+
+// reordered is a tool input with its keys in reverse order and every value
+// as it was, but a description (when reword) and a command, to which
+// suffix is added.
+func reordered(t *testing.T, input []byte, reword bool, suffix string) []byte {
+	t.Helper()
+	var members []string
+	err := jsonparser.ObjectEach(input, func(k, v []byte, vt jsonparser.ValueType, _ int) error {
+		switch {
+		case reword && string(k) == "description":
+			v = []byte("run it again")
+		case suffix != "" && (string(k) == "command" || string(k) == "cmd") && vt == jsonparser.String:
+			v = append(slices.Clip(v), suffix...)
+		}
+		if vt == jsonparser.String {
+			v = append(append([]byte{'"'}, v...), '"')
+		}
+		members = append([]string{fmt.Sprintf("%q:%s", k, v)}, members...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte("{" + strings.Join(members, ",") + "}")
 }

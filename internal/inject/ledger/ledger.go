@@ -64,15 +64,18 @@ type Entry struct {
 	Matched []string `json:"matched,omitempty"`
 }
 
-// CallHash is an entry's Call: the 64-bit xxhash of tool NUL input in 16
-// hex digits. input is the call as the hook normalised it: a shell call's
-// command, an apply_patch body, else the tool's input as the agent sent
-// it. The same call retried hashes the same; any change to it, another.
-func CallHash(tool, input string) string {
+// CallHash is an entry's Call: the 64-bit xxhash of tool and each part of
+// input, each after a NUL, in 16 hex digits. input is the call as the hook
+// normalised it: a shell call's command, an apply_patch body, else the
+// tool input's keys and values in key order. The same call retried hashes
+// the same; any change to it, another.
+func CallHash(tool string, input ...string) string {
 	d := xxhash.New()
 	_, _ = d.WriteString(tool)
-	_, _ = d.WriteString("\x00")
-	_, _ = d.WriteString(input)
+	for _, s := range input {
+		_, _ = d.WriteString("\x00")
+		_, _ = d.WriteString(s)
+	}
 	return hex.EncodeToString(binary.BigEndian.AppendUint64(nil, d.Sum64()))
 }
 

@@ -114,7 +114,7 @@ func TestCallHash(t *testing.T) {
 		t.Fatalf("CallHash = %q", h)
 	}
 	if CallHash("Bash", "pytest -x") == CallHash("Bash", "pytest -q") || CallHash("Bash", "x") == CallHash("Edit", "x") ||
-		CallHash("Bash", "") == CallHash("Bas", "h") {
+		CallHash("Bash", "") == CallHash("Bas", "h") || CallHash("Read", "file_path", "a") == CallHash("Read", "file_patha") {
 		t.Error("different calls hash alike")
 	}
 	if h := CallHash("Bash", "pytest -x"); h != "2415ad7fa52cb40a" {
