@@ -7,8 +7,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/buger/jsonparser"
-
 	"github.com/lore-agents/lore/internal/inject/ledger"
 	"github.com/lore-agents/lore/internal/inject/match"
 )
@@ -20,8 +18,8 @@ import (
 // keep once the answer is decided.
 
 // callEntry is the ledger entry of a tool call: its tool and the hash of
-// its input.
-func callEntry(before bool, tc call, in *input) *ledger.Entry {
+// its input. The input's members it reads stay in tc for the added text.
+func callEntry(before bool, tc *call, in *input) *ledger.Entry {
 	event := ledger.Pre
 	if !before {
 		event = ledger.Post
@@ -34,34 +32,32 @@ func callEntry(before bool, tc call, in *input) *ledger.Entry {
 // shell call's other keys (Claude's and Gemini's description, its
 // timeout) are narration the model may reword when it runs the same
 // command again after a hold.
-func callInput(tc call, in *input) []string {
+func callInput(tc *call, in *input) []string {
 	switch {
 	case tc.Command != "":
 		return []string{tc.Command}
 	case tc.patch != "":
 		return []string{tc.patch}
 	}
-	return inputParts(in.ToolInput)
+	tc.scan = &inputScan{obj: in.ToolInput}
+	ms, ok := tc.scan.members()
+	if !ok {
+		return []string{bytesString(in.ToolInput)}
+	}
+	return inputParts(ms)
 }
 
-// inputParts are the top-level keys of a tool input in sorted order, each
+// inputParts are the members of a tool input in key order, each key
 // followed by its value as sent (a string's escapes kept: one client
 // escapes the same text alike): a model may write the keys of the same
 // call in another order. The values are not copied: a Write's is tens of
-// KiB, and the hash only reads it. Input that is no object is one part.
-func inputParts(obj []byte) []string {
-	var pairs [][2]string
-	err := objectEach(obj, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
-		pairs = append(pairs, [2]string{string(k), bytesString(v)})
-		return nil
-	})
-	if err != nil {
-		return []string{bytesString(obj)}
-	}
-	slices.SortStableFunc(pairs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
-	parts := make([]string, 0, 2*len(pairs))
-	for _, p := range pairs {
-		parts = append(parts, p[0], p[1])
+// KiB, and the hash only reads it.
+func inputParts(ms []inputMember) []string {
+	sorted := slices.Clone(ms)
+	slices.SortStableFunc(sorted, func(a, b inputMember) int { return strings.Compare(a.key, b.key) })
+	parts := make([]string, 0, 2*len(sorted))
+	for _, m := range sorted {
+		parts = append(parts, m.key, bytesString(m.v))
 	}
 	return parts
 }

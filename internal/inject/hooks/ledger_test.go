@@ -299,7 +299,7 @@ func realEntry(t *testing.T, c realCall, input []byte, useID string) (ledger.Ent
 		t.Fatal(err)
 	}
 	tc := AgentNamed(c.Agent).toolCall(in)
-	return *callEntry(true, tc, in), tc.Tool + "\x00" + strings.Join(callInput(tc, in), "\x00")
+	return *callEntry(true, &tc, in), tc.Tool + "\x00" + strings.Join(callInput(&tc, in), "\x00")
 }
 
 // reordered is a tool input with its keys in reverse order and every value

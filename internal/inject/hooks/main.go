@@ -373,7 +373,7 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 		return reply{} // the lessons came before the call
 	}
 	tc := h.agent.toolCall(in)
-	h.led = callEntry(before, tc, in)
+	h.led = callEntry(before, &tc, in)
 	if tc.Tool == "" {
 		return reply{}
 	}
