@@ -11,7 +11,7 @@ import (
 // above. inject is the lowest so that lore-hook, which links only it,
 // stays small.
 var layers = []string{
-	"internal/inject",    // hooks, manifest, match, protocol, signals
+	"internal/inject",    // hooks, manifest, match, protocol, signals, ledger
 	"internal/knowledge", // markdown, config, lint, compile, redact
 	"internal/store",     // gitstore: the repository, the only writer of .lore/
 	"internal/capture",   // scan, review, observe, learn

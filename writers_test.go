@@ -67,6 +67,8 @@ var writeAllowed = map[string]string{
 	"internal/inject/hooks.handler.rebuild":        "the build lock in .lore/cache, through filewrite: the hook cannot link gitstore",
 	"internal/inject/hooks.handler.startBuild":     "the hook log in .lore/cache as the build's stderr, through filewrite: the hook cannot link gitstore",
 	"internal/inject/hooks.handler.markIfEditing":  "the edit mark in .lore/cache, through filewrite: the hook cannot link gitstore",
+	"internal/inject/ledger.appendFile":            "the hook's ledger in .lore/local, through filewrite (else appendLine's system calls): the hook cannot link gitstore (internal/inject/hooks/deps_test.go)",
+	"internal/inject/ledger.rotate":                "the hook's ledger rotated in .lore/local under its lock, through filewrite: the hook cannot link gitstore",
 	"internal/integrate/githooks.installPrivate":   "lore's hook scripts in a hook manager's private folder under .git, outside .lore/",
 	"internal/integrate/githooks.chainForeign":     "the user's git hook moved aside under .git/hooks, outside .lore/",
 	"internal/integrate/githooks.Uninstall":        "the private hook folder under .git, outside .lore/",

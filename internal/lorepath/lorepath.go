@@ -58,6 +58,8 @@ const (
 	Signals        = "signals.jsonl"
 	Bookmarks      = "scan-bookmarks.json"
 	LegacyRejected = "scan-rejected" // the cache file an older lore kept rejections in
+	Ledger         = "ledger.jsonl"  // the hook's decisions, rotated to ledger.1.jsonl, ...
+	LedgerLock     = "ledger.lock"   // held while the ledger rotates
 )
 
 // Gitattributes is the work tree's attributes file, where lore adds the

@@ -60,7 +60,14 @@ func alwaysStore(t *testing.T) string {
 // replay runs a recorded contract's stdin against root.
 func replay(t *testing.T, agent, event, file, root, session string) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/contracts/" + file + ".json")
+	return hook(t, agent, event, payload(t, "testdata/contracts/"+file+".json", root, session))
+}
+
+// payload reads a recorded stdin, its $ROOT made root and its session_id
+// session.
+func payload(t *testing.T, path, root, session string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +76,7 @@ func replay(t *testing.T, agent, event, file, root, session string) string {
 		t.Fatal(err)
 	}
 	in["session_id"] = session
-	return hook(t, agent, event, in)
+	return in
 }
 
 // TestAlwaysOnAtSessionAndSubagentStart: items without triggers come at

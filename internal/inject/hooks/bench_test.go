@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/benchproc"
+	"github.com/lore-agents/lore/internal/inject/ledger"
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -221,10 +222,15 @@ func BenchmarkPreToolUse(b *testing.B) {
 				}
 				return newSession()
 			}
-			// The hook must do the real work: check the output once.
+			// The hook must do the real work: check the output once, and
+			// that it appended its ledger entry (which every run then pays).
+			kept := ledgerEntries(b, root)
 			probe := exec.Command(hookBin, "claude", "PreToolUse")
 			probe.Stdin = bytes.NewReader(input(session()))
 			out, err := probe.Output()
+			if n := ledgerEntries(b, root); n != kept+1 {
+				b.Fatalf("the probe appended %d ledger entries, want 1", n-kept)
+			}
 			want := tc.want
 			if want == "" {
 				want = "pytest"
@@ -263,6 +269,16 @@ func BenchmarkPreToolUse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// ledgerEntries counts the entries of root's ledger.
+func ledgerEntries(b *testing.B, root string) int {
+	b.Helper()
+	got, skipped, err := ledger.Read(root)
+	if err != nil || skipped != 0 {
+		b.Fatalf("ledger: %d skipped, %v", skipped, err)
+	}
+	return len(got)
 }
 
 // tmpfsDir is a folder of the benchmark's own on /dev/shm, where Linux

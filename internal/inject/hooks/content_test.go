@@ -189,8 +189,11 @@ func FuzzAddedValues(f *testing.F) {
 				t.Errorf("%s: %s is %s %q, EachKey read %s %q", in.ToolInput, addedPaths[i], got[i].t, got[i].v, want[i].t, want[i].v)
 			}
 		}
-		if gotText, wantText := (call{input: in.ToolInput}).added(), joinAdded(want); gotText != wantText {
-			t.Errorf("%s: added() = %q, the EachKey walk joined gave %q", in.ToolInput, gotText, wantText)
+		// Read alone, and from the members the ledger's hash read.
+		for _, c := range []call{{input: in.ToolInput}, {input: in.ToolInput, scan: &inputScan{obj: in.ToolInput}}} {
+			if gotText, wantText := c.added(), joinAdded(want); gotText != wantText {
+				t.Errorf("%s: added() = %q, the EachKey walk joined gave %q", in.ToolInput, gotText, wantText)
+			}
 		}
 	})
 }

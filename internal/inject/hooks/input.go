@@ -176,6 +176,43 @@ type call struct {
 	// read from them only when the manifest has content triggers for it.
 	input []byte
 	patch string
+	// scan is the tool input's members, read once for the ledger's hash
+	// and the added text (nil until the hash reads them).
+	scan *inputScan
+}
+
+// inputScan reads a tool input's top-level members once.
+type inputScan struct {
+	obj      []byte
+	ms       []inputMember
+	ok, done bool
+}
+
+// members returns the members of the input; !ok when objectEach refuses it.
+func (s *inputScan) members() ([]inputMember, bool) {
+	if !s.done {
+		s.ms, s.ok = scanMembers(s.obj)
+		s.done = true
+	}
+	return s.ms, s.ok
+}
+
+// inputMember is one top-level key of a tool input and its value as sent.
+type inputMember struct {
+	key string
+	v   []byte
+	t   jsonparser.ValueType
+}
+
+// scanMembers reads the members of obj in one objectEach pass; !ok when
+// objectEach refuses obj.
+func scanMembers(obj []byte) ([]inputMember, bool) {
+	var ms []inputMember
+	err := objectEach(obj, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+		ms = append(ms, inputMember{string(k), v, t})
+		return nil
+	})
+	return ms, err == nil
 }
 
 // maxAdded bounds the text content triggers are tried on: a file written
@@ -192,9 +229,14 @@ const editsPath = 3
 // adds (Claude Code; Gemini's replace and write_file use the same keys):
 // new_string, content, new_source and each edit's new_string, at most
 // maxAdded bytes.
-func (c call) added() string {
+func (c *call) added() string {
 	if len(c.input) == 0 {
 		return ""
+	}
+	if c.scan != nil { // read for the ledger's hash already
+		if ms, ok := c.scan.members(); ok {
+			return addedText(addedOf(ms))
+		}
 	}
 	return addedText(addedValues(c.input))
 }
@@ -292,28 +334,30 @@ type rawValue struct {
 // walking on through it); EachKey, which stops quietly where the JSON
 // breaks, reads what objectEach refuses.
 func addedValues(obj []byte) [len(addedPaths)]rawValue {
+	if ms, ok := scanMembers(obj); ok {
+		return addedOf(ms)
+	}
 	var vals [len(addedPaths)]rawValue
 	var found [len(addedPaths)]bool
-	keep := func(i int, v []byte, t jsonparser.ValueType) {
-		if !found[i] {
+	jsonparser.EachKey(obj, func(i int, v []byte, t jsonparser.ValueType, _ error) {
+		if i >= 0 && !found[i] { // -1: malformed JSON, reported with no path
 			found[i], vals[i] = true, rawValue{v, t}
 		}
-	}
-	err := objectEach(obj, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+	}, addedPaths[:]...)
+	return vals
+}
+
+// addedOf picks the values at addedPaths among an input's members, the
+// first of a repeated key.
+func addedOf(ms []inputMember) [len(addedPaths)]rawValue {
+	var vals [len(addedPaths)]rawValue
+	var found [len(addedPaths)]bool
+	for _, m := range ms {
 		for i, p := range addedPaths {
-			if string(k) == p[0] {
-				keep(i, v, t)
+			if m.key == p[0] && !found[i] {
+				found[i], vals[i] = true, rawValue{m.v, m.t}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		vals, found = [len(addedPaths)]rawValue{}, [len(addedPaths)]bool{}
-		jsonparser.EachKey(obj, func(i int, v []byte, t jsonparser.ValueType, _ error) {
-			if i >= 0 { // -1: malformed JSON, reported with no path
-				keep(i, v, t)
-			}
-		}, addedPaths[:]...)
 	}
 	return vals
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/filewrite"
+	"github.com/lore-agents/lore/internal/inject/ledger"
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/inject/protocol"
@@ -131,8 +132,9 @@ type handler struct {
 	deadline time.Time
 	span     time.Duration // the whole call's deadline, from its start
 	agent    *Agent
-	event    string // as the agent named it
-	root     string // the work tree, "" when none was found
+	event    string        // as the agent named it
+	root     string        // the work tree, "" when none was found
+	led      *ledger.Entry // what the call appends to the ledger; nil: nothing
 }
 
 func (h *handler) run(args []string) string {
@@ -153,6 +155,7 @@ func (h *handler) run(args []string) string {
 		sess = &s
 	}
 	r := h.dispatch(ev, in, cwd, sess)
+	h.keep(sess) // the answer is decided: the watchdog still bounds the write
 	r.event = h.event
 	if r.record != "" && h.agent.EscapesHTML {
 		h.logRecord(r.record)
@@ -214,6 +217,7 @@ func (h *handler) dispatch(ev Event, in *input, cwd string, sess *session) reply
 		// it was shown: as SessionStart(compact) does for the main thread.
 		if sess != nil {
 			h.reinject(sess, nil)
+			h.led = &ledger.Entry{Event: ledger.Start}
 		}
 	case PreCompact, Quiet:
 		// Nothing heavy: SessionStart(compact) and PostCompact re-inject.
@@ -235,6 +239,7 @@ func (h *handler) subagentStart(sess *session) reply {
 	if always := strings.TrimSpace(a.Text); always != "" {
 		text += "\n" + always + "\n"
 	}
+	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
 	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
 }
 
@@ -283,6 +288,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if block != "" {
 		text += "\n" + block + "\n"
 	}
+	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
 	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
 }
 
@@ -348,6 +354,7 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 		recent = []string{prompt}
 	}
 	seen := seenFunc(sess)
+	h.led = &ledger.Entry{Event: ledger.Prompt} // kept when the prompt showed or dropped items
 	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
 		return match.DecidePrompt(m, prompt, recent, seen)
 	})
@@ -366,6 +373,7 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 		return reply{} // the lessons came before the call
 	}
 	tc := h.agent.toolCall(in)
+	h.led = callEntry(before, &tc, in)
 	if tc.Tool == "" {
 		return reply{}
 	}
@@ -468,6 +476,7 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 		}
 	}
 	s := shown(d, before, lessons, took, held)
+	h.account(d, s)
 	if len(s.injected) == 0 {
 		return reply{}
 	}
@@ -475,10 +484,12 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 }
 
 // shownSet is what one call shows: the texts of its denies, holds and
-// lessons, the ids of everything shown, in order, and of the holds.
+// lessons, the ids of everything shown, in order, and those of the
+// denies, holds and lessons apart.
 type shownSet struct {
-	deny, hold, body []string
-	injected, held   []string
+	deny, hold, body        []string
+	injected                []string
+	denied, held, lessonIDs []string
 }
 
 // shown splits what the call shows: the denies (before the tool only),
@@ -490,6 +501,7 @@ func shown(d match.Decision, before, lessons bool, took, held map[string]bool) s
 		switch {
 		case r.Deny && before:
 			s.deny = append(s.deny, denyText(r))
+			s.denied = append(s.denied, r.ID)
 		case r.Deny:
 			continue
 		case held[r.ID]:
@@ -499,6 +511,7 @@ func shown(d match.Decision, before, lessons bool, took, held map[string]bool) s
 			continue // not shown before this tool, or a parallel call printed it
 		default:
 			s.body = append(s.body, itemText(r))
+			s.lessonIDs = append(s.lessonIDs, r.ID)
 		}
 		s.injected = append(s.injected, r.ID)
 	}
