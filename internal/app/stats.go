@@ -8,6 +8,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/evidence"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -62,6 +63,11 @@ func evidenceInput(s *gitstore.Store, transcripts []string, r *StatsResult) (evi
 		return in, err
 	}
 	in.Items, in.Global, in.Config, r.Skipped = ci.Items, ci.Global, ci.Config, errs
+	// The hook cannot write .gitignore: a store an older lore init made
+	// gets its local/ line here, before the ledger could be committed.
+	if _, err := s.Local(lorepath.Ledger); err != nil {
+		return in, err
+	}
 	if in.Ledger, r.LedgerSkipped, err = ledger.Read(s.Root); err != nil {
 		return in, err
 	}

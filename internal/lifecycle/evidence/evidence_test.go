@@ -111,7 +111,7 @@ func TestStatsBeforeAndAfterActivation(t *testing.T) {
 }
 
 func entry(ctx, call string, at time.Time) ledger.Entry {
-	return ledger.Entry{Time: at, Agent: "claude", Event: ledger.EventPre, Context: ctx, Call: call, Tool: "Bash"}
+	return ledger.Entry{Time: at, Agent: "claude", Event: ledger.Pre, Context: ctx, Call: call, Tool: "Bash"}
 }
 
 // After a hold, the context's next call decides: the same call is

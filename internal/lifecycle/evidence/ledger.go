@@ -41,7 +41,7 @@ func readLedger(entries []ledger.Entry, since time.Time) ledgerFacts {
 		if e.Context != "" {
 			f.contexts[e.Context] = true
 		}
-		if e.Event == ledger.EventPre {
+		if e.Event == ledger.Pre {
 			f.calls++
 			if h, ok := pending[e.Context]; ok {
 				delete(pending, e.Context)
