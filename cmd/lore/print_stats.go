@@ -17,11 +17,11 @@ func printStats(w io.Writer, r app.StatsResult) {
 	if rep.Since != nil {
 		period = "since " + *rep.Since
 	}
-	fmt.Fprintf(w, "%s: %d tool calls in %d transcripts (%d new); ", period, rep.Calls, r.Calls.Transcripts, r.Calls.New)
+	fmt.Fprintf(w, "%s: %s in %s (%d new); ", period, plural(rep.Calls, "tool call"), plural(r.Calls.Transcripts, "transcript"), r.Calls.New)
 	if rep.Spawned == nil {
 		fmt.Fprintln(w, "the hook's ledger is empty: what items fired is unmeasured")
 	} else {
-		fmt.Fprintf(w, "the hooks saw %d calls in %d contexts", *rep.Spawned, *rep.Contexts)
+		fmt.Fprintf(w, "the hooks saw %s in %s", plural(*rep.Spawned, "call"), plural(*rep.Contexts, "context"))
 		if rep.NoLore != nil {
 			fmt.Fprintf(w, " (%.0f%% of transcript calls spawned no lore process)", *rep.NoLore*100)
 		}
@@ -59,7 +59,7 @@ func statsFigures(s evidence.ItemStats) string {
 	if s.Fired == nil {
 		parts = append(parts, "fired unmeasured")
 	} else {
-		f := fmt.Sprintf("fired %d in %d contexts", *s.Fired, *s.Contexts)
+		f := fmt.Sprintf("fired %d in %s", *s.Fired, plural(*s.Contexts, "context"))
 		if s.Held.Total > 0 {
 			f += fmt.Sprintf(", held %d (changed %d, repeated %d)", s.Held.Total, s.Held.Changed, s.Held.Repeated)
 		}
@@ -74,7 +74,7 @@ func statsFigures(s evidence.ItemStats) string {
 		}
 		parts = append(parts, f)
 	}
-	parts = append(parts, fmt.Sprintf("%d matching calls", s.Matches))
+	parts = append(parts, plural(s.Matches, "matching call"))
 	parts = append(parts, "before: "+side(s.Before), "after: "+side(s.After))
 	return strings.Join(parts, "; ")
 }
@@ -88,14 +88,14 @@ func side(s *evidence.Side) string {
 
 // printReplay prints what each item would have fired on.
 func printReplay(w io.Writer, r evidence.ReplayReport) {
-	fmt.Fprintf(w, "%d items against %d recorded tool calls in %d sessions\n", len(r.Items), r.Calls, r.Sessions)
+	fmt.Fprintf(w, "%s against %s in %s\n", plural(len(r.Items), "item"), plural(r.Calls, "recorded tool call"), plural(r.Sessions, "session"))
 	for _, it := range r.Items {
 		fmt.Fprintf(w, "\n%s  %s\n", it.Title, it.File)
 		if it.Fires == 0 {
 			fmt.Fprintln(w, "  fires on none of them")
 			continue
 		}
-		fmt.Fprintf(w, "  fires on %d calls (%d failed) in %d of %d sessions\n", it.Fires, it.Failed, it.Contexts, r.Sessions)
+		fmt.Fprintf(w, "  fires on %s (%d failed) in %d of %s\n", plural(it.Fires, "call"), it.Failed, it.Contexts, plural(r.Sessions, "session"))
 		for _, e := range it.Examples {
 			fmt.Fprintf(w, "    %s: %s    %s:%d%s\n", e.Tool, e.Input, e.File, e.Line, failedNote(e.Failed))
 		}

@@ -173,7 +173,7 @@ func TestStatsNoisy(t *testing.T) {
 	if v := by[npmID]; v.Verdict != Noisy || !strings.Contains(v.Why, "4 of the 12") {
 		t.Errorf("npm: %s (%s)", v.Verdict, v.Why)
 	}
-	if v := by[pytestID]; v.Verdict != Noisy || !strings.Contains(v.Why, "same call again 1") {
+	if v := by[pytestID]; v.Verdict != Noisy || !strings.Contains(v.Why, "same call again once") {
 		t.Errorf("pytest: %s (%s)", v.Verdict, v.Why)
 	}
 	// With fewer contexts than 4 x stats.minCalls a quarter says nothing.

@@ -60,7 +60,7 @@ func neverFired(in Input, s ItemStats, active time.Time, known bool, observed ti
 // holds were repeated more often than changed.
 func noisy(in Input, s ItemStats, lf ledgerFacts) (string, string) {
 	if s.Held != nil && s.Held.Repeated > s.Held.Changed {
-		return Noisy, fmt.Sprintf("held %d times: the agent ran the same call again %d times, changed it %d", s.Held.Total, s.Held.Repeated, s.Held.Changed)
+		return Noisy, fmt.Sprintf("held %s: the agent ran the same call again %s, changed it %s", times(s.Held.Total), times(s.Held.Repeated), times(s.Held.Changed))
 	}
 	seen := len(lf.contexts)
 	if s.Contexts == nil || seen < 4*in.Config.Stats.MinCalls {
@@ -76,7 +76,7 @@ func noisy(in Input, s ItemStats, lf ledgerFacts) (string, string) {
 // became active, or what the calls after its holds did.
 func effect(in Input, s ItemStats) (string, string) {
 	if s.Held != nil && s.Held.Changed > s.Held.Repeated {
-		return Effective, fmt.Sprintf("held %d times: the agent changed the call %d times, repeated it %d", s.Held.Total, s.Held.Changed, s.Held.Repeated)
+		return Effective, fmt.Sprintf("held %s: the agent changed the call %s, repeated it %s", times(s.Held.Total), times(s.Held.Changed), times(s.Held.Repeated))
 	}
 	min := in.Config.Stats.MinCalls
 	switch {
@@ -97,3 +97,14 @@ func effect(in Input, s ItemStats) (string, string) {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
+
+// times is "once", "twice" or "N times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
