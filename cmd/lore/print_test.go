@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/integrate/interop"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -36,5 +38,52 @@ func TestShowColor(t *testing.T) {
 		if bold != color || !strings.Contains(b.String(), "Use -q.") {
 			t.Errorf("color %v: printed\n%s", color, b.String())
 		}
+	}
+}
+
+// TestPrintImport: an import's report names each created draft with its
+// delivery, quotes the title of what it could not carry, and ends with the
+// figures (the data comes from interop's real imports, whose tests check
+// the same notes and counts).
+func TestPrintImport(t *testing.T) {
+	r := app.Imported{
+		Plan: interop.Plan{Source: "devflow", Notes: []interop.Note{{From: ".devflow/decisions/decisions-ledger.jsonl:27",
+			Title: "Migrations must leave a clean house — delete all legacy artifacts, not just move new-path files", Msg: "ADR-002 was retired in Devflow: not imported"}}},
+		Result: interop.Result{Created: []interop.Created{
+			{Path: ".lore/lessons/streamlit-repo-overview.md", Key: "cursor:.cursor/rules/overview.mdc", Delivery: compile.SessionStart},
+			{Path: ".lore/lessons/typescript-test-guide.md", Key: "cursor:.cursor/rules/typescript_tests.mdc", Delivery: compile.BeforeCall},
+		}},
+	}
+	var out bytes.Buffer
+	printImport(&out, r, false)
+	for _, line := range []string{
+		"created .lore/lessons/streamlit-repo-overview.md (cursor:.cursor/rules/overview.mdc): at session start\n",
+		"created .lore/lessons/typescript-test-guide.md (cursor:.cursor/rules/typescript_tests.mdc): before a matching call\n",
+		"- .devflow/decisions/decisions-ledger.jsonl:27: \"Migrations must leave a clean house — delete all legacy artifacts, not just move new-path files\": ADR-002 was retired in Devflow: not imported\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("report has no %q:\n%s", line, out.String())
+		}
+	}
+	if want := "devflow: 2 draft(s) created, 0 already in the store; review them with `lore review`\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("report does not end with %q:\n%s", want, out.String())
+	}
+}
+
+// TestPrintExport: --check names each file out of date and the command
+// that brings it up to date.
+func TestPrintExport(t *testing.T) {
+	const target = "windsurf"
+	e := app.Exported{Export: interop.Export{Items: 4, Changes: []interop.Change{{Path: ".windsurf/rules/lore-gone.md"}, {Path: ".windsurf/rules/lore-a.md", Data: []byte("x")}}}}
+	var out bytes.Buffer
+	printExport(&out, target, e, true)
+	if !strings.Contains(out.String(), "out of date: .windsurf/rules/lore-gone.md\n") ||
+		!strings.HasSuffix(out.String(), target+": 4 active item(s), out of date: run `lore export "+target+"`\n") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	out.Reset()
+	printExport(&out, target, e, false)
+	if want := "removed .windsurf/rules/lore-gone.md\nwrote .windsurf/rules/lore-a.md\nwindsurf: 4 active item(s), 2 file(s) changed\n"; out.String() != want {
+		t.Errorf("report %q, want %q", out.String(), want)
 	}
 }
