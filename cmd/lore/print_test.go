@@ -33,7 +33,7 @@ func TestShowColor(t *testing.T) {
 	}
 	for _, color := range []bool{false, true} {
 		var b bytes.Buffer
-		printShow(&b, app.ShowResult{Item: it}, color)
+		printShow(&Globals{Stdout: &b, Color: color}, app.ShowResult{Item: it})
 		bold := strings.Contains(b.String(), "\x1b[1mRun pytest quietly\x1b[0m") && strings.Contains(b.String(), "\x1b[1m## Fix\x1b[0m")
 		if bold != color || !strings.Contains(b.String(), "Use -q.") {
 			t.Errorf("color %v: printed\n%s", color, b.String())
@@ -87,3 +87,4 @@ func TestPrintExport(t *testing.T) {
 		t.Errorf("report %q, want %q", out.String(), want)
 	}
 }
+
