@@ -9,6 +9,7 @@ import (
 	"github.com/lore-agents/lore/internal/integrate/interop"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lifecycle/ages"
 )
 
 // TestStatusLine: the status bar's line names each part that needs a
@@ -88,3 +89,21 @@ func TestPrintExport(t *testing.T) {
 	}
 }
 
+// TestPrintAges: the ages report gives the figures, the entries oldest
+// first, and says when a shallow clone cut the history short.
+func TestPrintAges(t *testing.T) {
+	rep := &app.Ages{Report: &ages.Report{Lines: 12, Shallow: true, Entries: []ages.Entry{
+		{Title: "Young", Age: 1, Added: "2026-01-19", Commit: "0123456789abcdef"},
+		{Title: "Old", Age: 9, Added: "2026-01-02"},
+	}}, Freshness: 7}
+	var b bytes.Buffer
+	if err := printAges(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	want := "# Learning Ages Report\n\n**File lines:** 12\n**Last consolidation:** unknown (no prior consolidation detected)\n" +
+		"**Total entries:** 2\n**Entries ≥7 active days:** 1\n**Note:** shallow clone: ages count only the history that is present\n" +
+		"\n## Old\n- Age: 9 active days\n- Added: 2026-01-02\n- Uncommitted\n\n## Young\n- Age: 1 active days\n- Added: 2026-01-19\n"
+	if b.String() != want {
+		t.Errorf("report\n%s\nwant\n%s", b.String(), want)
+	}
+}
