@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/lifecycle/ages"
 )
 
 // AgesCmd prints the git-active-day age of every learnings entry.
@@ -21,10 +20,7 @@ func (c *AgesCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	opt := app.AgesOptions{File: c.File}
-	if opt.Today, err = todayFlag(c.Today); err != nil {
-		return err
-	}
+	opt := app.AgesOptions{File: c.File, Today: c.Today}
 	if c.File != "" && !filepath.IsAbs(c.File) {
 		if opt.File, err = filepath.Abs(filepath.Join(g.Dir, c.File)); err != nil {
 			return err
@@ -40,17 +36,5 @@ func (c *AgesCmd) Run(g *Globals) error {
 	if c.JSON {
 		return g.printJSON(rep.Report)
 	}
-	return rep.Markdown(g.Stdout, rep.Freshness)
-}
-
-// todayFlag is the --today flag: a YYYY-MM-DD date, or the local date.
-func todayFlag(flag string) (string, error) {
-	if flag == "" {
-		return ages.Today(), nil
-	}
-	day, err := ages.ParseDate(flag)
-	if err != nil {
-		return "", usagef("--today: %v", err)
-	}
-	return day, nil
+	return printAges(g.Stdout, rep)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
 )
 
 // ConsolidateCmd moves aged learnings into lasting knowledge.
@@ -17,18 +16,18 @@ type ConsolidateCmd struct {
 
 // Run consolidates, or says why it did not.
 func (c *ConsolidateCmd) Run(g *Globals) error {
-	res, err := runConsolidate(g, consolidate.Options{DryRun: c.DryRun, Agent: c.Agent, Today: c.Today})
+	res, err := runConsolidate(g, app.ConsolidateOptions{DryRun: c.DryRun, Agent: c.Agent, Today: c.Today})
 	if err != nil {
 		return err
 	}
 	if c.JSON {
 		return g.printJSON(res)
 	}
-	fmt.Fprintln(g.Stdout, app.Summary(res))
+	fmt.Fprintln(g.Stdout, consolidationSummary(res))
 	return nil
 }
 
-func runConsolidate(g *Globals, opt consolidate.Options) (*consolidate.Result, error) {
+func runConsolidate(g *Globals, opt app.ConsolidateOptions) (*app.Consolidation, error) {
 	s, err := g.InitializedStore()
 	if err != nil {
 		return nil, err

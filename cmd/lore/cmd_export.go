@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/integrate/interop"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -23,7 +22,7 @@ func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	interop.WriteExportReport(g.Stdout, c.Target, r.Export, c.Check)
+	printExport(g.Stdout, c.Target, r, c.Check)
 	if c.Check && len(r.Changes) > 0 {
 		return errFindings
 	}

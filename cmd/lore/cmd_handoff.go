@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
 )
 
 // HandoffCmd is consolidation for an agent's handoff step: it never fails.
@@ -24,13 +23,13 @@ func (c *HandoffCmd) Run(g *Globals) (err error) {
 			fmt.Fprintln(g.Stdout, "Consolidation skipped: internal error (see stderr)")
 		}
 	}()
-	res, cerr := runConsolidate(g, consolidate.Options{Agent: c.Agent, Today: c.Today})
+	res, cerr := runConsolidate(g, app.ConsolidateOptions{Agent: c.Agent, Today: c.Today})
 	if cerr != nil {
 		msg := strings.ReplaceAll(strings.TrimSpace(cerr.Error()), "\n", "; ")
 		fmt.Fprintf(g.Stderr, "lore: handoff: %s\n", msg)
 		fmt.Fprintf(g.Stdout, "Consolidation skipped: %s\n", msg)
 		return nil
 	}
-	fmt.Fprintln(g.Stdout, app.Summary(res))
+	fmt.Fprintln(g.Stdout, consolidationSummary(res))
 	return nil
 }

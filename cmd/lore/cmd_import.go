@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/integrate/interop"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -18,6 +17,6 @@ func (c *ImportCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	interop.WriteReport(g.Stdout, r.Plan, r.Result, c.DryRun)
+	printImport(g.Stdout, r, c.DryRun)
 	return nil
 }

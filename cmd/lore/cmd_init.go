@@ -39,7 +39,9 @@ func (c *InitCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stdout, "  to do: %s\n", h.Step)
 		}
 	}
-	fmt.Fprint(g.Stdout, r.AgentLog)
+	for _, st := range r.AgentSteps {
+		printAgentStep(g.Stdout, st.Did, st.Path, st.Why)
+	}
 	if r.PathProblem != "" {
 		fmt.Fprintf(g.Stdout, "warning: %s\n", r.PathProblem)
 	}

@@ -42,13 +42,11 @@ func (c *LintCmd) Run(g *Globals, s *gitstore.Store) error {
 
 func printFindings(g *Globals, r app.LintReport) {
 	for _, f := range r.Findings {
-		line := f.String()
-		if g.Color && f.Severity == lint.Warning {
-			line = "\x1b[33m" + line + "\x1b[0m"
-		} else if g.Color {
-			line = "\x1b[31m" + line + "\x1b[0m"
+		style := styleRed
+		if f.Severity == lint.Warning {
+			style = styleYellow
 		}
-		fmt.Fprintln(g.Stdout, line)
+		fmt.Fprintln(g.Stdout, g.paint(style, f.String()))
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(g.Stderr, "lint: %d error(s), %d warning(s)\n", r.Errors, r.Warnings)

@@ -40,10 +40,9 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		if ref == "" {
 			ref = "-"
 		}
-		pri := e.Band
-		if g.Color {
-			pri = paint(pri, e.Band)
-		}
+		// Padding is computed on the painted text, so every cell of
+		// the column gets the same escapes.
+		pri := g.paint(bandStyle[e.Band], e.Band)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Status, pri, e.Delivery.Kind, ref, e.Title)
 	}
 	if err := tw.Flush(); err != nil {
@@ -63,9 +62,5 @@ func printNever(g *Globals, items []app.ListEntry) {
 	}
 }
 
-// paint colors a band name; padding is computed on the escaped text, so
-// every cell of the column gets the same escapes.
-func paint(s, band string) string {
-	code := map[string]string{"critical": "31", "high": "33", "medium": "0", "low": "2"}[band]
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
+// bandStyle is the colour of a priority band in lore list.
+var bandStyle = map[string]string{"critical": styleRed, "high": styleYellow, "medium": "0", "low": "2"}

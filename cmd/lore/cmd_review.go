@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/capture/review"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -85,7 +84,7 @@ func decide(g *Globals, in *bufio.Reader, r *app.Review, i int) (quit bool, err 
 		case "p", "promote":
 			notes, err := r.Promote(i)
 			printNotes(g, notes)
-			if errors.Is(err, review.ErrRefused) {
+			if errors.Is(err, app.ErrRefused) {
 				fmt.Fprintf(g.Stdout, "  %v\n", err) // archive, reject or skip it instead
 				continue
 			}
@@ -130,7 +129,7 @@ type PromoteCmd struct {
 // Run sets status: active, after the reviewer's refinements; only the keys
 // it changes are rewritten, and an invalid result writes nothing.
 func (c *PromoteCmd) Run(g *Globals, s *gitstore.Store) error {
-	ch, err := app.Promote(s, c.Item, review.Refinement{
+	ch, err := app.Promote(s, c.Item, app.Refinement{
 		Title: c.Title, Priority: c.Priority, Tools: c.Tools, Commands: c.Commands, Unless: c.Unless, Paths: c.Paths, Content: c.Content,
 		Enforce: c.Enforce, ExampleFire: c.ExampleFire, ExampleQuiet: c.ExampleQuiet,
 	})

@@ -27,7 +27,7 @@ func (c *ShowCmd) Run(g *Globals, s *gitstore.Store) error {
 		}
 		return g.printJSON(doc)
 	}
-	printShow(g.Stdout, r, g.Color)
+	printShow(g, r)
 	return nil
 }
 

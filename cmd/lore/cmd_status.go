@@ -18,11 +18,7 @@ type StatusCmd struct {
 
 // Run gathers the status and prints it.
 func (c *StatusCmd) Run(g *Globals, s *gitstore.Store) error {
-	today, err := todayFlag(c.Today)
-	if err != nil {
-		return err
-	}
-	r, err := app.Status(s, app.StatusOptions{StaleDays: c.StaleDays, Today: today, Evidence: !c.Line})
+	r, err := app.Status(s, app.StatusOptions{StaleDays: c.StaleDays, Today: c.Today, Evidence: !c.Line})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,28 @@ package main
 
 import "encoding/json"
 
+// Printing in lore goes through Globals: Stdout and Stderr, the one
+// terminal decision made in newGlobals (Color), and the helpers in this
+// file. Domain packages return data; the print_*.go files lay it out.
+// No width is decided: tables are aligned by text/tabwriter, lines are
+// never wrapped, so a pipe gets what a terminal gets, minus the colour.
+
+// ANSI styles for paint.
+const (
+	styleBold   = "1"
+	styleRed    = "31"
+	styleYellow = "33"
+)
+
+// paint wraps s in an ANSI style when stdout takes colour, and is the
+// one place lore writes escape codes.
+func (g *Globals) paint(style, s string) string {
+	if !g.Color {
+		return s
+	}
+	return "\x1b[" + style + "m" + s + "\x1b[0m"
+}
+
 // printJSON is lore's one --json writer: one document indented two spaces,
 // with &, < and > left as they are (a command line reads better unescaped,
 // and nothing renders this output as HTML).

@@ -9,16 +9,11 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
-// Print writes the item for a reader: title, a header of its keys, the
-// body; with color, the title and headings in bold.
-func printShow(w io.Writer, r app.ShowResult, color bool) {
-	it := r.Item
-	bold := func(s string) string {
-		if color {
-			return "\x1b[1m" + s + "\x1b[0m"
-		}
-		return s
-	}
+// printShow writes the item for a reader: title, a header of its keys,
+// the body; with colour, the title and headings in bold.
+func printShow(g *Globals, r app.ShowResult) {
+	w, it := g.Stdout, r.Item
+	bold := func(s string) string { return g.paint(styleBold, s) }
 	kind := it.Kind
 	if it.Ref != "" {
 		kind += " " + it.Ref

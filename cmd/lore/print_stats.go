@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/lifecycle/evidence"
 )
 
 // printStats prints the store-wide figures, then the items grouped by
@@ -42,7 +41,7 @@ func printStats(w io.Writer, r app.StatsResult) {
 	}
 }
 
-func countVerdict(items []evidence.ItemStats, v string) int {
+func countVerdict(items []app.ItemStats, v string) int {
 	n := 0
 	for _, s := range items {
 		if s.Verdict == v {
@@ -54,7 +53,7 @@ func countVerdict(items []evidence.ItemStats, v string) int {
 
 // statsFigures is an item's counts on one line; what the ledger or git
 // cannot say is "unmeasured".
-func statsFigures(s evidence.ItemStats) string {
+func statsFigures(s app.ItemStats) string {
 	var parts []string
 	if s.Fired == nil {
 		parts = append(parts, "fired unmeasured")
@@ -79,7 +78,7 @@ func statsFigures(s evidence.ItemStats) string {
 	return strings.Join(parts, "; ")
 }
 
-func side(s *evidence.Side) string {
+func side(s *app.Side) string {
 	if s == nil {
 		return "unmeasured"
 	}
@@ -87,7 +86,7 @@ func side(s *evidence.Side) string {
 }
 
 // printReplay prints what each item would have fired on.
-func printReplay(w io.Writer, r evidence.ReplayReport) {
+func printReplay(w io.Writer, r app.ReplayReport) {
 	fmt.Fprintf(w, "%s against %s in %s\n", plural(len(r.Items), "item"), plural(r.Calls, "recorded tool call"), plural(r.Sessions, "session"))
 	for _, it := range r.Items {
 		fmt.Fprintf(w, "\n%s  %s\n", it.Title, it.File)
@@ -112,7 +111,7 @@ func failedNote(f string) string {
 // printReplayGitHub prints one workflow command per item, annotating its
 // file in a pull request: a notice with what it fires on, a warning when
 // it fires on nothing.
-func printReplayGitHub(w io.Writer, r evidence.ReplayReport) {
+func printReplayGitHub(w io.Writer, r app.ReplayReport) {
 	for _, it := range r.Items {
 		level, msg := "notice", fmt.Sprintf("fires on %d of %d recorded tool calls, in %d of %d sessions", it.Fires, r.Calls, it.Contexts, r.Sessions)
 		if it.Fires == 0 {

@@ -8,7 +8,7 @@ import (
 // AgesOptions name the learnings file and the day to count to.
 type AgesOptions struct {
 	File  string // absolute; "" for the configured learnings file
-	Today string // YYYY-MM-DD
+	Today string // YYYY-MM-DD; "" for the local date
 }
 
 // Ages is the git-active-day age of every learnings entry.
@@ -19,6 +19,10 @@ type Ages struct {
 
 // EntryAges ages the entries from git history (go-git; no git binary).
 func EntryAges(s *gitstore.Store, opt AgesOptions) (*Ages, error) {
+	today, err := todayOr(opt.Today)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
@@ -27,9 +31,22 @@ func EntryAges(s *gitstore.Store, opt AgesOptions) (*Ages, error) {
 	if opt.File != "" {
 		rel = s.Rel(opt.File)
 	}
-	rep, err := ages.Load(s, rel, opt.Today)
+	rep, err := ages.Load(s, rel, today)
 	if err != nil {
 		return nil, err
 	}
 	return &Ages{rep, cfg.Consolidate.Freshness}, nil
+}
+
+// todayOr is the day a --today flag names (YYYY-MM-DD), or the local date
+// when it names none.
+func todayOr(flag string) (string, error) {
+	if flag == "" {
+		return ages.Today(), nil
+	}
+	day, err := ages.ParseDate(flag)
+	if err != nil {
+		return "", usagef("--today: %v", err)
+	}
+	return day, nil
 }

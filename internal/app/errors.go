@@ -3,6 +3,8 @@ package app
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lore-agents/lore/internal/capture/review"
 )
 
 // Kinds of failure a command reports differently from an operational
@@ -12,6 +14,9 @@ var (
 	ErrNotFound = errors.New("no item matches")
 	// ErrAmbiguous: several items match what the caller named.
 	ErrAmbiguous = errors.New("is ambiguous")
+	// ErrRefused: a promotion refused because the item would never reach
+	// an agent; nothing was written, and a review can go on.
+	ErrRefused = review.ErrRefused
 )
 
 // InputError is a mistake in what the caller asked for: an option that

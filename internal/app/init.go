@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -29,12 +28,11 @@ type InitOptions struct {
 
 // Initialized is what lore init did.
 type Initialized struct {
-	Created []string        // files created under .lore/, repo-relative
-	Hooks   githooks.Report // the git hooks; those with Changed were installed now
-	// AgentLog is what the agent registrations did, one line each, and
-	// PathProblem a warning when lore-hook cannot be found.
-	AgentLog, PathProblem string
-	Unchanged             bool // everything was there already
+	Created     []string        // files created under .lore/, repo-relative
+	Hooks       githooks.Report // the git hooks; those with Changed were installed now
+	AgentSteps  []agent.Step    // what the agent registrations did, in order
+	PathProblem string          // a warning when lore-hook cannot be found
+	Unchanged   bool            // everything was there already
 }
 
 // learningsPreamble is exactly markdown.PreambleLines lines long.
@@ -186,14 +184,13 @@ func agentFiles(name string) []agent.File {
 }
 
 func installAgents(s *gitstore.Store, r Initialized, agents []*agent.Agent, guards agent.Guards) (Initialized, error) {
-	var log bytes.Buffer
 	for _, a := range agents {
-		if err := a.Install(s.Root, agent.Options{Guards: guards, Extra: agentFiles(a.Name)}, &log); err != nil {
-			r.AgentLog = log.String()
+		steps, err := a.Install(s.Root, agent.Options{Guards: guards, Extra: agentFiles(a.Name)})
+		r.AgentSteps = append(r.AgentSteps, steps...)
+		if err != nil {
 			return r, err
 		}
 	}
-	r.AgentLog = log.String()
 	r.PathProblem = agent.PathProblem(exec.LookPath)
 	return r, nil
 }
@@ -202,12 +199,13 @@ func uninstallAgents(s *gitstore.Store, agents []*agent.Agent) (Initialized, err
 	if len(agents) == 0 {
 		return Initialized{}, usagef("--uninstall needs --agent %s", strings.Join(agent.Names(), "|"))
 	}
-	var log bytes.Buffer
-	var err error
+	var r Initialized
 	for _, a := range agents {
-		if err = a.Uninstall(s.Root, agentFiles(a.Name), &log); err != nil {
-			break
+		steps, err := a.Uninstall(s.Root, agentFiles(a.Name))
+		r.AgentSteps = append(r.AgentSteps, steps...)
+		if err != nil {
+			return r, err
 		}
 	}
-	return Initialized{AgentLog: log.String()}, err
+	return r, nil
 }

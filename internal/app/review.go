@@ -145,10 +145,14 @@ type Change struct {
 	Skipped []error  // files that could not be parsed
 }
 
+// Refinement is what a reviewer changes while promoting: title, priority,
+// triggers, enforce.
+type Refinement = review.Refinement
+
 // Promote makes the item q names active after the reviewer's refinements;
 // only the keys it changes are rewritten, and an invalid result writes
 // nothing.
-func Promote(s *gitstore.Store, q string, r review.Refinement) (Change, error) {
+func Promote(s *gitstore.Store, q string, r Refinement) (Change, error) {
 	return setStatus(s, q, "active", r)
 }
 

@@ -12,6 +12,14 @@ import (
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
+// The reports lore stats and lore replay print (docs/design.md, Evidence
+// of effect), named here for the CLI's printers.
+type (
+	ItemStats    = evidence.ItemStats
+	Side         = evidence.Side
+	ReplayReport = evidence.ReplayReport
+)
+
 // StatsOptions select lore stats' items and period.
 type StatsOptions struct {
 	Items       []string  // ids, refs, slugs or paths; none: every item

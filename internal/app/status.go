@@ -20,7 +20,7 @@ import (
 // StatusOptions set lore status's thresholds.
 type StatusOptions struct {
 	StaleDays int    // an active item not updated (or created) for this many days is stale
-	Today     string // YYYY-MM-DD
+	Today     string // YYYY-MM-DD; "" for the local date
 	Evidence  bool   // read the hook's ledger for dead, noisy and never-fired items
 }
 
@@ -81,6 +81,10 @@ type LearningsStatus struct {
 // Status summarizes the store: what there is, what awaits review, what has
 // gone stale, what aggregate and consolidate would do.
 func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
+	var err error
+	if opt.Today, err = todayOr(opt.Today); err != nil {
+		return nil, err
+	}
 	now, _ := time.Parse(ages.DateLayout, opt.Today)
 	in, errs, err := CompileInput(s, "")
 	if err != nil {

@@ -30,7 +30,7 @@ func write(t *testing.T, path, text string) {
 // install registers lore with the agent in the env's work tree.
 func install(t *testing.T, e Env, name string) {
 	t.Helper()
-	if err := agent.Named(name).Install(e.Root, agent.Options{}, &strings.Builder{}); err != nil {
+	if _, err := agent.Named(name).Install(e.Root, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 }

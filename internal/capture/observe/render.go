@@ -231,22 +231,9 @@ func itemDraft(o *Observation, ref, title, seen, details string, now time.Time) 
 		status = "proposed"
 		body = "## Context\n" + seen + "\n" + evidence + "\n## Decision\n" + details + "\n"
 	}
-	stamp := now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	return markdown.Compose([]markdown.Field{
-		{Key: "id", Value: ulid.Make().String()},
-		{Key: "kind", Value: itemKind(o)},
-		{Key: "title", Value: title},
-		{Key: "status", Value: status},
-		{Key: "confidence", Value: o.Confidence},
-		{Key: "ref", Value: ref},
-		{Key: "source", Value: struct {
-			Type        string `yaml:"type"`
-			Occurrences int    `yaml:"occurrences"`
-			Hash        string `yaml:"hash"`
-		}{sourceType, o.Count, o.ID}},
-		{Key: "created", Value: stamp},
-		{Key: "updated", Value: stamp},
-	}, body)
+	spec := markdown.Spec{Kind: itemKind(o), Title: title, Status: status, Confidence: o.Confidence,
+		Source: &markdown.Source{Type: sourceType, Occurrences: o.Count, Hash: o.ID}, Body: body}
+	return spec.Compose(ulid.Make().String(), ref, now)
 }
 
 var evidenceHashRe = lazyre.New(`\((\S+) ([0-9a-f]{16})\)$`)

@@ -32,23 +32,6 @@ import (
 	"github.com/lore-agents/lore/internal/textcut"
 )
 
-// source is the provenance written on a draft; hash lets later scans (and
-// reject) recognise the same lesson.
-type source struct {
-	Type        string   `yaml:"type"`
-	Sessions    []string `yaml:"sessions,omitempty,flow"`
-	Occurrences int      `yaml:"occurrences"`
-	Signal      string   `yaml:"signal"`
-	Hash        string   `yaml:"hash"`
-}
-
-type triggers struct {
-	Tools    []string `yaml:"tools,omitempty,flow"`
-	Commands []string `yaml:"commands,omitempty,flow"`
-	Paths    []string `yaml:"paths,omitempty,flow"`
-	Keywords []string `yaml:"keywords,omitempty,flow"`
-}
-
 // Written is one draft created by Write.
 type Written struct {
 	Path string
@@ -207,37 +190,35 @@ func draftKind(c scan.Candidate) string {
 // provenance, then Mistake, Fix, the block's other keys as sections, and
 // the Evidence the scan found.
 func Compose(c scan.Candidate, kind, id, ref string, now time.Time) ([]byte, error) {
+	return draftSpec(c, kind).Compose(id, ref, now)
+}
+
+// draftSpec is the draft item a candidate proposes.
+func draftSpec(c scan.Candidate, kind string) markdown.Spec {
 	form := c.Form
 	if !validForm(form) {
 		form = ""
 	}
-	stamp := now.UTC().Format(time.RFC3339)
 	title := c.Title
 	if strings.TrimSpace(title) == "" {
 		title = "Untitled lesson from " + c.Signal
 	}
-	return markdown.Compose([]markdown.Field{
-		{Key: "id", Value: id},
-		{Key: "kind", Value: kind},
-		{Key: "title", Value: title},
-		{Key: "status", Value: "draft"},
-		{Key: "priority", Value: c.Priority},
-		{Key: "confidence", Value: c.Confidence},
-		{Key: "form", Value: form},
-		{Key: "ref", Value: ref},
-		{Key: "triggers", Value: draftTriggers(c)},
-		{Key: "tags", Value: c.Tags},
-		{Key: "enforce", Value: proposedEnforce(c)},
-		{Key: "source", Value: source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash}},
-		{Key: "created", Value: stamp},
-		{Key: "updated", Value: stamp},
-	}, draftBody(c, kind))
+	var priority string
+	if c.Priority != 0 {
+		priority = strconv.Itoa(c.Priority)
+	}
+	return markdown.Spec{
+		Kind: kind, Title: title, Status: "draft", Priority: priority, Confidence: c.Confidence, Form: form,
+		Triggers: draftTriggers(c), Tags: c.Tags, Enforce: proposedEnforce(c),
+		Source: &markdown.Source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash},
+		Body:   draftBody(c, kind),
+	}
 }
 
-// draftTriggers are the triggers a scan proposes (nil for none): the
-// tools, a command regex from a shell trigger, the paths and keywords.
-func draftTriggers(c scan.Candidate) any {
-	tr := triggers{Paths: c.Paths, Keywords: c.Keywords}
+// draftTriggers are the triggers a scan proposes: the tools, a command
+// regex from a shell trigger, the paths and keywords.
+func draftTriggers(c scan.Candidate) markdown.Triggers {
+	tr := markdown.Triggers{Paths: c.Paths, Keywords: c.Keywords}
 	if len(c.Tools) > 0 {
 		tr.Tools = c.Tools
 	} else if c.Tool != "" {
@@ -245,9 +226,6 @@ func draftTriggers(c scan.Candidate) any {
 	}
 	if re := commandRegex(c); re != "" {
 		tr.Commands = []string{re}
-	}
-	if len(tr.Tools)+len(tr.Commands)+len(tr.Paths)+len(tr.Keywords) == 0 {
-		return nil
 	}
 	return tr
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -316,8 +317,7 @@ func TestInstallRefusesSymlinkedSettings(t *testing.T) {
 	if err := os.Symlink(shared, filepath.Join(root, ".claude", "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	err := Named("claude").Install(root, Options{}, &out)
+	_, err := Named("claude").Install(root, Options{})
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("install through a symlink: %v", err)
 	}
@@ -334,13 +334,13 @@ func TestInstallKeepsFileMode(t *testing.T) {
 	p := filepath.Join(root, ".codex", "hooks.json")
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte(`{"hooks":{}}`), 0o600)
-	if err := Named("codex").Install(root, Options{}, &strings.Builder{}); err != nil {
+	if _, err := Named("codex").Install(root, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
-	if err := Named("codex").Uninstall(root, nil, &strings.Builder{}); err != nil {
+	if _, err := Named("codex").Uninstall(root, nil); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(p); string(data) != `{"hooks":{}}` {
@@ -378,5 +378,28 @@ func TestDuplicateEventKeys(t *testing.T) {
 	back, err := Named("claude").Unmerge([]byte(user))
 	if err != nil || strings.Contains(string(back), "lore-hook") {
 		t.Errorf("lore's entry under a repeated key: %v\n%s", err, back)
+	}
+}
+
+// Install and Uninstall return what they did, in order, as data the
+// command line prints (the lines are asserted by the init scripts).
+func TestInstallSteps(t *testing.T) {
+	root := t.TempDir()
+	codex := Named("codex")
+	steps, err := codex.Install(root, Options{Guards: GuardsClosed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Step{
+		{Did: "note", Why: "Codex CLI has no way to block a call when a hook cannot run: its guards fail open"},
+		{Did: "created", Path: ".codex/hooks.json", Why: "lore hooks: " + strings.Join(codex.Events(), ", ")},
+		{Did: "note", Why: codex.NoCommands},
+		{Did: "trust", Why: codex.Trust},
+	}
+	if !reflect.DeepEqual(steps, want) {
+		t.Errorf("install steps\n%+v\nwant\n%+v", steps, want)
+	}
+	if steps, err = codex.Uninstall(root, nil); err != nil || !reflect.DeepEqual(steps, []Step{{Did: "removed", Path: ".codex/hooks.json"}}) {
+		t.Errorf("uninstall steps %+v, %v", steps, err)
 	}
 }

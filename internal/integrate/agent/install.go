@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,10 +110,30 @@ type Options struct {
 	Extra  []File // more files to install (Claude Code's consolidation sub-agents)
 }
 
+// Step is one thing an install or uninstall did to a file (Did: created,
+// updated, removed, kept; Path; Why, when there is more to say), or a note
+// for the user (Did: note, trust, guards fail closed; Why: the note). The
+// command line prints one line each.
+type Step struct {
+	Did, Path, Why string
+}
+
+// steps collects what an install or uninstall did, in order.
+type steps []Step
+
+func (l *steps) did(did, path, why string) { *l = append(*l, Step{Did: did, Path: path, Why: why}) }
+func (l *steps) note(label, note string)   { *l = append(*l, Step{Did: label, Why: note}) }
+
 // Install merges lore's hooks into the agent's hooks file (unless they are
-// current), writes the missing command files, and prints what changed,
-// and the trust step the agent needs.
-func (a *Agent) Install(root string, o Options, w io.Writer) error {
+// current), writes the missing command files, and returns what changed
+// and the trust step the agent needs (what it did so far on an error).
+func (a *Agent) Install(root string, o Options) ([]Step, error) {
+	var log steps
+	err := a.install(root, o, &log)
+	return log, err
+}
+
+func (a *Agent) install(root string, o Options, log *steps) error {
 	path := filepath.Join(root, filepath.FromSlash(a.Settings))
 	old, err := readFile(path)
 	if err != nil {
@@ -124,36 +143,36 @@ func (a *Agent) Install(root string, o Options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	closed := a.failClosed(reg, o.Guards, w)
+	closed := a.failClosed(reg, o.Guards, log)
 	if reg.State != Current || reg.Closed != closed {
-		if err := a.register(path, old, closed, w); err != nil {
+		if err := a.register(path, old, closed, log); err != nil {
 			return err
 		}
 	}
 	if closed {
-		fmt.Fprintf(w, "guards fail closed: %s blocks every tool call while lore-hook cannot run (needs Claude Code 2.1.295 or later)\n", a.Title)
+		log.note("guards fail closed", a.Title+" blocks every tool call while lore-hook cannot run (needs Claude Code 2.1.295 or later)")
 	}
-	if err := installFiles(root, a.files(o.Extra), w); err != nil {
+	if err := installFiles(root, a.files(o.Extra), log); err != nil {
 		return err
 	}
 	if a.NoCommands != "" {
-		fmt.Fprintf(w, "note: %s\n", a.NoCommands)
+		log.note("note", a.NoCommands)
 	}
 	if a.Trust != "" {
-		fmt.Fprintf(w, "trust: %s\n", a.Trust)
+		log.note("trust", a.Trust)
 	}
 	return nil
 }
 
 // failClosed says whether the guards are to fail closed: as asked, else
 // as registered.
-func (a *Agent) failClosed(reg Registration, g Guards, w io.Writer) bool {
+func (a *Agent) failClosed(reg Registration, g Guards, log *steps) bool {
 	switch g {
 	case GuardsOpen:
 		return false
 	case GuardsClosed:
 		if !a.CanFailClosed {
-			fmt.Fprintf(w, "note: %s has no way to block a call when a hook cannot run: its guards fail open\n", a.Title)
+			log.note("note", a.Title+" has no way to block a call when a hook cannot run: its guards fail open")
 		}
 		return a.CanFailClosed
 	}
@@ -162,7 +181,7 @@ func (a *Agent) failClosed(reg Registration, g Guards, w io.Writer) bool {
 
 // register writes lore's hooks into the hooks file at path (old: its
 // bytes, nil when absent).
-func (a *Agent) register(path string, old []byte, closed bool, w io.Writer) error {
+func (a *Agent) register(path string, old []byte, closed bool, log *steps) error {
 	data, err := a.Merge(old, closed)
 	if err != nil {
 		return err
@@ -174,7 +193,7 @@ func (a *Agent) register(path string, old []byte, closed bool, w io.Writer) erro
 	if old == nil {
 		verb = "created"
 	}
-	fmt.Fprintf(w, "%s %s (lore hooks: %s)\n", verb, a.Settings, strings.Join(a.Events(), ", "))
+	log.did(verb, a.Settings, "lore hooks: "+strings.Join(a.Events(), ", "))
 	return nil
 }
 
@@ -190,7 +209,7 @@ func PathProblem(lookPath func(string) (string, error)) string {
 	return "neither lore-hook nor lore is on PATH: the hooks answer {} (no lessons, no guards) until one is; see lore doctor"
 }
 
-func installFiles(root string, fs []File, w io.Writer) error {
+func installFiles(root string, fs []File, log *steps) error {
 	for _, f := range fs {
 		p := filepath.Join(root, filepath.FromSlash(f.Path))
 		cur, err := readFile(p)
@@ -201,13 +220,13 @@ func installFiles(root string, fs []File, w io.Writer) error {
 		case string(cur) == f.Content:
 			continue
 		default:
-			fmt.Fprintf(w, "kept %s (it differs from lore's; remove it to get lore's)\n", f.Path)
+			log.did("kept", f.Path, "it differs from lore's; remove it to get lore's")
 			continue
 		}
 		if err := writeFile(p, []byte(f.Content)); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "created %s\n", f.Path)
+		log.did("created", f.Path, "")
 	}
 	return nil
 }
@@ -215,20 +234,26 @@ func installFiles(root string, fs []File, w io.Writer) error {
 // Uninstall removes exactly what Install added: lore's hook entries and
 // the containers lore created for them (the file and its folder when lore
 // created them and nothing else is left), and the command files whose
-// content is still lore's.
-func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
+// content is still lore's. It returns what it did (so far, on an error).
+func (a *Agent) Uninstall(root string, extra []File) ([]Step, error) {
+	var log steps
+	err := a.uninstall(root, extra, &log)
+	return log, err
+}
+
+func (a *Agent) uninstall(root string, extra []File, log *steps) error {
 	path := filepath.Join(root, filepath.FromSlash(a.Settings))
 	old, err := readFile(path)
 	if err != nil {
 		return err
 	}
 	if old != nil {
-		if err := a.unregister(root, path, old, w); err != nil {
+		if err := a.unregister(root, path, old, log); err != nil {
 			return err
 		}
 	}
 	for _, f := range a.files(extra) {
-		if err := removeFile(root, f, w); err != nil {
+		if err := removeFile(root, f, log); err != nil {
 			return err
 		}
 	}
@@ -237,7 +262,7 @@ func (a *Agent) Uninstall(root string, extra []File, w io.Writer) error {
 
 // unregister removes lore's hooks from the hooks file at path, and the
 // file and its folders when nothing else is left.
-func (a *Agent) unregister(root, path string, old []byte, w io.Writer) error {
+func (a *Agent) unregister(root, path string, old []byte, log *steps) error {
 	data, err := a.Unmerge(old)
 	if err != nil {
 		return err
@@ -247,32 +272,32 @@ func (a *Agent) unregister(root, path string, old []byte, w io.Writer) error {
 		if err := gitstore.Remove(path); err != nil {
 			return fmt.Errorf("agent: %w", err)
 		}
-		fmt.Fprintf(w, "removed %s\n", a.Settings)
+		log.did("removed", a.Settings, "")
 		removeEmptyDirs(root, filepath.Dir(path))
 	case !bytes.Equal(old, data):
 		if err := writeFile(path, data); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "updated %s (lore hooks removed)\n", a.Settings)
+		log.did("updated", a.Settings, "lore hooks removed")
 	}
 	return nil
 }
 
 // removeFile removes a command file lore installed, unless it was edited.
-func removeFile(root string, f File, w io.Writer) error {
+func removeFile(root string, f File, log *steps) error {
 	p := filepath.Join(root, filepath.FromSlash(f.Path))
 	cur, err := readFile(p)
 	if err != nil || cur == nil {
 		return nil
 	}
 	if string(cur) != f.Content {
-		fmt.Fprintf(w, "kept %s (edited since lore installed it)\n", f.Path)
+		log.did("kept", f.Path, "edited since lore installed it")
 		return nil
 	}
 	if err := gitstore.Remove(p); err != nil {
 		return fmt.Errorf("agent: %w", err)
 	}
-	fmt.Fprintf(w, "removed %s\n", f.Path)
+	log.did("removed", f.Path, "")
 	removeEmptyDirs(root, filepath.Dir(p))
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -444,36 +443,4 @@ func notSymlink(root, cur string) (done bool, err error) {
 		return false, fmt.Errorf("export: %s: is a symlink; lore does not write through it", filepath.ToSlash(strings.TrimPrefix(cur, root+string(filepath.Separator))))
 	}
 	return false, nil
-}
-
-// WriteExportReport prints an export's changes and notes; check says the
-// files were compared, not written.
-func WriteExportReport(w io.Writer, target string, e Export, check bool) {
-	for _, c := range e.Changes {
-		fmt.Fprintf(w, "%s%s\n", changeVerb(c, check), c.Path)
-	}
-	for _, n := range e.Notes {
-		fmt.Fprintf(w, "- %s %q: %s\n", n.From, n.Title, n.Msg)
-	}
-	fmt.Fprintf(w, "%s: %d active item(s), %s\n", target, e.Items, exportState(target, e, check))
-}
-
-func changeVerb(c Change, check bool) string {
-	switch {
-	case check:
-		return "out of date: "
-	case c.Data == nil:
-		return "removed "
-	}
-	return "wrote "
-}
-
-func exportState(target string, e Export, check bool) string {
-	switch {
-	case len(e.Changes) == 0:
-		return "up to date"
-	case check:
-		return "out of date: run `lore export " + target + "`"
-	}
-	return fmt.Sprintf("%d file(s) changed", len(e.Changes))
 }

@@ -2,15 +2,12 @@ package interop
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/oklog/ulid/v2"
 
-	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -184,34 +181,4 @@ func Import(s *gitstore.Store, dir, arg string, dryRun bool, now time.Time) (Pla
 	}
 	res, err := Apply(s, p, dryRun, now)
 	return p, res, err
-}
-
-// deliveryWords say in the report how a created item will be delivered
-// once promoted.
-var deliveryWords = map[string]string{
-	compile.BeforeCall:   "before a matching call",
-	compile.SessionStart: "at session start",
-	compile.Never:        "never (see below)",
-}
-
-// WriteReport prints what an import created and what it could not carry.
-func WriteReport(w io.Writer, p Plan, res Result, dryRun bool) {
-	verb := "created"
-	if dryRun {
-		verb = "would create"
-	}
-	for _, c := range res.Created {
-		fmt.Fprintf(w, "%s %s (%s): %s\n", verb, c.Path, c.Key, deliveryWords[c.Delivery])
-	}
-	if notes := append(slices.Clip(p.Notes), res.Notes...); len(notes) > 0 {
-		fmt.Fprintf(w, "\nNot carried over as it was (%d):\n", len(notes))
-		for _, n := range notes {
-			title := ""
-			if n.Title != "" {
-				title = " " + strconv.Quote(n.Title) + ":"
-			}
-			fmt.Fprintf(w, "- %s:%s %s\n", n.From, title, n.Msg)
-		}
-	}
-	fmt.Fprintf(w, "\n%s: %d draft(s) %s, %d already in the store; review them with `lore review`\n", p.Source, len(res.Created), verb, res.Present)
 }

@@ -163,11 +163,9 @@ func TestExportRuleFoldersCheck(t *testing.T) {
 			if err != nil || len(stale.Changes) != 5 || treeSum(t, s.Root) != before {
 				t.Fatalf("check: %v, %d changes", err, len(stale.Changes))
 			}
-			var out bytes.Buffer
-			WriteExportReport(&out, target, stale, true)
-			if !strings.Contains(out.String(), "out of date: "+ruleDirs[target][0]+"/lore-gone.md\n") ||
-				!strings.HasSuffix(out.String(), target+": 4 active item(s), out of date: run `lore export "+target+"`\n") {
-				t.Errorf("report:\n%s", out.String())
+			gone := slices.ContainsFunc(stale.Changes, func(c Change) bool { return c.Path == ruleDirs[target][0]+"/lore-gone.md" && c.Data == nil })
+			if !gone || stale.Items != 4 {
+				t.Errorf("report: %d items, changes %+v", stale.Items, stale.Changes)
 			}
 			if _, _, err := Run(s, target, false); err != nil {
 				t.Fatal(err)

@@ -15,8 +15,10 @@ type Field struct {
 	Value any
 }
 
-// Compose renders a new item file: a frontmatter block with the fields in
-// order (nil and empty values are left out) followed by the body.
+// Compose renders a new file with frontmatter: a block-style YAML block
+// with the fields in order (nil and empty values are left out) followed by
+// the body. Items go through Spec.Compose; observe's commands and skills,
+// which are not items, call it directly.
 func Compose(fields []Field, body string) ([]byte, error) {
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	for _, f := range fields {

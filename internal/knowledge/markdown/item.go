@@ -69,14 +69,16 @@ func (t Triggers) Empty() bool {
 }
 
 // Source is an item's provenance; nil for hand-written items.
+// Its yaml tags give the key order a new item's source is written in.
 type Source struct {
-	Type        string   `json:"type,omitempty"`
-	Sessions    []string `json:"sessions,omitempty"`
-	Occurrences int      `json:"occurrences,omitempty"`
-	Hash        string   `json:"hash,omitempty"` // what it was made from, so a rerun recognises it
+	Type        string   `json:"type,omitempty" yaml:"type"`
+	Sessions    []string `json:"sessions,omitempty" yaml:"sessions,omitempty"`
+	Occurrences int      `json:"occurrences,omitempty" yaml:"occurrences,omitempty"`
+	Signal      string   `json:"-" yaml:"signal,omitempty"`            // the scan signal that found it, for the reviewer
+	Hash        string   `json:"hash,omitempty" yaml:"hash,omitempty"` // what it was made from, so a rerun recognises it
 	// Files are repo-relative files the item cites (docs/design.md, Item
 	// format): lint reports the item stale when one is gone from HEAD.
-	Files []string `json:"files,omitempty"`
+	Files []string `json:"files,omitempty" yaml:"files,omitempty"`
 }
 
 // Item is one knowledge file: its typed frontmatter, its H2 sections and the
@@ -432,6 +434,8 @@ func (it *Item) decodeSource(v *yaml.Node) {
 		case "files":
 			it.keyLines[key] = it.fmLine + k.Line
 			src.Files = it.list(key, val)
+		case "signal":
+			src.Signal = it.scalar(key, val)
 		case "occurrences":
 			n, err := strconv.Atoi(it.scalar(key, val))
 			if err != nil {

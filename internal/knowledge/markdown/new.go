@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// Spec is a new item before it has an id, a ref and a file: what `lore add`
-// and `lore import` fill in. Compose renders it the one way both create
-// items.
+// Spec is a new item before it has an id, a ref and a file. Compose
+// renders it the one way every new item file is written: `lore add`,
+// `lore import`, scan drafts, consolidation and rendered observations.
 type Spec struct {
 	Kind, Title, Status string
 	Priority            string // a band name or "1".."10"; "" is left out
@@ -20,13 +20,21 @@ type Spec struct {
 	Triggers            Triggers
 	Tags                []string
 	Supersedes          []string
+	Source              *Source // provenance of a generated item; nil for hand-written ones
 	Extra               []Field // further keys, after the known ones (an import's provenance)
 	Body                string
 }
 
-// Compose renders the item file with the given id, ref and creation time.
-// A confidence of 0 or 1 is left out (1.0 is the default).
+// Compose renders the item file with the given id, ref and creation time,
+// its frontmatter in block style with the keys in the order of fields. A
+// confidence of 0 or 1 is left out (1.0 is the default).
 func (s Spec) Compose(id, ref string, now time.Time) ([]byte, error) {
+	return Compose(s.fields(id, ref, now), s.Body)
+}
+
+// fields is the frontmatter of a new item, in the documented key order:
+// the one list to extend when an item gains a key.
+func (s Spec) fields(id, ref string, now time.Time) []Field {
 	var priority any = s.Priority
 	if n, err := strconv.Atoi(s.Priority); err == nil {
 		priority = n
@@ -55,10 +63,10 @@ func (s Spec) Compose(id, ref string, now time.Time) ([]byte, error) {
 		{Key: "enforce", Value: s.Enforce},
 		{Key: "examples", Value: s.Examples.value()},
 		{Key: "supersedes", Value: s.Supersedes},
+		{Key: "source", Value: s.Source},
 	}
 	fields = append(fields, s.Extra...)
-	fields = append(fields, Field{Key: "created", Value: stamp}, Field{Key: "updated", Value: stamp})
-	return Compose(fields, s.Body)
+	return append(fields, Field{Key: "created", Value: stamp}, Field{Key: "updated", Value: stamp})
 }
 
 // SectionsBody renders H2 sections in order, leaving out empty ones unless

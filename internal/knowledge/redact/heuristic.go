@@ -353,10 +353,24 @@ func inToken(s string, i int) bool {
 
 // highEntropy says the token tok (after the text before) is a secret:
 // random-looking and none of a digest, an agent API's id or encoded text.
-// A token that names a file or record by its ids is judged again
-// without them (onlyIDs).
+// A token that names a file or record by its ids is judged by what is
+// left between them (idParts).
 func highEntropy(before, tok string) bool {
-	return looksRandom(withoutExt(tok)) && !onlyIDs(tok) && !integrity(before, tok) && !knownID(tok) && !encodedText(tok)
+	if parts, ok := idParts(tok); ok {
+		for _, p := range parts {
+			if secretLike(before, p) {
+				return true
+			}
+		}
+		return false
+	}
+	return secretLike(before, tok)
+}
+
+// secretLike is a token judged on its own: random-looking and none of a
+// digest, an agent API's id or encoded text.
+func secretLike(before, tok string) bool {
+	return looksRandom(withoutExt(tok)) && !integrity(before, tok) && !knownID(tok) && !encodedText(tok)
 }
 
 // integrity is a digest in base64, public by design: a Subresource

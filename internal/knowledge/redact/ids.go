@@ -25,25 +25,39 @@ var (
 	stampRe = regexp.MustCompile(`(?:19|20)\d\d-[01]\d-[0-3]\dT[0-2]\d[-:][0-5]\d(?:[-:][0-5]\d(?:\.\d+)?)?Z?`)
 )
 
-// onlyIDs reports whether the random look of tok comes from the ids in
-// it: without them, too little is left to be a secret or it looks random
-// no more.
-func onlyIDs(tok string) bool {
+// idParts splits tok at the ids in it (ok false when it has none) and
+// returns what is left between them that is long enough to be a secret.
+// Each part is judged alone: the ids' random look is theirs, and a
+// secret joined to a file name's prefix ("rollout-") and an id must be
+// found all the same.
+func idParts(tok string) (parts []string, ok bool) {
 	rest := withoutIDs(tok)
-	return rest != tok && (len(rest) < 32 || !looksRandom(withoutExt(rest)))
+	if rest == tok {
+		return nil, false
+	}
+	for _, p := range strings.Split(rest, idGap) {
+		if p = strings.Trim(p, "-_./:"); len(p) >= 32 {
+			parts = append(parts, p)
+		}
+	}
+	return parts, true
 }
 
-// withoutIDs takes the time stamps, UUIDs and ULIDs out of tok.
+// idGap marks where withoutIDs took an id out.
+const idGap = "\x00"
+
+// withoutIDs takes the time stamps, UUIDs and ULIDs out of tok, leaving
+// idGap in their place.
 func withoutIDs(tok string) string {
-	tok = stampRe.ReplaceAllString(tok, "")
-	tok = uuidRe.ReplaceAllString(tok, "")
+	tok = stampRe.ReplaceAllString(tok, idGap)
+	tok = uuidRe.ReplaceAllString(tok, idGap)
 	// Two ULIDs with one separator between them share it, and a search
 	// finds the first only: cut one at a time until none is left.
 	for {
 		cut := false
 		for _, m := range ulidRe.FindAllStringSubmatchIndex(tok, -1) {
 			if ulidTime(tok[m[2]:m[3]]) {
-				tok, cut = tok[:m[2]]+tok[m[3]:], true
+				tok, cut = tok[:m[2]]+idGap+tok[m[3]:], true
 				break
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/oklog/ulid/v2"
 
@@ -306,30 +305,14 @@ func (r *run) newItem(c *candidate) (string, error) {
 	if rs := []rune(title); len(rs) > markdown.MaxTitle {
 		title = string(rs[:markdown.MaxTitle])
 	}
-	stamp := r.opt.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	data, err := markdown.Compose([]markdown.Field{
-		{Key: "id", Value: ulid.Make().String()},
-		{Key: "kind", Value: c.kind},
-		{Key: "title", Value: title},
-		{Key: "status", Value: status},
-		{Key: "priority", Value: "medium"},
-		{Key: "confidence", Value: 0.8},
-		{Key: "ref", Value: ref},
-		{Key: "source", Value: struct {
-			Type string `yaml:"type"`
-			Hash string `yaml:"hash"`
-		}{"consolidation", c.hash}},
-		{Key: "created", Value: stamp},
-		{Key: "updated", Value: stamp},
-	}, "## "+section+"\n"+strings.TrimSpace(stripKind(c.Body))+"\n")
+	spec := markdown.Spec{Kind: c.kind, Title: title, Status: status, Priority: "medium", Confidence: 0.8,
+		Source: &markdown.Source{Type: "consolidation", Hash: c.hash},
+		Body:   "## " + section + "\n" + strings.TrimSpace(stripKind(c.Body)) + "\n"}
+	data, err := spec.Compose(ulid.Make().String(), ref, r.opt.Now)
 	if err != nil {
 		return "", fmt.Errorf("consolidate: %w", err)
 	}
-	name := markdown.Slug(c.Title) + ".md"
-	if ref != "" {
-		name = ref + "-" + name
-	}
-	rel := markdown.FreeName(lorepath.InDir(markdown.Folder(c.kind)), name, r.exists)
+	rel := markdown.FreeName(lorepath.InDir(markdown.Folder(c.kind)), markdown.FileName(ref, c.Title), r.exists)
 	r.write(rel, data)
 	return rel, nil
 }

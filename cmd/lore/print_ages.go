@@ -1,14 +1,17 @@
-package ages
+package main
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lore-agents/lore/internal/app"
 )
 
-// Markdown writes the report of docs/design.md, Ages and staleness; freshness
-// is the age that counts as consolidation-ready.
-func (r *Report) Markdown(w io.Writer, freshness int) error {
+// printAges writes the report of docs/design.md, Ages and staleness;
+// freshness is the age that counts as consolidation-ready.
+func printAges(w io.Writer, r *app.Ages) error {
+	freshness := r.Freshness
 	var b strings.Builder
 	b.WriteString("# Learning Ages Report\n\n")
 	fmt.Fprintf(&b, "**File lines:** %d\n", r.Lines)
@@ -33,10 +36,12 @@ func (r *Report) Markdown(w io.Writer, freshness int) error {
 	return err
 }
 
+// days is an age in active days.
 func days(n int) string {
 	return fmt.Sprintf("%d active days", n)
 }
 
+// short is a commit hash as git log --oneline shows it.
 func short(h string) string {
 	if len(h) > 7 {
 		return h[:7]
