@@ -22,8 +22,6 @@ func (s Side) rate() float64 { return float64(s.Failures) / float64(s.Calls) }
 type outcome struct {
 	matches       int
 	before, after Side
-	undated       int // matching calls whose session has no time
-	sessions      map[string]bool
 }
 
 // callSets is the transcripts' calls matched against the items.
@@ -33,8 +31,8 @@ type callSets struct {
 	items map[string]*outcome
 }
 
-// When is the time a call is dated by: its session's start, else its own.
-func When(c scan.Call) time.Time {
+// dated is the time a call is dated by: its session's start, else its own.
+func dated(c scan.Call) time.Time {
 	if !c.Started.IsZero() {
 		return c.Started
 	}
@@ -52,27 +50,16 @@ func matched(m *compile.Matcher, c scan.Call) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range Matched(d) {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
+		for _, rs := range [][]match.Result{d.Injected, d.Dropped} { // dropped: cut by the cap, still matched
+			for _, r := range rs {
+				if !seen[r.ID] {
+					seen[r.ID] = true
+					ids = append(ids, r.ID)
+				}
 			}
 		}
 	}
 	return ids, nil
-}
-
-// Matched is the ids a decision fired or dropped: every item whose
-// triggers passed the threshold for the call.
-func Matched(d match.Decision) []string {
-	ids := make([]string, 0, len(d.Injected)+len(d.Dropped))
-	for _, r := range d.Injected {
-		ids = append(ids, r.ID)
-	}
-	for _, r := range d.Dropped {
-		ids = append(ids, r.ID)
-	}
-	return ids
 }
 
 // matchCalls runs every call of the period through the matcher. activated
@@ -81,7 +68,7 @@ func Matched(d match.Decision) []string {
 func matchCalls(m *compile.Matcher, calls []scan.Call, since time.Time, activated map[string]time.Time) (callSets, error) {
 	cs := callSets{items: map[string]*outcome{}}
 	for _, c := range calls {
-		when := When(c)
+		when := dated(c)
 		if !since.IsZero() && (when.IsZero() || when.Before(since)) {
 			continue
 		}
@@ -96,7 +83,7 @@ func matchCalls(m *compile.Matcher, calls []scan.Call, since time.Time, activate
 		for _, id := range ids {
 			o := cs.items[id]
 			if o == nil {
-				o = &outcome{sessions: map[string]bool{}}
+				o = &outcome{}
 				cs.items[id] = o
 			}
 			o.add(c, when, activated[id])
@@ -107,11 +94,9 @@ func matchCalls(m *compile.Matcher, calls []scan.Call, since time.Time, activate
 
 func (o *outcome) add(c scan.Call, when, active time.Time) {
 	o.matches++
-	o.sessions[c.Agent+"/"+c.Session] = true
 	var side *Side
 	switch {
-	case when.IsZero():
-		o.undated++
+	case when.IsZero(): // an undated session is on neither side
 		return
 	case active.IsZero() || when.Before(active):
 		side = &o.before

@@ -103,7 +103,7 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 	r := Report{Calls: cs.calls, Deliveries: map[string]int{}, Dead: []string{}, Items: []ItemStats{}}
 	r.summary(in, lf)
 	set := compile.Settings(in.Config)
-	for _, it := range all {
+	for i, it := range all {
 		d := m.Delivery(it, set)
 		if it.Injectable(false) {
 			r.Deliveries[d.Kind]++
@@ -115,6 +115,9 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 			continue
 		}
 		s := itemStats(in, it, d, lf, cs)
+		if i >= len(in.Items) {
+			s.Origin = "user"
+		}
 		r.Items = append(r.Items, s)
 	}
 	sort.SliceStable(r.Items, func(a, b int) bool { return r.Items[a].before(r.Items[b]) })
@@ -142,11 +145,6 @@ func (r *Report) summary(in Input, lf ledgerFacts) {
 // itemStats is one item's figures and verdict.
 func itemStats(in Input, it *markdown.Item, d compile.Delivery, lf ledgerFacts, cs callSets) ItemStats {
 	s := ItemStats{ID: it.ID, Origin: "project", Title: it.Title, File: it.Path, Status: it.Status, Delivery: d.Kind}
-	for _, g := range in.Global {
-		if g == it {
-			s.Origin = "user"
-		}
-	}
 	if lf.entries > 0 {
 		dl := lf.items[it.ID]
 		if dl == nil {
