@@ -207,7 +207,7 @@ func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
 	if !in.classify(c, f.evs) {
 		return nil, end
 	}
-	c.Evidence = append(c.Evidence, Evidence{in.call.Line, in.call.Tool + ": " + clip(command(in.call.Text), 300)}, Evidence{in.res.Line, "error: " + clip(firstLines(literalNewlines(in.res.Text), 3), 300)})
+	c.Evidence = append(c.Evidence, Evidence{Line: in.call.Line, Text: in.call.Tool + ": " + clip(command(in.call.Text), 300)}, Evidence{Line: in.res.Line, Text: "error: " + clip(firstLines(literalNewlines(in.res.Text), 3), 300)})
 	in.describe(c, f.evs)
 	return c, end
 }
@@ -320,7 +320,7 @@ func (in *incident) describe(c *Candidate, evs []Event) {
 	if in.fixed >= 0 {
 		c.Fix = command(evs[in.fixed].Text)
 		c.signals.fixConfirmed = true
-		c.Evidence = append(c.Evidence, Evidence{evs[in.fixed].Line, "fixed by: " + clip(c.Fix, 300)})
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "fixed by: " + clip(c.Fix, 300)})
 	}
 	c.signals.causal = in.diag != "" && causalPhrases.in(in.diag)
 	c.signals.dataLoss = dataLossPhrases.in(in.res.Text)
@@ -348,7 +348,7 @@ func correction(evs []Event, i int) *Candidate {
 	if call := lastCall(evs, i); call != nil {
 		c.Tool, c.Trigger = call.Tool, call.Text
 	}
-	c.Evidence = append(c.Evidence, Evidence{e.Line, "user: " + c.Mistake})
+	c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: "user: " + c.Mistake})
 	c.answer(evs[i+1:])
 	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
 	return c
@@ -373,7 +373,7 @@ func (c *Candidate) answer(after []Event) {
 		case AssistantText:
 			if c.Fix == "" {
 				c.Fix = clip(firstLines(e.Text, 3), 300)
-				c.Evidence = append(c.Evidence, Evidence{e.Line, "assistant: " + c.Fix})
+				c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: "assistant: " + c.Fix})
 			}
 		case ToolResult:
 			if !e.Error && c.Fix != "" {
@@ -401,7 +401,7 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	if call := lastCall(evs, i); call != nil {
 		c.Tool = call.Tool
 	}
-	c.Evidence = append(c.Evidence, Evidence{e.Line, who + s})
+	c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: who + s})
 	return c
 }
 

@@ -474,6 +474,9 @@ func (s *session) candidates(path string) []Candidate {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	for i := range out {
 		out[i].File, out[i].Session = path, s.id
+		for j := range out[i].Evidence {
+			out[i].Evidence[j].File = path
+		}
 	}
 	return out
 }
@@ -487,7 +490,7 @@ func (s *session) blocks() (out []Candidate, refs []blockRef) {
 		for _, b := range ParseBlocks(e.Text) {
 			c := fromBlock(b)
 			c.Line = e.Line
-			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
+			c.Evidence = []Evidence{{Line: e.Line, Text: "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
 			out = append(out, c)
 			refs = append(refs, blockRef{i, c.Tool, c.Trigger})
 		}
