@@ -260,8 +260,8 @@ func (in *incident) skip(evs []Event, i int) bool {
 	switch {
 	case in.fixed < 0 && in.same(evs) && len(in.attempts) >= 3:
 		return true // the same failure repeated, never fixed: no fix to teach
-	case in.fixed >= 0 && in.bugFixed(evs, i):
-		return true
+	case in.fixed >= 0 && in.diag == "" && in.bugFixed(evs, i):
+		return true // fixed in the code with no word of why: debugging, not a lesson
 	default:
 		return in.diag == "" && exitOnlyRe().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
 	}
