@@ -10,6 +10,7 @@ type session struct {
 	id     string
 	events []Event
 	names  map[string]string // tool call id -> tool, to name results
+	cwd    string            // the folder the session ran in (edited files are named relative to it)
 	stats  *Stats
 	// resumed: reading continues from a bookmark
 	resumed bool
@@ -49,6 +50,9 @@ func (s *session) claudeLine(line []byte, n int) {
 	}
 	if s.log != nil {
 		s.log.stamp(str(r.ts), str(r.cwd))
+	}
+	if s.cwd == "" && len(r.cwd) > 0 {
+		s.cwd = str(r.cwd)
 	}
 	s.claudeMessage(r.msg, string(r.typ) == `"user"`, n)
 }

@@ -56,8 +56,9 @@ func harnessError(t string) bool {
 // event indexes of Tier 1 blocks, which cover incidents near them.
 // resumed says the events continue a session read before (a user turn is
 // then never the session's first).
-func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
-	f := &finder{evs: evs, blocks: blocks, used: make([]bool, len(evs)), sawAssistant: resumed, lastInc: -1, lastEnd: -1}
+// cwd is the folder the session ran in.
+func tier2(evs []Event, blocks []blockRef, resumed bool, cwd string) []Candidate {
+	f := &finder{evs: evs, blocks: blocks, used: make([]bool, len(evs)), sawAssistant: resumed, lastInc: -1, lastEnd: -1, cwd: cwd}
 	for i, e := range evs {
 		if e.Kind == AssistantText || e.Kind == ToolCall {
 			f.sawAssistant = true
@@ -89,6 +90,7 @@ type finder struct {
 	sawAssistant bool
 	lastInc      int // the last error incident in out
 	lastEnd      int // and its last event
+	cwd          string
 	out          []Candidate
 }
 
@@ -182,14 +184,17 @@ func (f *finder) assistantText(i int) *Candidate {
 type incident struct {
 	call, res Event
 	attempts  []int  // the call and its retries, as event indexes
-	fixed     int    // the changed call that finally succeeded, or -1
+	fixed     int    // the retry that finally succeeded, or -1
+	named     int    // a call the error itself named ("Run 'mix format' to fix") that then succeeded, or -1
+	edited    string // the file edited between the error and the fix, relative to the session's folder
 	diag      string // the assistant's diagnosis
 	errLine   string // the line of the output that says what went wrong
 }
 
 // errorIncident follows a failed call: retries of the same command, the
-// changed call that finally succeeded, or the assistant's diagnosis.
-// end is the last event of the incident.
+// call that fixed it (the one the error named, a changed retry, or an
+// edit before the same run passed), or the assistant's diagnosis. end is
+// the last event of the incident.
 func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
 	in := incident{call: f.evs[i], res: f.evs[r]}
 	in.attempts, in.fixed = f.retries(i, r)
@@ -200,14 +205,21 @@ func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
 	}
 	in.diag = f.diagnosis(r, in.fixed)
 	in.errLine = errorLine(in.res.Text)
+	stop := in.fixed
+	if stop < 0 {
+		stop = r + diagWindow
+	}
+	in.named = f.namedFix(r, stop, in.res.Text, program(in.call))
+	in.edited = f.editedFile(r, stop)
 	if in.skip(f.evs, i) {
 		return nil, end
 	}
-	c = &Candidate{Tier: 2, Tool: in.call.Tool, Trigger: command(in.call.Text), Line: in.call.Line}
-	if !in.classify(c, f.evs) {
+	c = &Candidate{Tier: 2, Tool: in.call.Tool, Trigger: failedStep(command(in.call.Text), in.res.Text), Line: in.call.Line}
+	if !in.classify(c) {
 		return nil, end
 	}
-	c.Evidence = append(c.Evidence, Evidence{Line: in.call.Line, Text: in.call.Tool + ": " + clip(command(in.call.Text), 300)}, Evidence{Line: in.res.Line, Text: "error: " + clip(firstLines(literalNewlines(in.res.Text), 3), 300)})
+	c.Evidence = append(c.Evidence, Evidence{Line: in.call.Line, Text: in.call.Tool + ": " + clip(command(in.call.Text), 300)},
+		Evidence{Line: in.res.Line, Text: "error: " + clip(firstOf(in.errLine, firstLines(literalNewlines(in.res.Text), 3)), 300)})
 	in.describe(c, f.evs)
 	return c, end
 }
@@ -234,8 +246,60 @@ func (f *finder) retries(i, r int) (attempts []int, fixed int) {
 	return attempts, -1
 }
 
+// namedFix is the first shell call after the error r (up to stop) that
+// the error's own text names as the way out ("Run 'mix format' to fix")
+// and that succeeded, or -1. failing is the failed call's program.
+func (f *finder) namedFix(r, stop int, errText, failing string) int {
+	low := strings.ToLower(errText)
+	for j := r + 1; j < len(f.evs) && j <= stop; j++ {
+		e := f.evs[j]
+		if e.Kind != ToolCall || e.Tool != "Bash" {
+			continue
+		}
+		p := strings.ToLower(prog(e.Text))
+		if p == "" || p == strings.ToLower(failing) || !names(low, p) {
+			continue
+		}
+		if rj := f.result(j); rj >= 0 && !f.evs[rj].Error {
+			return j
+		}
+	}
+	return -1
+}
+
+// names says an error text tells the reader to run program p: quoted, or
+// after "run" or "use".
+func names(low, p string) bool {
+	for _, pre := range []string{"'", "`", "\"", "run ", "use "} {
+		if strings.Contains(low, pre+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// editedFile is the first file an Edit or Write changed between the error
+// r and stop, relative to the session's folder, or "".
+func (f *finder) editedFile(r, stop int) string {
+	for j := r + 1; j < len(f.evs) && j <= stop; j++ {
+		e := f.evs[j]
+		if e.Kind != ToolCall || (e.Tool != "Edit" && e.Tool != "Write" && e.Tool != "NotebookEdit") || e.Text == "" {
+			continue
+		}
+		if rj := f.result(j); rj < 0 || f.evs[rj].Error {
+			continue
+		}
+		if f.cwd != "" && strings.HasPrefix(e.Text, strings.TrimRight(f.cwd, "/")+"/") {
+			return e.Text[len(strings.TrimRight(f.cwd, "/"))+1:]
+		}
+		return e.Text
+	}
+	return ""
+}
+
 // diagnosis is the assistant's words between the error r and the call
-// that worked: words after the fix are about what comes next.
+// that worked (words after the fix are about what comes next), trimmed
+// to the diagnosis itself.
 func (f *finder) diagnosis(r, fixed int) string {
 	last := r + diagWindow
 	if fixed >= 0 {
@@ -245,11 +309,89 @@ func (f *finder) diagnosis(r, fixed int) string {
 		if f.evs[j].Kind != AssistantText {
 			continue
 		}
-		if s := sentenceMatching(f.evs[j].Text, diagnosisPhrases); s != "" {
+		if s := trimDiagnosis(sentenceMatching(f.evs[j].Text, diagnosisPhrases)); s != "" {
 			return s
 		}
 	}
 	return ""
+}
+
+// nextStep starts a sentence that says what the agent will do next, not
+// what went wrong.
+var nextStep = []string{"let me", "let's", "i'll", "i will", "now ", "next", "so let me", "i need to", "i'm going to"}
+
+// trimDiagnosis keeps the sentences of a diagnosis line from the one that
+// names the cause, up to the first that announces the next step ("Let me
+// fix the pattern:") or introduces what follows (ends with ':').
+func trimDiagnosis(line string) string {
+	sents := sentences(line)
+	start := 0
+	for k, s := range sents {
+		if diagnosisPhrases.index(lowerASCII(s)) != nil {
+			start = k
+			break
+		}
+	}
+	var keep []string
+	for _, s := range sents[start:] {
+		low := strings.ToLower(strings.TrimSpace(s))
+		if hasAnyPrefix(low, nextStep) || strings.HasSuffix(low, ":") {
+			break
+		}
+		keep = append(keep, strings.TrimSpace(s))
+	}
+	return strings.Join(keep, " ")
+}
+
+// sentences splits text after each '.', '!' or '?' that a space follows.
+func sentences(text string) []string {
+	var out []string
+	from := 0
+	for k := 0; k+1 < len(text); k++ {
+		if strings.IndexByte(".!?", text[k]) >= 0 && text[k+1] == ' ' {
+			out = append(out, text[from:k+1])
+			from = k + 2
+		}
+	}
+	if from < len(text) {
+		out = append(out, text[from:])
+	}
+	return out
+}
+
+func hasAnyPrefix(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fixKind is what resolved the failure.
+type fixKind int
+
+const (
+	noFix      fixKind = iota
+	namedCmd           // the command the error named
+	changedCmd         // a changed retry of the same operation
+	editFix            // an edit, then the same run passed (or nothing ran yet)
+)
+
+// fix says what resolved the failure: the command the error named, a
+// changed retry, an edit of a file, or nothing known.
+func (in *incident) fix(evs []Event) fixKind {
+	switch {
+	case in.named >= 0:
+		return namedCmd
+	case in.fixed >= 0 && !rerunOf(in.call.Text, evs[in.fixed].Text):
+		return changedCmd
+	case in.edited != "":
+		return editFix
+	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text && !rerunOf(evs[in.fixed].Text, in.call.Text):
+		return changedCmd // steps chained before the same run, and no edit: those steps fixed it
+	}
+	return noFix
 }
 
 // skip says the incident (starting at event i) teaches nothing.
@@ -257,25 +399,21 @@ func (in *incident) skip(evs []Event, i int) bool {
 	if in.res.Timeout {
 		return false
 	}
-	switch {
+	switch k := in.fix(evs); {
 	case in.fixed < 0 && in.same(evs) && len(in.attempts) >= 3:
 		return true // the same failure repeated, never fixed: no fix to teach
-	case in.fixed >= 0 && in.diag == "" && in.bugFixed(evs, i):
-		return true // fixed in the code with no word of why: debugging, not a lesson
-	default:
-		return in.diag == "" && exitOnlyRe().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
+	case in.diag == "" && exitOnlyRe().MatchString(in.errLine):
+		return true // no error text, no diagnosis: nothing says what went wrong
+	case k == namedCmd || k == changedCmd:
+		return false
+	case in.diag != "":
+		return false
+	case k == editFix && in.fixed >= 0 && diagCodeRe().MatchString(in.errLine):
+		return false // a linter's finding fixed in the code: the project's rule
+	case in.fixed >= 0:
+		return true // fixed in the code (or passed again) with no word of why: debugging, not a lesson
 	}
-}
-
-// bugFixed says the fix (found) was a change to the code, not a way of
-// working: the same command passed once the code changed, or the same run
-// (its output cut differently) passed after files were edited.
-func (in *incident) bugFixed(evs []Event, i int) bool {
-	fix := evs[in.fixed].Text
-	if fix == in.call.Text && len(in.attempts) < 3 {
-		return true
-	}
-	return sameRun(in.call.Text, fix) && edited(evs[i:in.fixed])
+	return false
 }
 
 // same says every attempt ran the very same command.
@@ -290,8 +428,11 @@ func (in *incident) same(evs []Event) bool {
 
 // classify sets c's signal and title, false when the incident is none of
 // a hang, a retry, a fix or a diagnosis.
-func (in *incident) classify(c *Candidate, evs []Event) bool {
+func (in *incident) classify(c *Candidate) bool {
 	p := program(in.call)
+	if in.call.Tool == "Bash" {
+		p = prog(c.Trigger) // the step that failed
+	}
 	switch {
 	case in.res.Timeout:
 		c.Signal, c.signals.hang = SignalHang, true
@@ -299,29 +440,42 @@ func (in *incident) classify(c *Candidate, evs []Event) bool {
 	case len(in.attempts) >= 3:
 		c.Signal, c.signals.retry = SignalRetry, true
 		c.Title = titleFrom(p + " failed " + itoa(len(in.attempts)-boolInt(in.fixed >= 0)) + " times: " + in.errLine)
-	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text:
-		c.Signal, c.signals.errorFix = SignalErrorFix, true
-		c.Title = titleFrom(p + " fails: " + in.errLine)
 	case in.diag != "":
 		c.Signal, c.signals.diagnosis = SignalSelfDiagnosis, true
 		c.Title = titleFrom(in.diag)
+	case in.named >= 0 || in.fixed >= 0:
+		c.Signal = SignalErrorFix
+		c.Title = titleFrom(p + " fails: " + in.errLine)
 	default:
 		return false
 	}
 	return true
 }
 
-// describe fills in c's mistake, fix, signals and tags.
+// describe fills in c's mistake, fix, signals and tags. A diagnosis is
+// the mistake on its own (the error is in the evidence); a fix that is
+// not known leaves the fix empty and the confidence at its base.
 func (in *incident) describe(c *Candidate, evs []Event) {
 	c.Mistake = firstOf(in.diag, in.errLine)
-	if in.diag != "" && in.errLine != "" && in.diag != in.errLine {
-		c.Mistake = in.diag + "\n" + in.errLine
+	if c.Signal != SignalSelfDiagnosis && in.diag != "" && in.errLine != "" && in.diag != in.errLine {
+		c.Mistake = in.errLine + "\n" + in.diag
 	}
-	if in.fixed >= 0 {
+	switch in.fix(evs) {
+	case namedCmd:
+		c.Fix = command(evs[in.named].Text)
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.named].Line, Text: "fixed by: " + clip(c.Fix, 300)})
+	case changedCmd:
 		c.Fix = command(evs[in.fixed].Text)
-		c.signals.fixConfirmed = true
 		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "fixed by: " + clip(c.Fix, 300)})
+	case editFix:
+		c.Fix = "Edit `" + in.edited + "`"
+		if in.fixed >= 0 {
+			c.Fix += "; the same run then passed"
+			c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "passed after the edit: " + clip(command(evs[in.fixed].Text), 300)})
+		}
 	}
+	confirmed := c.Fix != "" && (in.named >= 0 || in.fixed >= 0)
+	c.signals.errorFix, c.signals.fixConfirmed = confirmed, confirmed
 	c.signals.causal = in.diag != "" && causalPhrases.in(in.diag)
 	c.signals.dataLoss = dataLossPhrases.in(in.res.Text)
 	c.Tags = in.tags()
@@ -446,7 +600,7 @@ func errorLine(out string) string {
 		if !errorWordRe().MatchString(l) && !diagCodeRe().MatchString(l) {
 			continue
 		}
-		if strings.HasSuffix(l, ":") && i+1 < len(lines) && strings.Contains(lines[i+1], " ") {
+		if strings.HasSuffix(l, ":") && i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "hint:") {
 			l += " " + lines[i+1]
 		}
 		return l
@@ -521,12 +675,33 @@ func firstLines(s string, n int) string {
 
 // related: two calls of one tool address the same thing: the same program
 // (after env assignments, sudo and a leading cd) or the same file name.
-// sameRun says the fix b runs the failing command a again, its output
-// shown differently (2>&1, a trailing | tail or | head), alone or as the
-// first step of a chain.
-func sameRun(a, b string) bool {
+// failedStep is the step of a chained command (`git add x && git commit
+// -m ...`) that the error is about: the first whose subcommand or program
+// the error names ("Pre-commit validation failed" is the commit's); the
+// whole command when it is one step or none is named.
+func failedStep(cmd, errText string) string {
+	steps := strings.Split(cmd, "&&")
+	if len(steps) < 2 || strings.ContainsAny(cmd, "|;") {
+		return cmd
+	}
+	low := strings.ToLower(errText)
+	for _, st := range steps {
+		p := prog(st)
+		word := p[strings.LastIndexByte(p, ' ')+1:]
+		if len(word) > 2 && strings.Contains(low, strings.ToLower(word)) {
+			return strings.TrimSpace(st)
+		}
+	}
+	return cmd
+}
+
+// rerunOf says the call b runs the failing command a again, its output
+// shown differently (2>&1, a trailing | tail or | head), alone or as one
+// step of a chain (`mix compile && mix credo ...` after an edit runs the
+// failed credo again: the edit was the fix).
+func rerunOf(a, b string) bool {
 	core := func(s string) string {
-		s = strings.ReplaceAll(s, "2>&1", "")
+		s = strings.ReplaceAll(command(s), "2>&1", "") // a commit's message is not the run
 		for _, cut := range []string{"| tail", "|tail", "| head", "|head"} {
 			if i := strings.Index(s, cut); i >= 0 {
 				s = s[:i]
@@ -534,17 +709,8 @@ func sameRun(a, b string) bool {
 		}
 		return strings.Join(strings.Fields(s), " ")
 	}
-	// The fix may chain more steps after it (`mise run lint && mise run
-	// test`); a step before it (`mise run fmt && mise run lint`) may be
-	// what fixed it, so that is not the same run.
-	first, _, _ := strings.Cut(b, "&&")
-	return core(a) == core(first)
-}
-
-// edited says a file was edited or written among evs.
-func edited(evs []Event) bool {
-	for _, e := range evs {
-		if e.Kind == ToolCall && (e.Tool == "Edit" || e.Tool == "Write") {
+	for _, step := range append(strings.Split(b, "&&"), b) {
+		if core(a) == core(step) {
 			return true
 		}
 	}
@@ -559,7 +725,21 @@ func related(a, b string) bool {
 	if pa != "" && pa == pb {
 		return true
 	}
+	if pa != "" && !strings.ContainsAny(command(a), "&|;") && contains(progs(b), pa) {
+		return true // `git commit` retried as `git add x && git commit`
+	}
 	return filepath.Base(a) == filepath.Base(b)
+}
+
+// progs are the programs of every step of a shell command.
+func progs(cmd string) []string {
+	var out []string
+	for _, seg := range strings.Split(cmd, "&&") {
+		if p := prog(seg); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func program(e Event) string {

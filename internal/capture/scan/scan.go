@@ -470,7 +470,7 @@ func resumable(f *os.File, prev Bookmark, size int64) bool {
 // candidates runs both tiers over the session's events.
 func (s *session) candidates(path string) []Candidate {
 	out, blockIdx := s.blocks()
-	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
+	out = append(out, tier2(s.events, blockIdx, s.resumed, s.cwd)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	for i := range out {
 		out[i].File, out[i].Session = path, s.id
