@@ -72,8 +72,8 @@ func TestUnknownFixLowersConfidence(t *testing.T) {
 func TestTrimDiagnosis(t *testing.T) {
 	for in, want := range map[string]string{
 		"Dialyzer says X returns a 3-tuple — the error is a 3-tuple with the chain. Let me fix the pattern:": "Dialyzer says X returns a 3-tuple — the error is a 3-tuple with the chain.",
-		"Now it wants the alias. The root cause is the compiler. I'll suppress it.":                         "The root cause is the compiler.",
-		"The test is failing because uuid is nil. Let me check — the JSONL has none.":                         "The test is failing because uuid is nil.",
+		"Now it wants the alias. The root cause is the compiler. I'll suppress it.":                          "The root cause is the compiler.",
+		"The test is failing because uuid is nil. Let me check — the JSONL has none.":                        "The test is failing because uuid is nil.",
 	} {
 		if got := trimDiagnosis(in); got != want {
 			t.Errorf("trimDiagnosis(%q) = %q, want %q", in, got, want)

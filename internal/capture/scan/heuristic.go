@@ -171,13 +171,23 @@ func (f *finder) assistantText(i int) *Candidate {
 		return nil
 	}
 	c := explicit(f.evs, i, e)
-	if c != nil && f.lastInc >= 0 && i <= f.lastEnd+diagWindow {
+	if c != nil && f.lastInc >= 0 && i <= f.lastEnd+diagWindow && about(c.Fix, &f.out[f.lastInc]) {
 		inc := &f.out[f.lastInc]
 		inc.signals.explicit = true
 		inc.Evidence = append(inc.Evidence, c.Evidence...)
 		return nil
 	}
 	return c
+}
+
+// about says a statement is about the incident inc: it names the
+// incident's program (with its subcommand: "git push", not just "git").
+func about(statement string, inc *Candidate) bool {
+	p := prog(inc.Trigger)
+	if inc.Tool != "Bash" {
+		p = inc.Tool
+	}
+	return p != "" && strings.Contains(strings.ToLower(statement), strings.ToLower(p))
 }
 
 // incident is what followed a failed call.
@@ -324,16 +334,8 @@ var nextStep = []string{"let me", "let's", "i'll", "i will", "now ", "next", "so
 // names the cause, up to the first that announces the next step ("Let me
 // fix the pattern:") or introduces what follows (ends with ':').
 func trimDiagnosis(line string) string {
-	sents := sentences(line)
-	start := 0
-	for k, s := range sents {
-		if diagnosisPhrases.index(lowerASCII(s)) != nil {
-			start = k
-			break
-		}
-	}
 	var keep []string
-	for _, s := range sents[start:] {
+	for _, s := range sentences(fromPhrase(line, diagnosisPhrases)) {
 		low := strings.ToLower(strings.TrimSpace(s))
 		if hasAnyPrefix(low, nextStep) || strings.HasSuffix(low, ":") {
 			break
@@ -341,6 +343,18 @@ func trimDiagnosis(line string) string {
 		keep = append(keep, strings.TrimSpace(s))
 	}
 	return strings.Join(keep, " ")
+}
+
+// fromPhrase is line from the sentence holding the first of ps on
+// ("Pushed. Lesson learned: ..." is "Lesson learned: ...").
+func fromPhrase(line string, ps phrases) string {
+	sents := sentences(line)
+	for k, s := range sents {
+		if ps.index(lowerASCII(s)) != nil {
+			return strings.TrimSpace(strings.Join(sents[k:], " "))
+		}
+	}
+	return line
 }
 
 // sentences splits text after each '.', '!' or '?' that a space follows.
@@ -540,7 +554,7 @@ func (c *Candidate) answer(after []Event) {
 }
 
 func explicit(evs []Event, i int, e Event) *Candidate {
-	s := sentenceMatching(e.Text, explicitPhrases)
+	s := fromPhrase(sentenceMatching(e.Text, explicitPhrases), explicitPhrases)
 	if s == "" {
 		return nil
 	}
