@@ -22,6 +22,7 @@ const (
 	SignalHang             = "hang"
 	SignalSelfDiagnosis    = "self-diagnosis"
 	SignalExplicit         = "explicit"
+	SignalClientError      = "client-error" // the agent's client refused a tool call (clienterr.go)
 )
 
 // Candidate is one proposed lesson. Its JSON form is the stable line format

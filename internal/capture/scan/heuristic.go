@@ -138,7 +138,13 @@ func (f *finder) result(i int) int {
 // in a way worth a lesson.
 func (f *finder) toolCall(i int) *Candidate {
 	r := f.result(i)
-	if r < 0 || !f.evs[r].Error || harnessError(f.evs[r].Text) || (exploring(f.evs[i]) && !f.evs[r].Timeout) {
+	if r < 0 || !f.evs[r].Error {
+		return nil
+	}
+	if k := clientErrorKind(f.evs[r].Text); k != nil {
+		return f.clientError(i, r, k)
+	}
+	if harnessError(f.evs[r].Text) || (exploring(f.evs[i]) && !f.evs[r].Timeout) {
 		return nil
 	}
 	c, end := f.errorIncident(i, r)

@@ -303,6 +303,7 @@ func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 // merge counts c, a duplicate of d, into d.
 func (d *Candidate) merge(c Candidate) {
 	d.Occurrences++
+	d.signals.fixConfirmed = d.signals.fixConfirmed || c.signals.fixConfirmed
 	if c.Session != "" && !contains(d.Sessions, c.Session) {
 		d.Sessions = append(d.Sessions, c.Session)
 	}
