@@ -80,3 +80,43 @@ func TestTrimDiagnosis(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeSaid: a changed retry's fix says what changed, then the
+// command that worked.
+func TestChangeSaid(t *testing.T) {
+	for _, tc := range []struct{ failed, fixed, want string }{
+		{"git show 8312232 --no-stat", "git show 8312232", "Leave out --no-stat: git show 8312232"},
+		{"gh pr diff 104 --stat", "gh pr diff 104 --name-only", "Use --name-only instead of --stat: gh pr diff 104 --name-only"},
+		{"git push 2>&1", "git push --set-upstream origin x 2>&1", "Add --set-upstream origin x: git push --set-upstream origin x 2>&1"},
+		{"golangci-lint run ./...", "mise exec -- golangci-lint run ./...", "Run it through `mise exec --`: mise exec -- golangci-lint run ./..."},
+		{"mise run fmt", "mise trust && mise run fmt", "Run `mise trust` first: mise trust && mise run fmt"},
+	} {
+		if got := changeSaid(tc.failed, tc.fixed); got != tc.want {
+			t.Errorf("changeSaid(%q, %q) = %q, want %q", tc.failed, tc.fixed, got, tc.want)
+		}
+	}
+}
+
+// TestRetryIsTheSameOperation: a later call of the program on something
+// else is not a retry (git diff main...HEAD --no-stat, then git diff
+// docs/architecture/ 40 lines on), and a step of the failed chain run
+// alone is not its fix.
+func TestRetryIsTheSameOperation(t *testing.T) {
+	if sameOperation("git diff main...HEAD --no-stat", "git diff docs/architecture/") {
+		t.Error("git diff of another thing taken as a retry")
+	}
+	if !sameOperation("git show 8312232 --no-stat", "git show 8312232") || !sameOperation("git push 2>&1", "git push -u origin x") {
+		t.Error("a retry of the same operation not recognised")
+	}
+	res, err := scanDir(t, filepath.Join("testdata", "transcripts", "entire"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		if strings.HasSuffix(c.File, "189d8afc-493f-49af-b59e-6a1ee9676a6e.jsonl") && c.Line == 11 ||
+			strings.HasSuffix(c.File, "f6833005-7be4-4178-bb37-a0e9feadc36b.jsonl") && c.Line == 55 ||
+			strings.HasSuffix(c.File, "266b3f40-6f1d-491c-aeca-825cbb3fcbc5.jsonl") && c.Line == 340 {
+			t.Errorf("drafted with a fix that is not one: %s:%d %q fix %q", filepath.Base(c.File), c.Line, c.Title, c.Fix)
+		}
+	}
+}

@@ -250,6 +250,9 @@ func (f *finder) retries(i, r int) (attempts []int, fixed int) {
 		if f.evs[j].Kind != ToolCall || f.evs[j].Tool != call.Tool || !related(call.Text, f.evs[j].Text) {
 			continue
 		}
+		if f.used[j] || call.Tool == "Bash" && !sameOperation(call.Text, f.evs[j].Text) {
+			continue // another incident's call, or the program run on something else
+		}
 		rj := f.result(j)
 		if rj < 0 {
 			break
@@ -404,8 +407,8 @@ func (in *incident) fix(evs []Event) fixKind {
 	switch {
 	case in.named >= 0:
 		return namedCmd
-	case in.fixed >= 0 && !rerunOf(in.call.Text, evs[in.fixed].Text):
-		return changedCmd
+	case in.fixed >= 0 && !rerunOf(in.call.Text, evs[in.fixed].Text) && !rerunOf(evs[in.fixed].Text, in.call.Text):
+		return changedCmd // (one step of the failed chain run alone passed: the failure was in another step)
 	case in.edited != "":
 		return editFix
 	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text && !rerunOf(evs[in.fixed].Text, in.call.Text):
@@ -483,10 +486,13 @@ func (in *incident) describe(c *Candidate, evs []Event) {
 	switch in.fix(evs) {
 	case namedCmd:
 		c.Fix = command(evs[in.named].Text)
-		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.named].Line, Text: "fixed by: " + clip(c.Fix, 300)})
+		if rerunOf(c.Trigger, c.Fix) {
+			c.Fix = changeSaid(c.Trigger, c.Fix) // `mise trust && mise run fmt`: what the error said, then the run
+		}
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.named].Line, Text: "fixed by: " + clip(command(evs[in.named].Text), 300)})
 	case changedCmd:
-		c.Fix = command(evs[in.fixed].Text)
-		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "fixed by: " + clip(c.Fix, 300)})
+		c.Fix = changeSaid(c.Trigger, command(evs[in.fixed].Text))
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "fixed by: " + clip(command(evs[in.fixed].Text), 300)})
 	case editFix:
 		c.Fix = "Edit `" + in.edited + "`"
 		if in.fixed >= 0 {
@@ -695,6 +701,145 @@ func firstLines(s string, n int) string {
 
 // related: two calls of one tool address the same thing: the same program
 // (after env assignments, sudo and a leading cd) or the same file name.
+// changeSaid is the fix of a changed retry: what changed from the failed
+// command (failed) to the one that worked (fixed), then the command, so
+// a reviewer reads "Leave out --no-stat: git show 8312232" rather than a
+// 400-character git add to compare by eye. Past six changed words the
+// command speaks for itself.
+func changeSaid(failed, fixed string) string {
+	cmd := fixed
+	if r := []rune(cmd); len(r) > 160 {
+		cmd = string(r[:159]) + "…"
+	}
+	if steps := strings.Split(fixed, "&&"); len(steps) > 1 && rerunOf(failed, fixed) {
+		return "Run `" + strings.TrimSpace(steps[0]) + "` first: " + cmd
+	}
+	wa, wb := cmdWords(failed), cmdWords(sameStep(fixed, prog(failed)))
+	var wrap string
+	if p := firstWord(wa); p != "" && firstWord(wb) != p {
+		for k := 1; k < len(wb); k++ {
+			if wb[k] == p {
+				wrap, wb = strings.Join(wb[:k], " "), wb[k:]
+				break
+			}
+		}
+	}
+	removed, added := minus(wa, wb), minus(wb, wa)
+	var said []string
+	switch {
+	case wrap != "":
+		said = append(said, "Run it through `"+wrap+"`")
+	case len(removed)+len(added) == 0 || len(removed)+len(added) > 6:
+		return fixed
+	}
+	switch {
+	case len(removed) > 0 && len(added) > 0:
+		said = append(said, "use "+strings.Join(added, " ")+" instead of "+strings.Join(removed, " "))
+	case len(removed) > 0:
+		said = append(said, "leave out "+strings.Join(removed, " "))
+	case len(added) > 0 && wrap == "":
+		said = append(said, "add "+strings.Join(added, " "))
+	}
+	s := strings.Join(said, ", ")
+	return strings.ToUpper(s[:1]) + s[1:] + ": " + cmd
+}
+
+// sameStep is the step of a chained command that runs program p (the
+// whole command when none does).
+func sameStep(cmd, p string) string {
+	for _, st := range strings.Split(cmd, "&&") {
+		if prog(st) == p {
+			return st
+		}
+	}
+	return cmd
+}
+
+// cmdWords are a command's words without output redirections.
+func cmdWords(cmd string) []string {
+	var out []string
+	for _, w := range strings.Fields(cmd) {
+		if w != "2>&1" && w != "2>/dev/null" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func firstWord(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
+// minus are the words of a not in b, in a's order; a path is compared
+// by its base name (the same file named from another folder).
+func minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, w := range b {
+		in[filepath.Base(w)] = true
+	}
+	var out []string
+	for _, w := range a {
+		if !in[filepath.Base(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameOperation says the call b runs the failed command a on the same
+// thing: a names no operand (git push), or b names one of a's operands
+// (a file, a ref, a task) as given or by base name. `git diff
+// docs/architecture/` after `git diff main...HEAD --no-stat` failed is
+// another look, not a retry.
+func sameOperation(a, b string) bool {
+	oa := operands(a)
+	if len(oa) == 0 {
+		return true
+	}
+	ob := operands(b)
+	for _, x := range oa {
+		for _, y := range ob {
+			if x == y || filepath.Base(x) == filepath.Base(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operands are the words of a shell command's steps that are neither its
+// program, a flag, a redirection nor a cut heredoc: what it runs on.
+func operands(cmd string) []string {
+	var out []string
+	for _, step := range strings.Split(command(cmd), "&&") {
+		step, _, _ = strings.Cut(step, "|")
+		p := prog(step)
+		skip := len(strings.Fields(p))
+		seen := false
+		for _, w := range strings.Fields(step) {
+			if !seen {
+				if filepath.Base(w) == strings.Fields(p + " x")[0] {
+					seen = true
+					skip--
+				}
+				continue
+			}
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if strings.HasPrefix(w, "-") || strings.ContainsAny(w, "<>&") || w == "…" {
+				continue
+			}
+			out = append(out, strings.Trim(w, `"'`))
+		}
+	}
+	return out
+}
+
 // failedStep is the step of a chained command (`git add x && git commit
 // -m ...`) that the error is about: the first whose subcommand or program
 // the error names ("Pre-commit validation failed" is the commit's); the
@@ -804,7 +949,7 @@ var runWrappers = map[string]bool{"sudo": true, "env": true, "time": true, "time
 var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, ".": true}
 
 var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
-	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
+	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true, "mise": true, "gh": true}
 
 // isNumber: digits, maybe with a unit of seconds or minutes (timeout 30s).
 func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789sm") == "" }
