@@ -132,17 +132,8 @@ func TestEvidenceNamesItsSession(t *testing.T) {
 // Edit and ran again green, is proposed (commit bffbb95 dropped it as a
 // bug fixed in the code).
 func TestDiagnosisFixedByEditProposed(t *testing.T) {
-	res, err := scanDir(t, filepath.Join("testdata", "transcripts", "claude-code", "fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl"), nil)
-	if err != nil {
-		t.Fatal(err)
+	c := candidateAt(t, "claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl", 1024)
+	if c.Signal != SignalSelfDiagnosis || !strings.Contains(c.Mistake, "failing because the `write_session_jsonl` helper") {
+		t.Errorf("the diagnosed test failure: %s, mistake %q", c.Signal, c.Mistake)
 	}
-	for _, c := range res.Candidates {
-		if c.Line == 1024 && c.Signal == SignalSelfDiagnosis {
-			if !strings.Contains(c.Mistake, "failing because the `write_session_jsonl` helper") {
-				t.Errorf("mistake is not the diagnosis: %q", c.Mistake)
-			}
-			return
-		}
-	}
-	t.Fatal("the diagnosed test failure at fa812bfe:1024 is not proposed")
 }

@@ -1,7 +1,6 @@
 package consolidate_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -26,14 +25,7 @@ func TestRedundancyInsideTheBatch(t *testing.T) {
 		{"Recent two", "Prefer table tests."},
 		{"Recent three", "Keep fixtures small."},
 	}
-	r.Write(rel, preamble+entries(batch...))
-	r.commit("old entries")
-	for i := 0; i < 14; i++ {
-		r.Write("work.txt", fmt.Sprint(i))
-		r.commit("work")
-	}
-	r.Write(rel, preamble+entries(batch...)+entries(kept...))
-	r.commit("recent entries")
+	r.history(batch, kept)
 	s := r.Store()
 	cfg, err := s.Config()
 	if err != nil {
