@@ -55,8 +55,7 @@ var clientKinds = []clientKind{
 // clientErrorKind is the kind of client error a failed call's result
 // reports, or nil when it is a command's or tool's own failure.
 func clientErrorKind(text string) *clientKind {
-	t := strings.TrimSpace(text)
-	t = strings.TrimSpace(strings.TrimPrefix(t, "<tool_use_error>"))
+	t := untagged(text)
 	head := t[:min(len(t), 300)]
 	for k := range clientKinds {
 		for _, m := range clientKinds[k].marks {
@@ -80,7 +79,7 @@ func (f *finder) clientError(i, r int, k *clientKind) *Candidate {
 		c.Tools = []string{call.Tool}
 	}
 	c.Evidence = append(c.Evidence, Evidence{Line: call.Line, Text: call.Tool + ": " + clip(command(call.Text), 300)},
-		Evidence{Line: f.evs[r].Line, Text: "error: " + clip(firstLines(strings.TrimPrefix(strings.TrimSpace(f.evs[r].Text), "<tool_use_error>"), 1), 300)})
+		Evidence{Line: f.evs[r].Line, Text: "error: " + clip(firstLines(untagged(f.evs[r].Text), 1), 300)})
 	for j := r + 1; j < len(f.evs) && j <= r+retryWindow; j++ {
 		if e := f.evs[j]; e.Kind == ToolCall && e.Tool == call.Tool && e.Text == call.Text {
 			if rj := f.result(j); rj >= 0 && !f.evs[rj].Error {
@@ -90,4 +89,12 @@ func (f *finder) clientError(i, r int, k *clientKind) *Candidate {
 		}
 	}
 	return c
+}
+
+// untagged is a client error's text without Claude Code's
+// <tool_use_error> tags around it.
+func untagged(text string) string {
+	t := strings.TrimSpace(text)
+	t = strings.TrimPrefix(t, "<tool_use_error>")
+	return strings.TrimSpace(strings.ReplaceAll(t, "</tool_use_error>", ""))
 }

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,6 +57,27 @@ func TestClientErrorKinds(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("clientErrorKind(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestSameSessionTwiceCountsOnce: the same session given twice (the
+// fixtures folder and a copy) counts each refusal once.
+func TestSameSessionTwiceCountsOnce(t *testing.T) {
+	f := filepath.Join("testdata", "transcripts", "claude-code-1.0", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	dup := filepath.Join(t.TempDir(), "copy.jsonl")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dup, string(data))
+	res, err := Scan([]string{f, dup}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Candidates {
+		if c.Signal == SignalClientError && c.Occurrences != 13 {
+			t.Errorf("read-first counted %d times, want 13", c.Occurrences)
 		}
 	}
 }

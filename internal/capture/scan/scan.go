@@ -274,12 +274,18 @@ func key(path string) string {
 func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 	index := map[string]int{}
 	redacted := map[string]string{}
+	seen := map[string]bool{} // hash, session and line: one sighting, even when two paths name one file
 	var out []Candidate
 	for _, c := range all {
 		if err := c.redactAll(local, redacted); err != nil {
 			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
 		}
 		c.Hash = c.hash()
+		at := c.Hash + "\x00" + c.Session + "\x00" + itoa(c.Line)
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
 		if j, ok := index[c.Hash]; ok {
 			out[j].merge(c)
 			continue
