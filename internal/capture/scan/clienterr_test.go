@@ -81,3 +81,26 @@ func TestSameSessionTwiceCountsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestClientErrorAcrossClients: an apply_patch Codex refused ("Failed to
+// find expected lines") and a replace Gemini CLI refused ("could not find
+// the string to replace") are one no-match lesson with both as evidence.
+func TestClientErrorAcrossClients(t *testing.T) {
+	res, err := scanDir(t, filepath.Join("testdata", "labelled"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]bool{}
+	n := 0
+	for _, c := range res.Candidates {
+		if hasTag(c.Tags, "client-error:no-match") {
+			n++
+			for _, e := range c.Evidence {
+				files[filepath.Base(e.File)] = true
+			}
+		}
+	}
+	if n != 1 || !files["rollout-2026-01-03T00-00-00-codex-3.jsonl"] || !files["session-2026-01-03-gem3.json"] {
+		t.Errorf("%d no-match drafts citing %v, want one citing the Codex and the Gemini session", n, files)
+	}
+}
