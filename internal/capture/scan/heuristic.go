@@ -39,12 +39,13 @@ func exploring(e Event) bool {
 	return e.Tool == "Bash" && lookPrograms[prog(e.Text)]
 }
 
-// harnessError is a tool error the agent harness raised about the call
-// itself (a stale read, a rejected call), not a lesson about the project.
+// harnessError is any other error the agent harness raised about the
+// call itself (a sibling call failed, a file does not exist, the user
+// rejected it), not a lesson about the project; the kinds worth one
+// (clientKinds) are read before.
 func harnessError(t string) bool {
 	t = strings.TrimSpace(t)
-	for _, p := range []string{"<tool_use_error>", "The user doesn't want to proceed", "File has not been read yet",
-		"File has been modified since read", "String to replace not found", "Found multiple matches"} {
+	for _, p := range []string{"<tool_use_error>", "The user doesn't want to proceed"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
