@@ -817,28 +817,28 @@ func operands(cmd string) []string {
 	var out []string
 	for _, step := range strings.Split(command(cmd), "&&") {
 		step, _, _ = strings.Cut(step, "|")
-		p := prog(step)
-		skip := len(strings.Fields(p))
-		seen := false
-		for _, w := range strings.Fields(step) {
-			if !seen {
-				if filepath.Base(w) == strings.Fields(p + " x")[0] {
-					seen = true
-					skip--
-				}
-				continue
+		for _, w := range afterProgram(step) {
+			if !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "<>&") && w != "…" {
+				out = append(out, strings.Trim(w, `"'`))
 			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			if strings.HasPrefix(w, "-") || strings.ContainsAny(w, "<>&") || w == "…" {
-				continue
-			}
-			out = append(out, strings.Trim(w, `"'`))
 		}
 	}
 	return out
+}
+
+// afterProgram are a shell step's words after its program (and its
+// subcommand, as prog names them); none when the step runs no program.
+func afterProgram(step string) []string {
+	words, p := strings.Fields(step), strings.Fields(prog(step))
+	if len(p) == 0 {
+		return nil
+	}
+	for i, w := range words {
+		if filepath.Base(w) == p[0] && i+len(p) <= len(words) {
+			return words[i+len(p):]
+		}
+	}
+	return nil
 }
 
 // failedStep is the step of a chained command (`git add x && git commit
