@@ -25,9 +25,9 @@ func printObserved(w io.Writer, obs app.Observed) {
 func target(typ string) string {
 	switch typ {
 	case observe.Workflow:
-		return "a slash command in " + observe.CommandsDir + "/"
+		return "a slash command staged in " + observe.Staged(observe.CommandsDir) + "/ (lore promote moves it to " + observe.CommandsDir + "/)"
 	case observe.Procedural:
-		return "a skill in " + observe.SkillsDir + "/"
+		return "a skill staged in " + observe.Staged(observe.SkillsDir) + "/ (lore promote moves it to " + observe.SkillsDir + "/)"
 	}
 	return "a " + typ + " item in .lore/"
 }

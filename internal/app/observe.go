@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"time"
 
 	"github.com/lore-agents/lore/internal/capture/observe"
@@ -35,7 +36,12 @@ func Observe(s *gitstore.Store, opt ObserveOptions) (Observed, error) {
 	if at.IsZero() {
 		at = time.Now()
 	}
-	r, err := observe.Sighting(opt.Type, opt.Pattern, opt.Count, at, opt.Quality, opt.Details, opt.Evidence...)
+	home, _ := os.UserHomeDir()
+	evidence, err := observe.RepoEvidence(s.Root, home, opt.Evidence)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	r, err := observe.Sighting(opt.Type, opt.Pattern, opt.Count, at, opt.Quality, opt.Details, evidence...)
 	if err != nil {
 		return nil, &InputError{err}
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/lore-agents/lore/internal/capture/observe"
 	"strings"
 	"time"
 
@@ -151,9 +152,30 @@ type Refinement = review.Refinement
 
 // Promote makes the item q names active after the reviewer's refinements;
 // only the keys it changes are rewritten, and an invalid result writes
-// nothing.
+// nothing. A staged command or skill (lore render's) is moved to where
+// Claude Code loads it.
 func Promote(s *gitstore.Store, q string, r Refinement) (Change, error) {
-	return setStatus(s, q, "active", r)
+	c, err := setStatus(s, q, "active", r)
+	if err == nil || c.Item != nil {
+		return c, err
+	}
+	if staged, ok, aerr := activateStaged(s, q); ok {
+		return staged, aerr
+	}
+	return c, err
+}
+
+// activateStaged moves the staged artifact q names to its live path; ok
+// is false when q names none.
+func activateStaged(s *gitstore.Store, q string) (Change, bool, error) {
+	l, err := observe.Open(s)
+	if err != nil {
+		return Change{}, false, nil
+	}
+	from, to, ok, err := l.Activate(q)
+	c := Change{Item: &markdown.Item{Path: to, Title: "(from " + from + ")"}, Status: "active",
+		Notes: []string{"Claude Code loads it from its next session"}}
+	return c, ok, err
 }
 
 // Archive archives the item q names.

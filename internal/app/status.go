@@ -210,10 +210,24 @@ func observationStatus(s *gitstore.Store) (*ObservationStatus, error) {
 	o := &ObservationStatus{ByStatus: map[string]int{}, Ready: []string{}, Broken: obs.Stats.Broken}
 	for _, ob := range obs.List {
 		o.ByStatus[ob.Status]++
-		if ob.Status == observe.Ready {
-			o.Ready = append(o.Ready, ob.Title)
-		}
 	}
-	sort.Strings(o.Ready)
-	return o, nil
+	o.Ready, err = renderable(s, obs.List)
+	return o, err
+}
+
+// renderable are the titles of the ready observations lore render will
+// turn into artifacts: not those it refuses (rejected, or already a scan
+// draft), which would otherwise be announced as ready forever.
+func renderable(s *gitstore.Store, list []*observe.Observation) ([]string, error) {
+	l, err := observe.Open(s)
+	if err != nil {
+		return nil, err
+	}
+	will, err := l.Renderable(list)
+	titles := []string{}
+	for _, ob := range will {
+		titles = append(titles, ob.Title)
+	}
+	sort.Strings(titles)
+	return titles, err
 }

@@ -196,6 +196,8 @@ func (l *Log) orphans(known map[string]bool) ([]orphan, error) {
 	globs := []struct{ pattern, typ string }{
 		{path.Join(CommandsDir, "*.md"), Workflow},
 		{path.Join(SkillsDir, "*", "SKILL.md"), Procedural},
+		{path.Join(Staged(CommandsDir), "*.md"), Workflow},
+		{path.Join(Staged(SkillsDir), "*", "SKILL.md"), Procedural},
 		{lorepath.Item(markdown.Folder(markdown.KindDecision), "*.md"), Decision},
 		{lorepath.Item(markdown.Folder(markdown.KindPitfall), "*.md"), Pitfall},
 	}

@@ -112,9 +112,6 @@ func (l *Log) Render(now time.Time) ([]Rendered, *Report, error) {
 		if o.Status != Ready || Rejected(o, rejected) {
 			continue
 		}
-		// One draft per incident: a Tier 2 finding is both a scan draft
-		// and a sighting; when the draft is in the store (draft, promoted
-		// or archived), the reviewer already has the incident.
 		if rel := Drafted(o, drafts); rel != "" {
 			rep.Drafted = append(rep.Drafted, o.ID+" "+rel)
 			continue
@@ -164,17 +161,42 @@ const (
 	sourceType  = "observation"
 )
 
-// Folders lore render writes into, repo-relative.
+// Folders Claude Code loads commands and skills from, repo-relative:
+// lore promote moves a staged artifact there.
 const (
 	CommandsDir = ".claude/commands/lore"
 	SkillsDir   = ".claude/skills"
 )
 
-// A render killed mid-write leaves its temp file in these folders.
+// StagedDir is where lore render writes commands and skills: in the
+// repository, reviewed in the pull request like a draft, but not where
+// Claude Code loads them until lore promote moves them (docs/design.md,
+// Rendered artifacts go through review).
+const StagedDir = ".lore/staged"
+
+// A render or a promote killed mid-write leaves its temp file in these
+// folders.
 var (
 	_ = gitstore.WritesInto(CommandsDir, "*.md")
 	_ = gitstore.WritesInto(SkillsDir+"/*", "SKILL.md")
+	_ = gitstore.WritesInto(Staged(CommandsDir), "*.md")
+	_ = gitstore.WritesInto(Staged(SkillsDir)+"/*", "SKILL.md")
 )
+
+// Staged is the staged path of a live command or skill path.
+func Staged(live string) string {
+	return path.Join(StagedDir, strings.TrimPrefix(live, ".claude/"))
+}
+
+// live is the path a staged artifact is activated at ("" when rel is not
+// a staged command or skill).
+func live(rel string) string {
+	rest, ok := strings.CutPrefix(rel, StagedDir+"/")
+	if !ok {
+		return ""
+	}
+	return path.Join(".claude", rest)
+}
 
 // writeArtifact writes o's artifact: a command or a skill at a free path,
 // or a pitfall or decision draft through the store's draft creator.
@@ -192,11 +214,11 @@ func (l *Log) writeArtifact(o *Observation, now time.Time) (string, []byte, erro
 	var err error
 	switch o.Type {
 	case Workflow:
-		rel = markdown.FreeName(CommandsDir, sl+".md", l.taken)
+		rel = Staged(markdown.FreeName(CommandsDir, sl+".md", l.takenEither))
 		data, err = markdown.Compose([]markdown.Field{{Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
 			details+"\n\n"+seen+"\n")
 	case Procedural:
-		rel = path.Join(markdown.FreeName(SkillsDir, sl, l.skillTaken(path.Join(SkillsDir, sl))), "SKILL.md")
+		rel = Staged(path.Join(markdown.FreeName(SkillsDir, sl, l.skillTaken(path.Join(SkillsDir, sl))), "SKILL.md"))
 		data, err = markdown.Compose([]markdown.Field{{Key: "name", Value: path.Base(path.Dir(rel))}, {Key: "description", Value: title}, {Key: markerKey, Value: markerValue}},
 			"# "+title+"\n\n"+details+"\n\n"+seen+"\n")
 	default:
@@ -256,6 +278,25 @@ func Rejected(o *Observation, rejected map[string]bool) bool {
 	return seen > 0
 }
 
+// Renderable are the ready observations lore render would turn into
+// artifacts: not rejected, and not an incident whose scan draft is
+// already in the store (one draft per incident: a Tier 2 finding is both
+// a scan draft and a sighting). lore status counts these.
+func (l *Log) Renderable(obs []*Observation) ([]*Observation, error) {
+	rejected, err := l.s.Rejected()
+	if err != nil {
+		return nil, err
+	}
+	drafts := l.scanDrafts()
+	var out []*Observation
+	for _, o := range obs {
+		if o.Status == Ready && !Rejected(o, rejected) && Drafted(o, drafts) == "" {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
 // scanDrafts maps the source hash of every item scan wrote to its path.
 // Unparseable items are lint's business, not render's.
 func (l *Log) scanDrafts() map[string]string {
@@ -286,12 +327,16 @@ func (l *Log) taken(rel string) bool {
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// skillTaken says a skill folder is taken: its SKILL.md exists, or, for
-// a name other than plain, the folder itself (a folder of the plain name
-// without a SKILL.md is the skill's to fill).
+// takenEither says a live path or its staged twin is taken: a staged
+// artifact must be free to move to its live path on promote.
+func (l *Log) takenEither(rel string) bool { return l.taken(rel) || l.taken(Staged(rel)) }
+
+// skillTaken says a skill folder is taken, live or staged: its SKILL.md
+// exists, or, for a name other than plain, the folder itself (a folder of
+// the plain name without a SKILL.md is the skill's to fill).
 func (l *Log) skillTaken(plain string) func(dir string) bool {
 	return func(dir string) bool {
-		return l.taken(path.Join(dir, "SKILL.md")) || dir != plain && l.taken(dir)
+		return l.takenEither(path.Join(dir, "SKILL.md")) || dir != plain && l.takenEither(dir)
 	}
 }
 

@@ -106,10 +106,10 @@ func TestRenderTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{
-		".claude/commands/lore/release-tag-push-publish-notes.md": true,
-		".claude/skills/bisect-a-flaky-test/SKILL.md":             true,
-		".lore/decisions/ADR-0001-use-sqlite-for-the-cache.md":    true,
-		".lore/pitfalls/PF-0001-go-test-caches-results.md":        true,
+		".lore/staged/commands/lore/release-tag-push-publish-notes.md": true,
+		".lore/staged/skills/bisect-a-flaky-test/SKILL.md":             true,
+		".lore/decisions/ADR-0001-use-sqlite-for-the-cache.md":         true,
+		".lore/pitfalls/PF-0001-go-test-caches-results.md":             true,
 	}
 	if len(out) != len(want) {
 		t.Fatalf("rendered %d, want %d: %+v", len(out), len(want), out)
@@ -126,7 +126,7 @@ func TestRenderTargets(t *testing.T) {
 		if err != nil || Hash(data) != e.ContentHash {
 			t.Errorf("%s: %v, hash %s vs recorded %s", e.Path, err, Hash(data), e.ContentHash)
 		}
-		if strings.HasPrefix(e.Path, ".lore/") {
+		if strings.HasPrefix(e.Path, ".lore/") && !strings.HasPrefix(e.Path, StagedDir) {
 			it, err := markdown.Parse(e.Path, data)
 			if err != nil {
 				t.Fatal(err)

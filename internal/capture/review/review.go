@@ -253,10 +253,19 @@ func draftBody(c scan.Candidate, kind string) string {
 	}
 	var ev []string
 	for _, e := range c.Evidence {
-		ev = append(ev, fmt.Sprintf("- %s:%d: %s", filepath.Base(c.File), e.Line, oneLine(e.Text)))
+		ev = append(ev, fmt.Sprintf("- %s:%d: %s", evidenceFile(c, e), e.Line, oneLine(e.Text)))
 	}
 	section("Evidence", strings.Join(ev, "\n"))
 	return b.String()
+}
+
+// evidenceFile is the session file an evidence line was seen in: its
+// own, since a merged incident's lines come from several sessions.
+func evidenceFile(c scan.Candidate, e scan.Evidence) string {
+	if e.File != "" {
+		return filepath.Base(e.File)
+	}
+	return filepath.Base(c.File)
 }
 
 func validForm(f string) bool {

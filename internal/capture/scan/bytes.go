@@ -15,7 +15,7 @@ func setOf(chars string) *byteSet {
 const alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 var (
-	wordBytes  = setOf(alphanumerics + "_") // a phrase's word boundaries
-	nameBytes  = setOf(alphanumerics + "-") // kept in a Claude Code project folder's name
-	spaceBytes = setOf(" \n\t\r")           // JSON white space
+	wordBytes  = setOf(alphanumerics + "_-/") // a phrase's word boundaries: "deleted" is not in fix-deleted-rows or a/deleted/b
+	nameBytes  = setOf(alphanumerics + "-")   // kept in a Claude Code project folder's name
+	spaceBytes = setOf(" \n\t\r")             // JSON white space
 )

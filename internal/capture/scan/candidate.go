@@ -22,6 +22,7 @@ const (
 	SignalHang             = "hang"
 	SignalSelfDiagnosis    = "self-diagnosis"
 	SignalExplicit         = "explicit"
+	SignalClientError      = "client-error" // the agent's client refused a tool call (clienterr.go)
 )
 
 // Candidate is one proposed lesson. Its JSON form is the stable line format
@@ -56,8 +57,11 @@ type Candidate struct {
 	explicitPri int // priority the block itself gave (0: none)
 }
 
-// Evidence is one transcript line a candidate rests on.
+// Evidence is one transcript line a candidate rests on: the session file
+// it was seen in (a merged incident cites each session's own) and its
+// line there.
 type Evidence struct {
+	File string `json:"file"`
 	Line int    `json:"line"`
 	Text string `json:"text"`
 }

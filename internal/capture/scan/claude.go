@@ -10,6 +10,7 @@ type session struct {
 	id     string
 	events []Event
 	names  map[string]string // tool call id -> tool, to name results
+	cwd    string            // the folder the session ran in (edited files are named relative to it)
 	stats  *Stats
 	// resumed: reading continues from a bookmark
 	resumed bool
@@ -49,6 +50,9 @@ func (s *session) claudeLine(line []byte, n int) {
 	}
 	if s.log != nil {
 		s.log.stamp(str(r.ts), str(r.cwd))
+	}
+	if s.cwd == "" && len(r.cwd) > 0 {
+		s.cwd = str(r.cwd)
 	}
 	s.claudeMessage(r.msg, string(r.typ) == `"user"`, n)
 }
@@ -275,14 +279,35 @@ func resultText(content []byte) string {
 var timeoutWords = [][]byte{[]byte("timed out"), []byte("Timed out"), []byte("timeout"), []byte("Timeout"),
 	[]byte("deadline exceeded"), []byte("interrupted by user"), []byte("hung"), []byte("still running after")}
 
+// timeoutText says a result reports a timeout or an interrupt: one of
+// timeoutWords as words of their own, not inside a name (a branch
+// fix-timeouts, a file timeout_handler.go).
 func timeoutText(t string) bool {
 	b := []byte(t)
 	for _, w := range timeoutWords {
-		if bytes.Contains(b, w) {
-			return true
+		for off := 0; off < len(b); {
+			i := bytes.Index(b[off:], w)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			if !nameByte(b, at-1) && !nameByte(b, at+len(w)) {
+				return true
+			}
+			off = at + len(w)
 		}
 	}
 	return false
+}
+
+// nameByte says b[i] continues a name: a letter, digit or one of -_./
+// (out of range: no).
+func nameByte(b []byte, i int) bool {
+	if i < 0 || i >= len(b) {
+		return false
+	}
+	c := b[i]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./", c) >= 0
 }
 
 func clip(s string, n int) string {

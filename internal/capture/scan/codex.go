@@ -58,6 +58,9 @@ func (s *session) codexMeta(payload json.RawMessage) {
 	if s.log != nil && m.Cwd != "" {
 		s.log.cwd = m.Cwd
 	}
+	if s.cwd == "" {
+		s.cwd = m.Cwd
+	}
 }
 
 // codexPayload is a response item: a message, a tool call or its output.

@@ -39,12 +39,13 @@ func exploring(e Event) bool {
 	return e.Tool == "Bash" && lookPrograms[prog(e.Text)]
 }
 
-// harnessError is a tool error the agent harness raised about the call
-// itself (a stale read, a rejected call), not a lesson about the project.
+// harnessError is any other error the agent harness raised about the
+// call itself (a sibling call failed, a file does not exist, the user
+// rejected it), not a lesson about the project; the kinds worth one
+// (clientKinds) are read before.
 func harnessError(t string) bool {
 	t = strings.TrimSpace(t)
-	for _, p := range []string{"<tool_use_error>", "The user doesn't want to proceed", "File has not been read yet",
-		"File has been modified since read", "String to replace not found", "Found multiple matches"} {
+	for _, p := range []string{"<tool_use_error>", "The user doesn't want to proceed"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
@@ -56,8 +57,9 @@ func harnessError(t string) bool {
 // event indexes of Tier 1 blocks, which cover incidents near them.
 // resumed says the events continue a session read before (a user turn is
 // then never the session's first).
-func tier2(evs []Event, blocks []blockRef, resumed bool) []Candidate {
-	f := &finder{evs: evs, blocks: blocks, used: make([]bool, len(evs)), sawAssistant: resumed, lastInc: -1, lastEnd: -1}
+// cwd is the folder the session ran in.
+func tier2(evs []Event, blocks []blockRef, resumed bool, cwd string) []Candidate {
+	f := &finder{evs: evs, blocks: blocks, used: make([]bool, len(evs)), sawAssistant: resumed, lastInc: -1, lastEnd: -1, cwd: cwd}
 	for i, e := range evs {
 		if e.Kind == AssistantText || e.Kind == ToolCall {
 			f.sawAssistant = true
@@ -89,6 +91,7 @@ type finder struct {
 	sawAssistant bool
 	lastInc      int // the last error incident in out
 	lastEnd      int // and its last event
+	cwd          string
 	out          []Candidate
 }
 
@@ -136,7 +139,13 @@ func (f *finder) result(i int) int {
 // in a way worth a lesson.
 func (f *finder) toolCall(i int) *Candidate {
 	r := f.result(i)
-	if r < 0 || !f.evs[r].Error || harnessError(f.evs[r].Text) || (exploring(f.evs[i]) && !f.evs[r].Timeout) {
+	if r < 0 || !f.evs[r].Error {
+		return nil
+	}
+	if k := clientErrorKind(f.evs[r].Text); k != nil {
+		return f.clientError(i, r, k)
+	}
+	if harnessError(f.evs[r].Text) || (exploring(f.evs[i]) && !f.evs[r].Timeout) {
 		return nil
 	}
 	c, end := f.errorIncident(i, r)
@@ -169,7 +178,7 @@ func (f *finder) assistantText(i int) *Candidate {
 		return nil
 	}
 	c := explicit(f.evs, i, e)
-	if c != nil && f.lastInc >= 0 && i <= f.lastEnd+diagWindow {
+	if c != nil && f.lastInc >= 0 && i <= f.lastEnd+diagWindow && about(c.Fix, &f.out[f.lastInc]) {
 		inc := &f.out[f.lastInc]
 		inc.signals.explicit = true
 		inc.Evidence = append(inc.Evidence, c.Evidence...)
@@ -178,18 +187,31 @@ func (f *finder) assistantText(i int) *Candidate {
 	return c
 }
 
+// about says a statement is about the incident inc: it names the
+// incident's program (with its subcommand: "git push", not just "git").
+func about(statement string, inc *Candidate) bool {
+	p := prog(inc.Trigger)
+	if inc.Tool != "Bash" {
+		p = inc.Tool
+	}
+	return p != "" && strings.Contains(strings.ToLower(statement), strings.ToLower(p))
+}
+
 // incident is what followed a failed call.
 type incident struct {
 	call, res Event
 	attempts  []int  // the call and its retries, as event indexes
-	fixed     int    // the changed call that finally succeeded, or -1
+	fixed     int    // the retry that finally succeeded, or -1
+	named     int    // a call the error itself named ("Run 'mix format' to fix") that then succeeded, or -1
+	edited    string // the file edited between the error and the fix, relative to the session's folder
 	diag      string // the assistant's diagnosis
 	errLine   string // the line of the output that says what went wrong
 }
 
 // errorIncident follows a failed call: retries of the same command, the
-// changed call that finally succeeded, or the assistant's diagnosis.
-// end is the last event of the incident.
+// call that fixed it (the one the error named, a changed retry, or an
+// edit before the same run passed), or the assistant's diagnosis. end is
+// the last event of the incident.
 func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
 	in := incident{call: f.evs[i], res: f.evs[r]}
 	in.attempts, in.fixed = f.retries(i, r)
@@ -200,14 +222,21 @@ func (f *finder) errorIncident(i, r int) (c *Candidate, end int) {
 	}
 	in.diag = f.diagnosis(r, in.fixed)
 	in.errLine = errorLine(in.res.Text)
+	stop := in.fixed
+	if stop < 0 {
+		stop = r + diagWindow
+	}
+	in.named = f.namedFix(r, stop, in.res.Text, program(in.call))
+	in.edited = f.editedFile(r, stop)
 	if in.skip(f.evs, i) {
 		return nil, end
 	}
-	c = &Candidate{Tier: 2, Tool: in.call.Tool, Trigger: command(in.call.Text), Line: in.call.Line}
-	if !in.classify(c, f.evs) {
+	c = &Candidate{Tier: 2, Tool: in.call.Tool, Trigger: failedStep(command(in.call.Text), in.res.Text), Line: in.call.Line}
+	if !in.classify(c) {
 		return nil, end
 	}
-	c.Evidence = append(c.Evidence, Evidence{in.call.Line, in.call.Tool + ": " + clip(command(in.call.Text), 300)}, Evidence{in.res.Line, "error: " + clip(firstLines(literalNewlines(in.res.Text), 3), 300)})
+	c.Evidence = append(c.Evidence, Evidence{Line: in.call.Line, Text: in.call.Tool + ": " + clip(command(in.call.Text), 300)},
+		Evidence{Line: in.res.Line, Text: "error: " + clip(firstOf(in.errLine, firstLines(literalNewlines(in.res.Text), 3)), 300)})
 	in.describe(c, f.evs)
 	return c, end
 }
@@ -222,6 +251,9 @@ func (f *finder) retries(i, r int) (attempts []int, fixed int) {
 		if f.evs[j].Kind != ToolCall || f.evs[j].Tool != call.Tool || !related(call.Text, f.evs[j].Text) {
 			continue
 		}
+		if f.used[j] || call.Tool == "Bash" && !sameOperation(call.Text, f.evs[j].Text) {
+			continue // another incident's call, or the program run on something else
+		}
 		rj := f.result(j)
 		if rj < 0 {
 			break
@@ -234,8 +266,60 @@ func (f *finder) retries(i, r int) (attempts []int, fixed int) {
 	return attempts, -1
 }
 
+// namedFix is the first shell call after the error r (up to stop) that
+// the error's own text names as the way out ("Run 'mix format' to fix")
+// and that succeeded, or -1. failing is the failed call's program.
+func (f *finder) namedFix(r, stop int, errText, failing string) int {
+	low := strings.ToLower(errText)
+	for j := r + 1; j < len(f.evs) && j <= stop; j++ {
+		e := f.evs[j]
+		if e.Kind != ToolCall || e.Tool != "Bash" {
+			continue
+		}
+		p := strings.ToLower(prog(e.Text))
+		if p == "" || p == strings.ToLower(failing) || !names(low, p) {
+			continue
+		}
+		if rj := f.result(j); rj >= 0 && !f.evs[rj].Error {
+			return j
+		}
+	}
+	return -1
+}
+
+// names says an error text tells the reader to run program p: quoted, or
+// after "run" or "use".
+func names(low, p string) bool {
+	for _, pre := range []string{"'", "`", "\"", "run ", "use "} {
+		if strings.Contains(low, pre+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// editedFile is the first file an Edit or Write changed between the error
+// r and stop, relative to the session's folder, or "".
+func (f *finder) editedFile(r, stop int) string {
+	for j := r + 1; j < len(f.evs) && j <= stop; j++ {
+		e := f.evs[j]
+		if e.Kind != ToolCall || (e.Tool != "Edit" && e.Tool != "Write" && e.Tool != "NotebookEdit") || e.Text == "" {
+			continue
+		}
+		if rj := f.result(j); rj < 0 || f.evs[rj].Error {
+			continue
+		}
+		if f.cwd != "" && strings.HasPrefix(e.Text, strings.TrimRight(f.cwd, "/")+"/") {
+			return e.Text[len(strings.TrimRight(f.cwd, "/"))+1:]
+		}
+		return e.Text
+	}
+	return ""
+}
+
 // diagnosis is the assistant's words between the error r and the call
-// that worked: words after the fix are about what comes next.
+// that worked (words after the fix are about what comes next), trimmed
+// to the diagnosis itself.
 func (f *finder) diagnosis(r, fixed int) string {
 	last := r + diagWindow
 	if fixed >= 0 {
@@ -245,11 +329,93 @@ func (f *finder) diagnosis(r, fixed int) string {
 		if f.evs[j].Kind != AssistantText {
 			continue
 		}
-		if s := sentenceMatching(f.evs[j].Text, diagnosisPhrases); s != "" {
+		if s := trimDiagnosis(sentenceMatching(f.evs[j].Text, diagnosisPhrases)); s != "" {
 			return s
 		}
 	}
 	return ""
+}
+
+// nextStep starts a sentence that says what the agent will do next, not
+// what went wrong.
+var nextStep = []string{"let me", "let's", "i'll", "i will", "now ", "next", "so let me", "i need to", "i'm going to"}
+
+// trimDiagnosis keeps the sentences of a diagnosis line from the one that
+// names the cause, up to the first that announces the next step ("Let me
+// fix the pattern:") or introduces what follows (ends with ':').
+func trimDiagnosis(line string) string {
+	var keep []string
+	for _, s := range sentences(fromPhrase(line, diagnosisPhrases)) {
+		low := strings.ToLower(strings.TrimSpace(s))
+		if hasAnyPrefix(low, nextStep) || strings.HasSuffix(low, ":") {
+			break
+		}
+		keep = append(keep, strings.TrimSpace(s))
+	}
+	return strings.Join(keep, " ")
+}
+
+// fromPhrase is line from the sentence holding the first of ps on
+// ("Pushed. Lesson learned: ..." is "Lesson learned: ...").
+func fromPhrase(line string, ps phrases) string {
+	sents := sentences(line)
+	for k, s := range sents {
+		if ps.index(lowerASCII(s)) != nil {
+			return strings.TrimSpace(strings.Join(sents[k:], " "))
+		}
+	}
+	return line
+}
+
+// sentences splits text after each '.', '!' or '?' that a space follows.
+func sentences(text string) []string {
+	var out []string
+	from := 0
+	for k := 0; k+1 < len(text); k++ {
+		if strings.IndexByte(".!?", text[k]) >= 0 && text[k+1] == ' ' {
+			out = append(out, text[from:k+1])
+			from = k + 2
+		}
+	}
+	if from < len(text) {
+		out = append(out, text[from:])
+	}
+	return out
+}
+
+func hasAnyPrefix(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fixKind is what resolved the failure.
+type fixKind int
+
+const (
+	noFix      fixKind = iota
+	namedCmd           // the command the error named
+	changedCmd         // a changed retry of the same operation
+	editFix            // an edit, then the same run passed (or nothing ran yet)
+)
+
+// fix says what resolved the failure: the command the error named, a
+// changed retry, an edit of a file, or nothing known.
+func (in *incident) fix(evs []Event) fixKind {
+	switch {
+	case in.named >= 0:
+		return namedCmd
+	case in.fixed >= 0 && !rerunOf(in.call.Text, evs[in.fixed].Text) && !rerunOf(evs[in.fixed].Text, in.call.Text):
+		return changedCmd // (one step of the failed chain run alone passed: the failure was in another step)
+	case in.edited != "":
+		return editFix
+	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text && !rerunOf(evs[in.fixed].Text, in.call.Text):
+		return changedCmd // steps chained before the same run, and no edit: those steps fixed it
+	}
+	return noFix
 }
 
 // skip says the incident (starting at event i) teaches nothing.
@@ -257,25 +423,21 @@ func (in *incident) skip(evs []Event, i int) bool {
 	if in.res.Timeout {
 		return false
 	}
-	switch {
+	switch k := in.fix(evs); {
 	case in.fixed < 0 && in.same(evs) && len(in.attempts) >= 3:
 		return true // the same failure repeated, never fixed: no fix to teach
-	case in.fixed >= 0 && in.bugFixed(evs, i):
-		return true
-	default:
-		return in.diag == "" && exitOnlyRe().MatchString(in.errLine) // no error text, no diagnosis: nothing says what went wrong
+	case in.diag == "" && exitOnlyRe().MatchString(in.errLine):
+		return true // no error text, no diagnosis: nothing says what went wrong
+	case k == namedCmd || k == changedCmd:
+		return false
+	case in.diag != "":
+		return false
+	case k == editFix && in.fixed >= 0 && diagCodeRe().MatchString(in.errLine):
+		return false // a linter's finding fixed in the code: the project's rule
+	case in.fixed >= 0:
+		return true // fixed in the code (or passed again) with no word of why: debugging, not a lesson
 	}
-}
-
-// bugFixed says the fix (found) was a change to the code, not a way of
-// working: the same command passed once the code changed, or the same run
-// (its output cut differently) passed after files were edited.
-func (in *incident) bugFixed(evs []Event, i int) bool {
-	fix := evs[in.fixed].Text
-	if fix == in.call.Text && len(in.attempts) < 3 {
-		return true
-	}
-	return sameRun(in.call.Text, fix) && edited(evs[i:in.fixed])
+	return false
 }
 
 // same says every attempt ran the very same command.
@@ -290,8 +452,11 @@ func (in *incident) same(evs []Event) bool {
 
 // classify sets c's signal and title, false when the incident is none of
 // a hang, a retry, a fix or a diagnosis.
-func (in *incident) classify(c *Candidate, evs []Event) bool {
+func (in *incident) classify(c *Candidate) bool {
 	p := program(in.call)
+	if in.call.Tool == "Bash" {
+		p = prog(c.Trigger) // the step that failed
+	}
 	switch {
 	case in.res.Timeout:
 		c.Signal, c.signals.hang = SignalHang, true
@@ -299,29 +464,45 @@ func (in *incident) classify(c *Candidate, evs []Event) bool {
 	case len(in.attempts) >= 3:
 		c.Signal, c.signals.retry = SignalRetry, true
 		c.Title = titleFrom(p + " failed " + itoa(len(in.attempts)-boolInt(in.fixed >= 0)) + " times: " + in.errLine)
-	case in.fixed >= 0 && evs[in.fixed].Text != in.call.Text:
-		c.Signal, c.signals.errorFix = SignalErrorFix, true
-		c.Title = titleFrom(p + " fails: " + in.errLine)
 	case in.diag != "":
 		c.Signal, c.signals.diagnosis = SignalSelfDiagnosis, true
 		c.Title = titleFrom(in.diag)
+	case in.named >= 0 || in.fixed >= 0:
+		c.Signal = SignalErrorFix
+		c.Title = titleFrom(p + " fails: " + in.errLine)
 	default:
 		return false
 	}
 	return true
 }
 
-// describe fills in c's mistake, fix, signals and tags.
+// describe fills in c's mistake, fix, signals and tags. A diagnosis is
+// the mistake on its own (the error is in the evidence); a fix that is
+// not known leaves the fix empty and the confidence at its base.
 func (in *incident) describe(c *Candidate, evs []Event) {
 	c.Mistake = firstOf(in.diag, in.errLine)
-	if in.diag != "" && in.errLine != "" && in.diag != in.errLine {
-		c.Mistake = in.diag + "\n" + in.errLine
+	if c.Signal != SignalSelfDiagnosis && in.diag != "" && in.errLine != "" && in.diag != in.errLine {
+		c.Mistake = in.errLine + "\n" + in.diag
 	}
-	if in.fixed >= 0 {
-		c.Fix = command(evs[in.fixed].Text)
-		c.signals.fixConfirmed = true
-		c.Evidence = append(c.Evidence, Evidence{evs[in.fixed].Line, "fixed by: " + clip(c.Fix, 300)})
+	switch in.fix(evs) {
+	case namedCmd:
+		c.Fix = command(evs[in.named].Text)
+		if rerunOf(c.Trigger, c.Fix) {
+			c.Fix = changeSaid(c.Trigger, c.Fix) // `mise trust && mise run fmt`: what the error said, then the run
+		}
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.named].Line, Text: "fixed by: " + clip(command(evs[in.named].Text), 300)})
+	case changedCmd:
+		c.Fix = changeSaid(c.Trigger, command(evs[in.fixed].Text))
+		c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "fixed by: " + clip(command(evs[in.fixed].Text), 300)})
+	case editFix:
+		c.Fix = "Edit `" + in.edited + "`"
+		if in.fixed >= 0 {
+			c.Fix += "; the same run then passed"
+			c.Evidence = append(c.Evidence, Evidence{Line: evs[in.fixed].Line, Text: "passed after the edit: " + clip(command(evs[in.fixed].Text), 300)})
+		}
 	}
+	confirmed := c.Fix != "" && (in.named >= 0 || in.fixed >= 0)
+	c.signals.errorFix, c.signals.fixConfirmed = confirmed, confirmed
 	c.signals.causal = in.diag != "" && causalPhrases.in(in.diag)
 	c.signals.dataLoss = dataLossPhrases.in(in.res.Text)
 	c.Tags = in.tags()
@@ -348,7 +529,7 @@ func correction(evs []Event, i int) *Candidate {
 	if call := lastCall(evs, i); call != nil {
 		c.Tool, c.Trigger = call.Tool, call.Text
 	}
-	c.Evidence = append(c.Evidence, Evidence{e.Line, "user: " + c.Mistake})
+	c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: "user: " + c.Mistake})
 	c.answer(evs[i+1:])
 	c.Title = titleFrom("User correction: " + firstLines(e.Text, 1))
 	return c
@@ -373,7 +554,7 @@ func (c *Candidate) answer(after []Event) {
 		case AssistantText:
 			if c.Fix == "" {
 				c.Fix = clip(firstLines(e.Text, 3), 300)
-				c.Evidence = append(c.Evidence, Evidence{e.Line, "assistant: " + c.Fix})
+				c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: "assistant: " + c.Fix})
 			}
 		case ToolResult:
 			if !e.Error && c.Fix != "" {
@@ -386,7 +567,7 @@ func (c *Candidate) answer(after []Event) {
 }
 
 func explicit(evs []Event, i int, e Event) *Candidate {
-	s := sentenceMatching(e.Text, explicitPhrases)
+	s := fromPhrase(sentenceMatching(e.Text, explicitPhrases), explicitPhrases)
 	if s == "" {
 		return nil
 	}
@@ -401,7 +582,7 @@ func explicit(evs []Event, i int, e Event) *Candidate {
 	if call := lastCall(evs, i); call != nil {
 		c.Tool = call.Tool
 	}
-	c.Evidence = append(c.Evidence, Evidence{e.Line, who + s})
+	c.Evidence = append(c.Evidence, Evidence{Line: e.Line, Text: who + s})
 	return c
 }
 
@@ -446,7 +627,7 @@ func errorLine(out string) string {
 		if !errorWordRe().MatchString(l) && !diagCodeRe().MatchString(l) {
 			continue
 		}
-		if strings.HasSuffix(l, ":") && i+1 < len(lines) && strings.Contains(lines[i+1], " ") {
+		if strings.HasSuffix(l, ":") && i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "hint:") {
 			l += " " + lines[i+1]
 		}
 		return l
@@ -521,12 +702,172 @@ func firstLines(s string, n int) string {
 
 // related: two calls of one tool address the same thing: the same program
 // (after env assignments, sudo and a leading cd) or the same file name.
-// sameRun says the fix b runs the failing command a again, its output
-// shown differently (2>&1, a trailing | tail or | head), alone or as the
-// first step of a chain.
-func sameRun(a, b string) bool {
+// changeSaid is the fix of a changed retry: what changed from the failed
+// command (failed) to the one that worked (fixed), then the command, so
+// a reviewer reads "Leave out --no-stat: git show 8312232" rather than a
+// 400-character git add to compare by eye. Past six changed words the
+// command speaks for itself.
+func changeSaid(failed, fixed string) string {
+	cmd := fixed
+	if r := []rune(cmd); len(r) > 160 {
+		cmd = string(r[:159]) + "…"
+	}
+	if steps := strings.Split(fixed, "&&"); len(steps) > 1 && rerunOf(failed, fixed) {
+		return "Run `" + strings.TrimSpace(steps[0]) + "` first: " + cmd
+	}
+	wa, wb := cmdWords(failed), cmdWords(sameStep(fixed, prog(failed)))
+	var wrap string
+	if p := firstWord(wa); p != "" && firstWord(wb) != p {
+		for k := 1; k < len(wb); k++ {
+			if wb[k] == p {
+				wrap, wb = strings.Join(wb[:k], " "), wb[k:]
+				break
+			}
+		}
+	}
+	removed, added := minus(wa, wb), minus(wb, wa)
+	var said []string
+	switch {
+	case wrap != "":
+		said = append(said, "Run it through `"+wrap+"`")
+	case len(removed)+len(added) == 0 || len(removed)+len(added) > 6:
+		return fixed
+	}
+	switch {
+	case len(removed) > 0 && len(added) > 0:
+		said = append(said, "use "+strings.Join(added, " ")+" instead of "+strings.Join(removed, " "))
+	case len(removed) > 0:
+		said = append(said, "leave out "+strings.Join(removed, " "))
+	case len(added) > 0 && wrap == "":
+		said = append(said, "add "+strings.Join(added, " "))
+	}
+	s := strings.Join(said, ", ")
+	return strings.ToUpper(s[:1]) + s[1:] + ": " + cmd
+}
+
+// sameStep is the step of a chained command that runs program p (the
+// whole command when none does).
+func sameStep(cmd, p string) string {
+	for _, st := range strings.Split(cmd, "&&") {
+		if prog(st) == p {
+			return st
+		}
+	}
+	return cmd
+}
+
+// cmdWords are a command's words without output redirections.
+func cmdWords(cmd string) []string {
+	var out []string
+	for _, w := range strings.Fields(cmd) {
+		if w != "2>&1" && w != "2>/dev/null" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func firstWord(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
+// minus are the words of a not in b, in a's order; a path is compared
+// by its base name (the same file named from another folder).
+func minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, w := range b {
+		in[filepath.Base(w)] = true
+	}
+	var out []string
+	for _, w := range a {
+		if !in[filepath.Base(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// sameOperation says the call b runs the failed command a on the same
+// thing: a names no operand (git push), or b names one of a's operands
+// (a file, a ref, a task) as given or by base name. `git diff
+// docs/architecture/` after `git diff main...HEAD --no-stat` failed is
+// another look, not a retry.
+func sameOperation(a, b string) bool {
+	oa := operands(a)
+	if len(oa) == 0 {
+		return true
+	}
+	ob := operands(b)
+	for _, x := range oa {
+		for _, y := range ob {
+			if x == y || filepath.Base(x) == filepath.Base(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operands are the words of a shell command's steps that are neither its
+// program, a flag, a redirection nor a cut heredoc: what it runs on.
+func operands(cmd string) []string {
+	var out []string
+	for _, step := range strings.Split(command(cmd), "&&") {
+		step, _, _ = strings.Cut(step, "|")
+		for _, w := range afterProgram(step) {
+			if !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "<>&") && w != "…" {
+				out = append(out, strings.Trim(w, `"'`))
+			}
+		}
+	}
+	return out
+}
+
+// afterProgram are a shell step's words after its program (and its
+// subcommand, as prog names them); none when the step runs no program.
+func afterProgram(step string) []string {
+	words, p := strings.Fields(step), strings.Fields(prog(step))
+	if len(p) == 0 {
+		return nil
+	}
+	for i, w := range words {
+		if filepath.Base(w) == p[0] && i+len(p) <= len(words) {
+			return words[i+len(p):]
+		}
+	}
+	return nil
+}
+
+// failedStep is the step of a chained command (`git add x && git commit
+// -m ...`) that the error is about: the first whose subcommand or program
+// the error names ("Pre-commit validation failed" is the commit's); the
+// whole command when it is one step or none is named.
+func failedStep(cmd, errText string) string {
+	steps := strings.Split(cmd, "&&")
+	if len(steps) < 2 || strings.ContainsAny(cmd, "|;") {
+		return cmd
+	}
+	low := strings.ToLower(errText)
+	for _, st := range steps {
+		p := prog(st)
+		word := p[strings.LastIndexByte(p, ' ')+1:]
+		if len(word) > 2 && strings.Contains(low, strings.ToLower(word)) {
+			return strings.TrimSpace(st)
+		}
+	}
+	return cmd
+}
+
+// rerunOf says the call b runs the failing command a again, its output
+// shown differently (2>&1, a trailing | tail or | head), alone or as one
+// step of a chain (`mix compile && mix credo ...` after an edit runs the
+// failed credo again: the edit was the fix).
+func rerunOf(a, b string) bool {
 	core := func(s string) string {
-		s = strings.ReplaceAll(s, "2>&1", "")
+		s = strings.ReplaceAll(command(s), "2>&1", "") // a commit's message is not the run
 		for _, cut := range []string{"| tail", "|tail", "| head", "|head"} {
 			if i := strings.Index(s, cut); i >= 0 {
 				s = s[:i]
@@ -534,17 +875,8 @@ func sameRun(a, b string) bool {
 		}
 		return strings.Join(strings.Fields(s), " ")
 	}
-	// The fix may chain more steps after it (`mise run lint && mise run
-	// test`); a step before it (`mise run fmt && mise run lint`) may be
-	// what fixed it, so that is not the same run.
-	first, _, _ := strings.Cut(b, "&&")
-	return core(a) == core(first)
-}
-
-// edited says a file was edited or written among evs.
-func edited(evs []Event) bool {
-	for _, e := range evs {
-		if e.Kind == ToolCall && (e.Tool == "Edit" || e.Tool == "Write") {
+	for _, step := range append(strings.Split(b, "&&"), b) {
+		if core(a) == core(step) {
 			return true
 		}
 	}
@@ -559,7 +891,21 @@ func related(a, b string) bool {
 	if pa != "" && pa == pb {
 		return true
 	}
+	if pa != "" && !strings.ContainsAny(command(a), "&|;") && contains(progs(b), pa) {
+		return true // `git commit` retried as `git add x && git commit`
+	}
 	return filepath.Base(a) == filepath.Base(b)
+}
+
+// progs are the programs of every step of a shell command.
+func progs(cmd string) []string {
+	var out []string
+	for _, seg := range strings.Split(cmd, "&&") {
+		if p := prog(seg); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func program(e Event) string {
@@ -604,7 +950,7 @@ var runWrappers = map[string]bool{"sudo": true, "env": true, "time": true, "time
 var setupCommands = map[string]bool{"cd": true, "export": true, "source": true, ".": true}
 
 var subcommands = map[string]bool{"go": true, "git": true, "npm": true, "pnpm": true, "yarn": true, "cargo": true,
-	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true}
+	"mix": true, "docker": true, "kubectl": true, "bun": true, "uv": true, "poetry": true, "make": true, "python": true, "python3": true, "bd": true, "mise": true, "gh": true}
 
 // isNumber: digits, maybe with a unit of seconds or minutes (timeout 30s).
 func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789sm") == "" }

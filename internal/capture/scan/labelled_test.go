@@ -149,101 +149,139 @@ func TestLabelledTier2(t *testing.T) {
 	}
 }
 
-// TestRealTier2 is the reviewer's bar on real sessions: every Tier 2 draft
-// is labelled keep or drop (with the reason a reviewer gives), at least
-// 0.8 of them are kept (precision), at least 0.8 of the incidents a
-// reviewer wants are drafted (recall), and an incident seen in two
-// sessions is one draft.
+// TestRealTier2 is the reviewer's bar on real sessions (docs/design.md,
+// What fixed it): every Tier 2 draft is judged keep, keep-after-edit or
+// drop with the reason a reviewer gives; at least 8 in 10 are kept as
+// written, at least 0.8 of the incidents a reviewer wants are drafted,
+// no evidence line points at the wrong file or at a line that is not the
+// incident, and an incident seen in two sessions is one draft.
 func TestRealTier2(t *testing.T) {
 	dir := filepath.Join("testdata", "transcripts")
-	data, err := os.ReadFile(filepath.Join(dir, "labels.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var labels struct {
-		Proposed []struct {
-			File   string `json:"file"`
-			Line   int    `json:"line"`
-			Keep   bool   `json:"keep"`
-			Reason string `json:"reason"`
-		} `json:"proposed"`
-		Wanted []struct {
-			File   string   `json:"file"`
-			Lines  []int    `json:"lines"`
-			Also   []string `json:"also"`
-			Reason string   `json:"reason"`
-		} `json:"wanted"`
-	}
-	if err := json.Unmarshal(data, &labels); err != nil {
-		t.Fatal(err)
-	}
+	labels := loadReal(t, dir)
 	res, err := scanDir(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type at struct {
-		file string
-		line int
-	}
-	keep := map[at]bool{}
-	labelled := map[at]bool{}
+	verdict := map[at]string{}
 	for _, l := range labels.Proposed {
-		labelled[at{l.File, l.Line}] = true
-		keep[at{l.File, l.Line}] = l.Keep
+		verdict[at{l.File, l.Line}] = l.Verdict
 	}
 	drafted := map[at]bool{}
-	kept, proposed := 0, 0
+	var drafts []Candidate
+	count := map[string]int{}
 	for _, c := range res.Candidates {
 		if c.Tier != 2 {
 			continue
 		}
 		rel, _ := filepath.Rel(dir, c.File)
 		a := at{filepath.ToSlash(rel), c.Line}
-		proposed++
 		drafted[a] = true
-		if !labelled[a] {
-			t.Errorf("unlabelled draft %s:%d %s %q: label it keep or drop", a.file, a.line, c.Signal, c.Title)
+		drafts = append(drafts, c)
+		v := verdict[a]
+		if v == "" {
+			t.Errorf("unlabelled draft %s:%d %s %q: judge it keep, keep-after-edit or drop", a.file, a.line, c.Signal, c.Title)
 		}
-		if keep[a] {
-			kept++
-		} else {
-			t.Logf("dropped by the reviewer: %s:%d %q", a.file, a.line, c.Title)
+		count[v]++
+		if v != "keep" {
+			t.Logf("%s: %s:%d %q", firstOf(v, "unlabelled"), a.file, a.line, c.Title)
 		}
-		if strings.Contains(c.Title, "\n") || strings.Contains(c.Title, `\n`) || len([]rune(c.Title)) > maxTitle {
-			t.Errorf("%s:%d title not one clean line <= %d: %q", a.file, a.line, maxTitle, c.Title)
-		}
-		if strings.Contains(c.Fix, "<<") || strings.Contains(c.Trigger, "<<") {
-			t.Errorf("%s:%d heredoc kept in trigger/fix: %q / %q", a.file, a.line, c.Trigger, c.Fix)
-		}
-		for _, tag := range c.Tags {
-			if strings.ContainsAny(tag, " \t") {
-				t.Errorf("%s:%d tag with a space: %q", a.file, a.line, tag)
-			}
-		}
+		checkShape(t, a, c)
 	}
 	found := 0
 	for _, w := range labels.Wanted {
-		hit := false
-		for _, l := range w.Lines {
-			hit = hit || drafted[at{w.File, l}]
-		}
-		for _, also := range w.Also {
-			f, l, _ := strings.Cut(also, ":")
-			n, _ := strconv.Atoi(l)
-			if drafted[at{f, n}] {
-				t.Errorf("%s drafted again: the same incident as %s:%v (%s)", also, w.File, w.Lines, w.Reason)
-			}
-		}
-		if hit {
+		if wantedFound(t, w, drafted) {
 			found++
 		} else {
 			t.Logf("missed: %s:%v %s", w.File, w.Lines, w.Reason)
 		}
 	}
-	precision := float64(kept) / float64(max(proposed, 1))
+	wrong := wrongEvidence(t, drafts)
+	kept := float64(count["keep"]) / float64(max(len(drafts), 1))
 	recall := float64(found) / float64(max(len(labels.Wanted), 1))
-	t.Logf("real tier 2: %d drafts, %d kept, %d of %d wanted incidents: precision %.2f, recall %.2f", proposed, kept, found, len(labels.Wanted), precision, recall)
-	if precision < 0.8 || recall < 0.8 {
-		t.Fatalf("precision %.2f, recall %.2f: both must be >= 0.8", precision, recall)
+	t.Logf("real tier 2: %d drafts: %d keep, %d keep-after-edit, %d drop; kept as written %.2f; %d of %d wanted incidents (recall %.2f); %d wrong evidence lines",
+		len(drafts), count["keep"], count["keep-after-edit"], count["drop"], kept, found, len(labels.Wanted), recall, len(wrong))
+	if kept < 0.8 || recall < 0.8 || len(wrong) > 0 {
+		t.Fatalf("kept as written %.2f (>= 0.8), recall %.2f (>= 0.8), wrong evidence %v (none)", kept, recall, wrong)
+	}
+}
+
+// at is a draft's place: its file (relative to the labelled folder) and
+// line.
+type at struct {
+	file string
+	line int
+}
+
+// realLabels is testdata/transcripts/labels.json.
+type realLabels struct {
+	Proposed []struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Verdict string `json:"verdict"` // keep, keep-after-edit or drop
+		Reason  string `json:"reason"`
+	} `json:"proposed"`
+	Wanted []wanted `json:"wanted"`
+}
+
+// wanted is an incident a reviewer wants drafted: a draft at any of its
+// lines finds it; one at an also place is the same incident drafted again.
+type wanted struct {
+	File   string   `json:"file"`
+	Lines  []int    `json:"lines"`
+	Also   []string `json:"also"`
+	Reason string   `json:"reason"`
+}
+
+func loadReal(t *testing.T, dir string) realLabels {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels realLabels
+	if err := json.Unmarshal(data, &labels); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range labels.Proposed {
+		if l.Verdict != "keep" && l.Verdict != "keep-after-edit" && l.Verdict != "drop" || l.Reason == "" {
+			t.Fatalf("labels.json: %s:%d: verdict %q needs keep, keep-after-edit or drop, and a reason", l.File, l.Line, l.Verdict)
+		}
+	}
+	return labels
+}
+
+// wantedFound says w is drafted, and fails the test when it is drafted
+// again elsewhere.
+func wantedFound(t *testing.T, w wanted, drafted map[at]bool) bool {
+	t.Helper()
+	hit := false
+	for _, l := range w.Lines {
+		hit = hit || drafted[at{w.File, l}]
+	}
+	for _, also := range w.Also {
+		f, l, _ := strings.Cut(also, ":")
+		n, _ := strconv.Atoi(l)
+		if drafted[at{f, n}] {
+			t.Errorf("%s drafted again: the same incident as %s:%v (%s)", also, w.File, w.Lines, w.Reason)
+		}
+	}
+	return hit
+}
+
+// checkShape fails the test on a draft a reviewer could not read: a
+// title not one line of at most 100 characters, a heredoc in its trigger
+// or fix, a tag with a space.
+func checkShape(t *testing.T, a at, c Candidate) {
+	t.Helper()
+	if strings.Contains(c.Title, "\n") || strings.Contains(c.Title, `\n`) || len([]rune(c.Title)) > maxTitle {
+		t.Errorf("%s:%d title not one clean line <= %d: %q", a.file, a.line, maxTitle, c.Title)
+	}
+	if strings.Contains(c.Fix, "<<") || strings.Contains(c.Trigger, "<<") {
+		t.Errorf("%s:%d heredoc kept in trigger/fix: %q / %q", a.file, a.line, c.Trigger, c.Fix)
+	}
+	for _, tag := range c.Tags {
+		if strings.ContainsAny(tag, " \t") {
+			t.Errorf("%s:%d tag with a space: %q", a.file, a.line, tag)
+		}
 	}
 }

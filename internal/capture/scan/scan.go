@@ -274,12 +274,18 @@ func key(path string) string {
 func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 	index := map[string]int{}
 	redacted := map[string]string{}
+	seen := map[string]bool{} // hash, session and line: one sighting, even when two paths name one file
 	var out []Candidate
 	for _, c := range all {
 		if err := c.redactAll(local, redacted); err != nil {
 			return nil, fmt.Errorf("scan: redact: %w (nothing written)", err)
 		}
 		c.Hash = c.hash()
+		at := c.Hash + "\x00" + c.Session + "\x00" + itoa(c.Line)
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
 		if j, ok := index[c.Hash]; ok {
 			out[j].merge(c)
 			continue
@@ -303,6 +309,7 @@ func finish(all []Candidate, local *strings.Replacer) ([]Candidate, error) {
 // merge counts c, a duplicate of d, into d.
 func (d *Candidate) merge(c Candidate) {
 	d.Occurrences++
+	d.signals.fixConfirmed = d.signals.fixConfirmed || c.signals.fixConfirmed
 	if c.Session != "" && !contains(d.Sessions, c.Session) {
 		d.Sessions = append(d.Sessions, c.Session)
 	}
@@ -470,10 +477,13 @@ func resumable(f *os.File, prev Bookmark, size int64) bool {
 // candidates runs both tiers over the session's events.
 func (s *session) candidates(path string) []Candidate {
 	out, blockIdx := s.blocks()
-	out = append(out, tier2(s.events, blockIdx, s.resumed)...)
+	out = append(out, tier2(s.events, blockIdx, s.resumed, s.cwd)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	for i := range out {
 		out[i].File, out[i].Session = path, s.id
+		for j := range out[i].Evidence {
+			out[i].Evidence[j].File = path
+		}
 	}
 	return out
 }
@@ -487,7 +497,7 @@ func (s *session) blocks() (out []Candidate, refs []blockRef) {
 		for _, b := range ParseBlocks(e.Text) {
 			c := fromBlock(b)
 			c.Line = e.Line
-			c.Evidence = []Evidence{{e.Line, "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
+			c.Evidence = []Evidence{{Line: e.Line, Text: "assistant: " + clip(blockText(e.Text, b.Offset), 600)}}
 			out = append(out, c)
 			refs = append(refs, blockRef{i, c.Tool, c.Trigger})
 		}

@@ -645,7 +645,7 @@ func TestStatementFoldsIntoIncident(t *testing.T) {
 		t.Fatalf("%d candidates, want 1: %+v", len(res.Candidates), res.Candidates)
 	}
 	c := res.Candidates[0]
-	if c.Signal != SignalErrorFix || c.Fix != "ruff check --isolated src" || !strings.Contains(c.Evidence[len(c.Evidence)-1].Text, "Lesson learned") {
+	if c.Signal != SignalErrorFix || c.Fix != "Add --isolated: ruff check --isolated src" || !strings.Contains(c.Evidence[len(c.Evidence)-1].Text, "Lesson learned") {
 		t.Fatalf("%+v", c)
 	}
 	if c.Trigger != "ruff check src" || strings.Contains(c.Mistake, "/home/al") || !strings.Contains(c.Mistake, "pyproject.toml") {

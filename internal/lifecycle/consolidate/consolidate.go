@@ -104,7 +104,9 @@ type run struct {
 	items   []*markdown.Item
 	loaded  bool
 	refs    map[string]int
-	staged  map[string]bool // entryHash of every learnings entry
+	staged  map[string]bool      // entryHash of every learnings entry
+	kept    []ages.Entry         // the keepRecent newest: never batched, but they can supersede
+	made    map[string][]section // by kind: the drafts this run made, which later entries are checked against
 }
 
 // Run consolidates the configured learnings file.
@@ -133,7 +135,7 @@ func Run(s *gitstore.Store, cfg config.Config, opt Options) (*Result, error) {
 	cands := r.candidates(batch)
 	done := map[int]bool{} // by learnings line: entries leaving staging
 	var skipped []*candidate
-	for _, c := range r.supersession(cands) {
+	for _, c := range r.supersession(cands, r.candidates(r.kept)) {
 		placed, err := r.consolidate(c, done)
 		if err != nil {
 			return nil, err
@@ -170,7 +172,7 @@ func newRun(s *gitstore.Store, cfg config.Config, opt Options, rep *ages.Report)
 	if opt.DryRun {
 		w = gitstore.NewRecorder(s)
 	}
-	return &run{s: s, w: w, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{},
+	return &run{s: s, w: w, cfg: cfg, opt: opt, overlay: map[string][]byte{}, refs: map[string]int{}, staged: map[string]bool{}, made: map[string][]section{},
 		res: &Result{DryRun: opt.DryRun, ages: rep, cfg: cfg.Consolidate,
 			Batch: []string{}, Superseded: []Finding{}, Contradictions: []Finding{}, Redundant: []Finding{},
 			Routed: []Routed{}, FileLimit: []Finding{}, Splits: []Split{}, Removed: []string{}, Kept: []string{}}}
@@ -185,6 +187,7 @@ func (r *run) batch(rep *ages.Report) []ages.Entry {
 		return nil
 	}
 	batch, kept := Batch(rep, c)
+	r.kept = kept
 	for _, e := range kept {
 		res.Kept = append(res.Kept, e.Title)
 	}
@@ -228,6 +231,9 @@ func (r *run) consolidate(c *candidate, done map[int]bool) (bool, error) {
 		if rel != "" {
 			res.Routed = append(res.Routed, Routed{Title: c.Title, Target: rel, Earlier: true})
 			done[c.Line] = true
+			if c.target == "" {
+				r.remember(c, rel)
+			}
 		}
 		return true, err
 	}
@@ -334,14 +340,20 @@ func newer(a, b ages.Entry) bool {
 }
 
 // supersession drops an older batch entry when a newer one on the same
-// topic (overlap >= TopicMin) negates it or says it replaces it. It returns
-// the entries that survive, oldest first.
-func (r *run) supersession(cands []*candidate) []*candidate {
+// topic (overlap >= TopicMin) negates it or says it replaces it: a newer
+// batch entry, or one of the kept newest, which stay in staging but still
+// say what is true now. It returns the entries that survive, oldest first.
+func (r *run) supersession(cands, kept []*candidate) []*candidate {
 	var live []*candidate
 	for i, old := range cands {
 		var best *Finding
 		for j := len(cands) - 1; j > i && best == nil; j-- {
 			best = supersedes(old, cands[j])
+		}
+		for j := 0; j < len(kept) && best == nil; j++ {
+			if best = supersedes(old, kept[j]); best != nil {
+				best.Against += " (kept in staging)"
+			}
 		}
 		if best != nil {
 			r.res.Superseded = append(r.res.Superseded, *best)
@@ -425,7 +437,8 @@ func redundancy(c *candidate, against []section) (Finding, bool) {
 }
 
 // corpus is what an entry is checked against: the sections of its topic
-// document, or the existing items of its kind.
+// document, or the existing items of its kind and the drafts this run
+// already made from the batch.
 func (r *run) corpus(c *candidate) ([]section, error) {
 	if c.target != "" {
 		data, err := r.read(c.target)
@@ -440,7 +453,7 @@ func (r *run) corpus(c *candidate) ([]section, error) {
 		}
 		return out, nil
 	}
-	var out []section
+	out := append([]section(nil), r.made[c.kind]...)
 	for _, it := range r.stored() {
 		// A draft made from an entry still in learnings.md is an interrupted
 		// run's, not knowledge: its own entry finds it by placedEarlier.

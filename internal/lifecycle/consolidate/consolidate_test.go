@@ -82,20 +82,26 @@ func fixture(t *testing.T, cfg string, more ...[2]string) (*repo, *gitstore.Stor
 	r := newRepo(t)
 	r.Write(".lore/config.yaml", cfg)
 	r.Write("docs/deploy.md", deployDoc)
-	r.Write(rel, preamble+entries(old...)+entries(more...))
-	r.commit("old entries")
-	for i := 0; i < 14; i++ {
-		r.Write("work.txt", fmt.Sprint(i))
-		r.commit("work")
-	}
-	r.Write(rel, preamble+entries(old...)+entries(more...)+entries(recent...))
-	r.commit("recent entries")
+	r.history(append(append([][2]string{}, old...), more...), recent)
 	s := r.Store()
 	c, err := s.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r, s, c
+}
+
+// history commits the older entries, fourteen more active days, then
+// the newer entries.
+func (r *repo) history(older, newer [][2]string) {
+	r.Write(rel, preamble+entries(older...))
+	r.commit("old entries")
+	for i := 0; i < 14; i++ {
+		r.Write("work.txt", fmt.Sprint(i))
+		r.commit("work")
+	}
+	r.Write(rel, preamble+entries(older...)+entries(newer...))
+	r.commit("recent entries")
 }
 
 const routes = "consolidate:\n  routes:\n    - match: deploy\n      target: docs/deploy.md\n"

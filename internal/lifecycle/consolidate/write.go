@@ -110,6 +110,7 @@ func (r *run) place(c *candidate, retried bool) (bool, error) {
 			return false, err
 		}
 		r.res.Routed = append(r.res.Routed, Routed{Title: c.Title, Target: rel})
+		r.remember(c, rel)
 		return true, nil
 	}
 	data, err := r.read(c.target)
@@ -123,6 +124,13 @@ func (r *run) place(c *candidate, retried bool) (bool, error) {
 	r.write(c.target, appendSection(data, add, c.target))
 	r.res.Routed = append(r.res.Routed, Routed{Title: c.Title, Target: c.target, Retried: retried})
 	return true, nil
+}
+
+// remember notes the draft rel made from c: a later batch entry that says
+// the same is redundant with it, as with any item already in the store.
+func (r *run) remember(c *candidate, rel string) {
+	r.made[c.kind] = append(r.made[c.kind], section{name: fmt.Sprintf("%s (made from %q in this batch)", rel, c.Title),
+		text: c.text, body: c.body})
 }
 
 // appendSection adds a section to a document (creating it with a title).
