@@ -349,6 +349,21 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 		*p = r
 	}
 	c.Title = shortTitle(c.Title)
+	return c.redactExtra(local)
+}
+
+// redactExtra redacts each extra field's value with its key in front, as
+// it was written, so a rule that needs the key's keyword (adafruit_token:)
+// fires.
+func (c *Candidate) redactExtra(local *strings.Replacer) error {
+	for i := range c.Extra {
+		f := &c.Extra[i]
+		v, err := redact.Field(f.Key, local.Replace(f.Value))
+		if err != nil {
+			return err
+		}
+		f.Value = v
+	}
 	return nil
 }
 
@@ -358,9 +373,6 @@ func (c *Candidate) texts() []*string {
 	texts = appendRefs(texts, c.Tags)
 	for i := range c.Evidence {
 		texts = append(texts, &c.Evidence[i].Text)
-	}
-	for i := range c.Extra {
-		texts = append(texts, &c.Extra[i].Value)
 	}
 	texts = appendRefs(texts, c.Paths)
 	return appendRefs(texts, c.Keywords)
