@@ -30,7 +30,7 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		return g.printJSON(r.Items)
 	}
 	if len(r.Items) == 0 {
-		fmt.Fprintln(g.Stderr, "no items")
+		fmt.Fprintln(g.Stderr, noItems(len(r.Skipped)))
 		return nil
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 0, 2, ' ', 0)
@@ -64,3 +64,13 @@ func printNever(g *Globals, items []app.ListEntry) {
 
 // bandStyle is the colour of a priority band in lore list.
 var bandStyle = map[string]string{"critical": styleRed, "high": styleYellow, "medium": "0", "low": "2"}
+
+// noItems says there is nothing to list, and that files were skipped (a
+// merge conflict, a syntax error) when some were: "no items" alone would
+// hide them.
+func noItems(skipped int) string {
+	if skipped == 0 {
+		return "no items"
+	}
+	return fmt.Sprintf("no items (%d file(s) skipped, see above)", skipped)
+}

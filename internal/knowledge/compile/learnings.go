@@ -23,10 +23,11 @@ const (
 // RecentLearnings renders the newest learnings.md entries for SessionStart:
 // learnings and decisions (entries whose kind is decision), newest first,
 // within the caps, and a line saying what was left out. Empty when the file
-// has no entries or cannot be parsed (lint reports that).
+// has no entries, cannot be parsed or holds a merge conflict's markers
+// (lint reports each).
 func RecentLearnings(path string, data []byte) string {
 	l, err := markdown.ParseLearnings(path, data)
-	if err != nil || len(l.Entries) == 0 {
+	if err != nil || len(l.Entries) == 0 || len(markdown.ConflictMarkers(data)) > 0 {
 		return ""
 	}
 	learn, dec := learningLines(l.Entries)

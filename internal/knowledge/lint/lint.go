@@ -149,7 +149,7 @@ func checkLearnings(f *File) []Finding {
 	if _, err := markdown.ParseLearnings(f.Path, f.Data); err != nil {
 		return []Finding{located(f.Path, err)}
 	}
-	return checkText(f.Path, f.Data)
+	return append(checkText(f.Path, f.Data), checkConflicts(f.Path, f.Data)...)
 }
 
 // checkItems parses and checks the item files; it returns the items that
@@ -237,11 +237,12 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 }
 
 // Safety returns the findings that must keep an item from ever reaching
-// an agent: hidden unicode, a secret, a download piped into an
-// interpreter, a deny without a specific target. lore build leaves such
-// an item out (docs/design.md, Reliability and security).
+// an agent: hidden unicode, a secret, a merge conflict, a download piped
+// into an interpreter, a deny without a specific target. lore build leaves
+// such an item out (docs/design.md, Reliability and security).
 func Safety(it *markdown.Item) []Finding {
 	out := checkText(it.Path, it.Raw())
+	out = append(out, checkConflicts(it.Path, it.Raw())...)
 	out = append(out, checkFetch(it)...)
 	return append(out, checkDeny(it)...)
 }
