@@ -43,7 +43,7 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		// Padding is computed on the painted text, so every cell of
 		// the column gets the same escapes.
 		pri := g.paint(bandStyle[e.Band], e.Band)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Status, pri, e.Delivery.Kind, ref, e.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(e.ID), visible(e.Kind), visible(e.Status), pri, e.Delivery.Kind, visible(ref), visible(e.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -57,7 +57,7 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 func printNever(g *Globals, items []app.ListEntry) {
 	for _, e := range items {
 		if e.Delivery.Kind == compile.Never && (e.Status == "active" || e.Status == "accepted") {
-			fmt.Fprintf(g.Stdout, "never delivered: %s: %s\n", e.Path, e.Delivery.Reason)
+			fmt.Fprintf(g.Stdout, "never delivered: %s: %s\n", visible(e.Path), visible(e.Delivery.Reason))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/lore-agents/lore/internal/knowledge/redact"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Signals a candidate can come from (docs/design.md, Machine-readable
@@ -332,7 +333,9 @@ func varying(t string) bool {
 }
 
 // redactAll replaces secrets in every text a candidate carries, and this
-// machine's paths through local; on error the candidate must not be used
+// machine's paths through local, and takes out terminal control sequences
+// (a reviewer reads drafts in a terminal and on GitHub: docs/design.md,
+// What a reviewer cannot see); on error the candidate must not be used
 // (fail closed). seen holds texts already redacted in this scan: the same
 // incident in many sessions, or a field repeated in the title, is checked
 // once.
@@ -341,7 +344,7 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 		r, ok := seen[*p]
 		if !ok {
 			var err error
-			if r, err = redact.String(local.Replace(*p)); err != nil {
+			if r, err = redact.String(local.Replace(textcut.StripTerminal(*p))); err != nil {
 				return err
 			}
 			seen[*p] = r
@@ -358,7 +361,7 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 func (c *Candidate) redactExtra(local *strings.Replacer) error {
 	for i := range c.Extra {
 		f := &c.Extra[i]
-		v, err := redact.Field(f.Key, local.Replace(f.Value))
+		v, err := redact.Field(f.Key, local.Replace(textcut.StripTerminal(f.Value)))
 		if err != nil {
 			return err
 		}

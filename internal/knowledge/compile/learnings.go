@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -47,7 +48,7 @@ func RecentLearnings(path string, data []byte) string {
 func learningLines(entries []markdown.Entry) (learn, dec []string) {
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		line := Sanitize(strings.Join(strings.Fields(e.Title), " "))
+		line := Sanitize(strings.Join(strings.Fields(lint.Unmarked(e.Title)), " "))
 		if e.Kind != "" && e.Kind != markdown.KindDecision {
 			line += " (" + e.Kind + ")"
 		}

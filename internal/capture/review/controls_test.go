@@ -1,0 +1,44 @@
+package review
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/capture/scan"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
+)
+
+// TestDraftsCarryNoControlSequences: terminal control sequences an agent
+// copied from a terminal into a #lesson block (a conceal, an OSC 8 link,
+// a carriage return, backspaces) are not copied into the draft, whose
+// text is what the terminal showed; the draft passes lint's control check.
+func TestDraftsCarryNoControlSequences(t *testing.T) {
+	text := "#lesson\ntool: Bash\ntrigger: make deploy\nmistake: the deploy \x1b[8mquietly \x1b[0mfailed\rwith code 2\n" +
+		"fix: make -j1 deploy\x08\x08\nsee: \x1b]8;;https://evil.example\x1b\\the runbook\x1b]8;;\x1b\\\n#/lesson"
+	b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": "s",
+		"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}}}})
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := scan.Scan([]string{path}, nil, scan.Options{})
+	if err != nil || len(res.Candidates) != 1 {
+		t.Fatalf("%v, %d candidates", err, len(res.Candidates))
+	}
+	data, err := Compose(res.Candidates[0], draftKind(res.Candidates[0]), "01JQXYZ8K2M4N6P8Q0R2S4T6V8", "", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(string(data), "\x1b\r\x08\x07") || !strings.Contains(string(data), "the deploy quietly failedwith code 2") ||
+		!strings.Contains(string(data), "the runbook") || strings.Contains(string(data), "evil.example") {
+		t.Fatalf("draft:\n%q", data)
+	}
+	for _, f := range lint.Check(lint.Store{Items: []lint.File{{Path: ".lore/lessons/d.md", Data: data}}}) {
+		if f.Key == "control" {
+			t.Errorf("lint: %v", f)
+		}
+	}
+}
