@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -193,6 +194,9 @@ func listEntry(l string) (string, bool) {
 // pull request hides never reaches an agent (docs/design.md, What a
 // reviewer cannot see). Sections are cleaned whole, before any cut.
 func unmarked(it *markdown.Item) *markdown.Item {
+	if !bytes.ContainsRune(it.Raw(), '<') { // no comment, no tag: most items
+		return it
+	}
 	v := *it
 	v.Title = lint.Unmarked(it.Title)
 	v.Sections = make([]markdown.Section, len(it.Sections))
