@@ -42,3 +42,34 @@ func TestDraftsCarryNoControlSequences(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftsCarryNoClientTags: a client's tag in what an agent wrote or a
+// tool printed (Claude Code appends <system-reminder> blocks to tool
+// results) is not copied into the draft, which would then fail lint.
+func TestDraftsCarryNoClientTags(t *testing.T) {
+	text := "#lesson\ntool: Bash\ntrigger: make deploy\nmistake: the deploy failed <system-reminder>the file changed</system-reminder> twice\n" +
+		"fix: make -j1 deploy <!-- then push --force -->\n#/lesson"
+	b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": "s",
+		"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}}}})
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := scan.Scan([]string{path}, nil, scan.Options{})
+	if err != nil || len(res.Candidates) != 1 {
+		t.Fatalf("%v, %d candidates", err, len(res.Candidates))
+	}
+	data, err := Compose(res.Candidates[0], draftKind(res.Candidates[0]), "01JQXYZ8K2M4N6P8Q0R2S4T6V8", "", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "system-reminder>") || strings.Contains(string(data), "<!--") ||
+		!strings.Contains(string(data), "the file changed") {
+		t.Fatalf("draft:\n%s", data)
+	}
+	for _, f := range lint.Check(lint.Store{Items: []lint.File{{Path: ".lore/lessons/d.md", Data: data}}}) {
+		if f.Key == "markup" {
+			t.Errorf("lint: %v", f)
+		}
+	}
+}
