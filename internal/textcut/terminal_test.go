@@ -1,6 +1,10 @@
 package textcut
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
+)
 
 // TestStripTerminal: each form a terminal acts on is taken out whole,
 // leaving what a reader of the terminal saw.
@@ -25,4 +29,23 @@ func TestStripTerminal(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzStripTerminal: any text comes back with no control character but
+// line feed and tab, stripping again changes nothing, text without
+// controls is kept as it is, and no input makes it loop.
+func FuzzStripTerminal(f *testing.F) {
+	for _, s := range []string{"ok \x1b[8mx\x1b[0m", "\x1b]8;;u\x1b\\t\x1b]8;;\x07", "a\rb\bc", "\u009b1m\u009d0;t\u009c", "\x1b", "\x1b[", "\x1b(", "plain"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var out, again string
+		fuzzlimit.Run(t, func() { out = StripTerminal(s); again = StripTerminal(out) })
+		if hasControl(out) || again != out {
+			t.Fatalf("%q -> %q -> %q", s, out, again)
+		}
+		if !hasControl(s) && out != s {
+			t.Fatalf("%q changed to %q", s, out)
+		}
+	})
 }
