@@ -14,8 +14,8 @@ import (
 
 // TestGitleaksExamplesInDrafts: every gitleaks rule example, written by an
 // agent as lines of a #lesson block (where "adafruit_token: ..." is a field
-// of its own, its key holding the rule's keyword) and inside the block's
-// prose, leaves no secret in the drafts a scan composes (docs/design.md,
+// of its own, its key holding the rule's keyword), inside the block's prose
+// and in a shell command, leaves no secret in the drafts a scan composes (docs/design.md,
 // Secrets). -short keeps the first three examples of each rule.
 func TestGitleaksExamplesInDrafts(t *testing.T) {
 	exs := gitleaksExamples(t)
@@ -24,7 +24,8 @@ func TestGitleaksExamplesInDrafts(t *testing.T) {
 		name := letters(i) // a scan folds digits: each block is its own draft
 		text := fmt.Sprintf("#lesson\ntool: Bash\ntrigger: make deploy\nmistake: deploy %s failed\nfix: rotate it\n%s\n#/lesson\n", name, ex.Text)
 		prose := fmt.Sprintf("#lesson\ntool: Bash\ntrigger: make ship\nmistake: the log of ship %s printed %s and stopped\nfix: rotate it\n#/lesson\n", name, ex.Text)
-		for _, s := range []string{text, prose} {
+		command := fmt.Sprintf("#lesson\ntool: Bash\ntrigger: make run\nmistake: run %s had no credentials\nfix: $ echo %s >> .env && make run\n#/lesson\n", name, ex.Text)
+		for _, s := range []string{text, prose, command} {
 			b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": "s",
 				"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": s}}}})
 			tr.Write(b)
@@ -47,7 +48,7 @@ func TestGitleaksExamplesInDrafts(t *testing.T) {
 		}
 		drafts.Write(data)
 	}
-	if len(res.Candidates) < 2*len(exs)*9/10 {
+	if len(res.Candidates) < 3*len(exs)*9/10 {
 		t.Fatalf("%d drafts of %d examples", len(res.Candidates), len(exs))
 	}
 	all, leaked := drafts.String(), map[string]bool{}
