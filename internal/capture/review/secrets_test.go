@@ -26,10 +26,7 @@ func TestGitleaksExamplesInDrafts(t *testing.T) {
 		prose := fmt.Sprintf("#lesson\ntool: Bash\ntrigger: make ship\nmistake: the log of ship %s printed %s and stopped\nfix: rotate it\n#/lesson\n", name, ex.Text)
 		command := fmt.Sprintf("#lesson\ntool: Bash\ntrigger: make run\nmistake: run %s had no credentials\nfix: $ echo %s >> .env && make run\n#/lesson\n", name, ex.Text)
 		for _, s := range []string{text, prose, command} {
-			b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": "s",
-				"message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": s}}}})
-			tr.Write(b)
-			tr.WriteByte('\n')
+			tr.Write(assistantLine(s))
 		}
 	}
 	path := filepath.Join(t.TempDir(), "s.jsonl")
