@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -76,9 +77,18 @@ func (c *AddCmd) Run(g *Globals, s *gitstore.Store) error {
 	if r.Item.Ref != "" {
 		id = r.Item.Ref + " " + id
 	}
-	fmt.Fprintf(g.Stdout, "created %s (%s %s), delivery %s\n", r.Path, r.Item.Kind, id, r.Delivery.Kind)
+	fmt.Fprintf(g.Stdout, "created %s (%s %s), delivery %s%s\n", r.Path, r.Item.Kind, id, r.Delivery.Kind, deliveryWhy(r.Delivery))
 	for _, f := range r.Warnings {
 		fmt.Fprintf(g.Stderr, "%s\n", f)
 	}
 	return nil
+}
+
+// deliveryWhy is ": <reason>" for an item that never reaches an agent, so
+// a secret or a bad key that keeps it out of the build is said at once.
+func deliveryWhy(d compile.Delivery) string {
+	if d.Reason == "" {
+		return ""
+	}
+	return ": " + d.Reason
 }

@@ -26,6 +26,9 @@ func (c *InitCmd) Run(g *Globals) error {
 	for _, rel := range r.Created {
 		fmt.Fprintf(g.Stdout, "created %s\n", rel)
 	}
+	if r.MergeLine != "" {
+		fmt.Fprintf(g.Stdout, "added to .gitattributes: %s (a merge keeps both sides' learnings)\n", r.MergeLine)
+	}
 	for _, h := range r.Hooks.Hooks {
 		if h.Changed == "" {
 			continue

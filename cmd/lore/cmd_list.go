@@ -30,7 +30,7 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		return g.printJSON(r.Items)
 	}
 	if len(r.Items) == 0 {
-		fmt.Fprintln(g.Stderr, "no items")
+		fmt.Fprintln(g.Stderr, noItems(len(r.Skipped)))
 		return nil
 	}
 	tw := tabwriter.NewWriter(g.Stdout, 0, 0, 2, ' ', 0)
@@ -43,7 +43,7 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		// Padding is computed on the painted text, so every cell of
 		// the column gets the same escapes.
 		pri := g.paint(bandStyle[e.Band], e.Band)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.Status, pri, e.Delivery.Kind, ref, e.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(e.ID), visible(e.Kind), visible(e.Status), pri, e.Delivery.Kind, visible(ref), visible(e.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -57,10 +57,20 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 func printNever(g *Globals, items []app.ListEntry) {
 	for _, e := range items {
 		if e.Delivery.Kind == compile.Never && (e.Status == "active" || e.Status == "accepted") {
-			fmt.Fprintf(g.Stdout, "never delivered: %s: %s\n", e.Path, e.Delivery.Reason)
+			fmt.Fprintf(g.Stdout, "never delivered: %s: %s\n", visible(e.Path), visible(e.Delivery.Reason))
 		}
 	}
 }
 
 // bandStyle is the colour of a priority band in lore list.
 var bandStyle = map[string]string{"critical": styleRed, "high": styleYellow, "medium": "0", "low": "2"}
+
+// noItems says there is nothing to list, and that files were skipped (a
+// merge conflict, a syntax error) when some were: "no items" alone would
+// hide them.
+func noItems(skipped int) string {
+	if skipped == 0 {
+		return "no items"
+	}
+	return fmt.Sprintf("no items (%d file(s) skipped, see above)", skipped)
+}

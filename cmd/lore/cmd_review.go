@@ -47,18 +47,18 @@ func (c *ReviewCmd) Run(g *Globals, s *gitstore.Store) error {
 
 func printDraft(g *Globals, i, n int, d app.Draft) {
 	fmt.Fprintf(g.Stdout, "%d/%d %s  %s\n  %s, priority %d, confidence %.2f, from %s\n",
-		i+1, n, d.Path, d.Title, d.Kind, d.Priority, d.Confidence, d.Signal)
+		i+1, n, visible(d.Path), visible(d.Title), visible(d.Kind), d.Priority, d.Confidence, visible(d.Signal))
 	if d.Enforce != "" {
 		fmt.Fprintf(g.Stdout, "  enforce: %s\n", enforceWords[d.Enforce])
 	}
 	if d.Mistake != "" {
-		fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(d.Mistake))
+		fmt.Fprintf(g.Stdout, "  mistake: %s\n", indent(visible(d.Mistake)))
 	}
 	if d.Fix != "" {
-		fmt.Fprintf(g.Stdout, "  fix: %s\n", indent(d.Fix))
+		fmt.Fprintf(g.Stdout, "  fix: %s\n", indent(visible(d.Fix)))
 	}
 	for _, e := range d.Evidence {
-		fmt.Fprintf(g.Stdout, "  %s\n", e)
+		fmt.Fprintf(g.Stdout, "  %s\n", visible(e))
 	}
 	if d.OnPromote != "" {
 		fmt.Fprintf(g.Stdout, "  on promote: %s\n", d.OnPromote)

@@ -1,6 +1,9 @@
 package main
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Printing in lore goes through Globals: Stdout and Stderr, the one
 // terminal decision made in newGlobals (Color), and the helpers in this
@@ -46,4 +49,25 @@ func printJSONLines[T any](g *Globals, vs []T) error {
 		}
 	}
 	return nil
+}
+
+// visible is item text made safe to print on a terminal (docs/design.md,
+// What a reviewer cannot see): each control character but line feed and
+// tab becomes its Unicode control picture (ESC shows as ␛, CR as ␍), so an
+// escape sequence in an item can neither hide, recolour, link nor rewrite
+// what show, list and review print, and the reader sees it is there.
+func visible(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20:
+			return 0x2400 + r
+		case r == 0x7f:
+			return 0x2421
+		case r >= 0x80 && r < 0xa0: // C1, 8-bit CSI and OSC among them
+			return 0xfffd
+		}
+		return r
+	}, s)
 }

@@ -18,11 +18,11 @@ func printShow(g *Globals, r app.ShowResult) {
 	if it.Ref != "" {
 		kind += " " + it.Ref
 	}
-	fmt.Fprintln(w, bold(it.Title))
-	fmt.Fprintf(w, "%s · %s · priority %s (%d) · confidence %g\n", kind, it.Status, it.Priority.Band(), int(it.Priority), it.Confidence)
+	fmt.Fprintln(w, bold(visible(it.Title)))
+	fmt.Fprintf(w, "%s · %s · priority %s (%d) · confidence %g\n", visible(kind), visible(it.Status), it.Priority.Band(), int(it.Priority), it.Confidence)
 	field := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(w, "%-10s %s\n", k+":", v)
+			fmt.Fprintf(w, "%-10s %s\n", visible(k)+":", visible(v))
 		}
 	}
 	delivery := r.Delivery.Kind
@@ -54,7 +54,7 @@ func printShow(g *Globals, r app.ShowResult) {
 
 // printBody prints the body with its section headings in bold.
 func printBody(w io.Writer, it *markdown.Item, bold func(string) string) {
-	body := strings.TrimSpace(strings.ReplaceAll(string(it.Body()), "\r\n", "\n"))
+	body := visible(strings.TrimSpace(strings.ReplaceAll(string(it.Body()), "\r\n", "\n")))
 	if body == "" {
 		return
 	}

@@ -216,5 +216,10 @@ func appendLearning(s *gitstore.Store, rel, title, body string) error {
 		}
 	}
 	// The store lock is held: the read and the write are one step.
-	return s.WriteLocked(rel, markdown.AppendEntry(data, title, body))
+	if err := s.WriteLocked(rel, markdown.AppendEntry(data, title, body)); err != nil {
+		return err
+	}
+	// A store set up before lore init wrote the merge line gets it with its
+	// first new entry (docs/design.md, What a reviewer cannot see).
+	return s.EnsureUnion(rel)
 }

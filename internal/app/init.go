@@ -32,6 +32,7 @@ type Initialized struct {
 	Hooks       githooks.Report // the git hooks; those with Changed were installed now
 	AgentSteps  []agent.Step    // what the agent registrations did, in order
 	PathProblem string          // a warning when lore-hook cannot be found
+	MergeLine   string          // the .gitattributes line added now for learnings.md, or ""
 	Unchanged   bool            // everything was there already
 }
 
@@ -71,6 +72,9 @@ func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
 	if r.Created, err = createLayout(s); err != nil {
 		return r, err
 	}
+	if r.MergeLine, err = learningsMerge(s); err != nil {
+		return r, err
+	}
 	if o.GitHooks {
 		hooks, err := installGitHooks(s)
 		if err != nil {
@@ -81,7 +85,7 @@ func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
 	if len(agents) > 0 {
 		return installAgents(s, r, agents, agent.Guards(o.Guards))
 	}
-	r.Unchanged = len(r.Created) == 0 && !hooksChanged(r.Hooks)
+	r.Unchanged = len(r.Created) == 0 && r.MergeLine == "" && !hooksChanged(r.Hooks)
 	return r, nil
 }
 
@@ -208,4 +212,25 @@ func uninstallAgents(s *gitstore.Store, agents []*agent.Agent) (Initialized, err
 		}
 	}
 	return r, nil
+}
+
+// learningsMerge gives the learnings file git's union merge in
+// .gitattributes (docs/design.md, What a reviewer cannot see): two
+// branches that each add an entry merge with both kept, never a conflict.
+// It returns the line when it was added now.
+func learningsMerge(s *gitstore.Store) (string, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		cfg = config.Default() // a broken config is lint's to report
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	added, err := s.EnsureUnionAdded(cfg.Learnings)
+	if err != nil || !added {
+		return "", err
+	}
+	return lorepath.UnionLine(cfg.Learnings), nil
 }

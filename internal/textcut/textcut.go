@@ -1,6 +1,7 @@
 // Package textcut shapes text the way lore shows it: cut to a byte budget
 // at a line boundary (or a rune boundary for one long line), with a note
-// saying that it did, or folded onto one line. It links only the standard library, so the
+// saying that it did, or folded onto one line, or without the terminal
+// control sequences a transcript copied. It links only the standard library, so the
 // lean hook and the compiler share it.
 package textcut
 

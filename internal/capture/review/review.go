@@ -26,6 +26,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -199,7 +200,7 @@ func draftSpec(c scan.Candidate, kind string) markdown.Spec {
 	if !validForm(form) {
 		form = ""
 	}
-	title := c.Title
+	title := lint.Unmarked(c.Title)
 	if strings.TrimSpace(title) == "" {
 		title = "Untitled lesson from " + c.Signal
 	}
@@ -211,7 +212,11 @@ func draftSpec(c scan.Candidate, kind string) markdown.Spec {
 		Kind: kind, Title: title, Status: "draft", Priority: priority, Confidence: c.Confidence, Form: form,
 		Triggers: draftTriggers(c), Tags: c.Tags, Enforce: proposedEnforce(c),
 		Source: &markdown.Source{Type: "scan", Sessions: c.Sessions, Occurrences: c.Occurrences, Signal: c.Signal, Hash: c.Hash},
-		Body:   draftBody(c, kind),
+		// What a transcript held that lint rejects in an item (a client's
+		// tags, which Claude Code appends to tool results) or that a
+		// rendered view hides (HTML comments) stays out of the draft
+		// (docs/design.md, What a reviewer cannot see).
+		Body: lint.Unmarked(draftBody(c, kind)),
 	}
 }
 

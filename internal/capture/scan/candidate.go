@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/lore-agents/lore/internal/knowledge/redact"
+	"github.com/lore-agents/lore/internal/textcut"
 )
 
 // Signals a candidate can come from (docs/design.md, Machine-readable
@@ -336,7 +337,9 @@ func varying(t string) bool {
 }
 
 // redactAll replaces secrets in every text a candidate carries, and this
-// machine's paths through local; on error the candidate must not be used
+// machine's paths through local, and takes out terminal control sequences
+// (a reviewer reads drafts in a terminal and on GitHub: docs/design.md,
+// What a reviewer cannot see); on error the candidate must not be used
 // (fail closed). seen holds texts already redacted in this scan: the same
 // incident in many sessions, or a field repeated in the title, is checked
 // once.
@@ -345,7 +348,7 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 		r, ok := seen[*p]
 		if !ok {
 			var err error
-			if r, err = redact.String(local.Replace(*p)); err != nil {
+			if r, err = redact.String(local.Replace(textcut.StripTerminal(*p))); err != nil {
 				return err
 			}
 			seen[*p] = r
@@ -353,6 +356,21 @@ func (c *Candidate) redactAll(local *strings.Replacer, seen map[string]string) e
 		*p = r
 	}
 	c.Title = shortTitle(c.Title)
+	return c.redactExtra(local)
+}
+
+// redactExtra redacts each extra field's value with its key in front, as
+// it was written, so a rule that needs the key's keyword (adafruit_token:)
+// fires.
+func (c *Candidate) redactExtra(local *strings.Replacer) error {
+	for i := range c.Extra {
+		f := &c.Extra[i]
+		v, err := redact.Field(f.Key, local.Replace(textcut.StripTerminal(f.Value)))
+		if err != nil {
+			return err
+		}
+		f.Value = v
+	}
 	return nil
 }
 
@@ -362,9 +380,6 @@ func (c *Candidate) texts() []*string {
 	texts = appendRefs(texts, c.Tags)
 	for i := range c.Evidence {
 		texts = append(texts, &c.Evidence[i].Text)
-	}
-	for i := range c.Extra {
-		texts = append(texts, &c.Extra[i].Value)
 	}
 	texts = appendRefs(texts, c.Paths)
 	return appendRefs(texts, c.Keywords)

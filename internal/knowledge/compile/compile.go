@@ -229,7 +229,7 @@ func check(it *markdown.Item) (errs []*markdown.Error, unsafe bool) {
 
 func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
 	m := manifest.Item{
-		ID: it.ID, Kind: it.Kind, Title: Sanitize(it.Title), File: it.Path, Status: it.Status,
+		ID: it.ID, Kind: it.Kind, Title: Sanitize(lint.Unmarked(it.Title)), File: it.Path, Status: it.Status,
 		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
 		Deny:     it.Enforce == markdown.EnforceDeny && it.Priority >= 9 && it.Status == "active",
 		Hold:     holds(it),

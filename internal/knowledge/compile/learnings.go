@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -23,10 +24,11 @@ const (
 // RecentLearnings renders the newest learnings.md entries for SessionStart:
 // learnings and decisions (entries whose kind is decision), newest first,
 // within the caps, and a line saying what was left out. Empty when the file
-// has no entries or cannot be parsed (lint reports that).
+// has no entries, cannot be parsed or holds a merge conflict's markers
+// (lint reports each).
 func RecentLearnings(path string, data []byte) string {
 	l, err := markdown.ParseLearnings(path, data)
-	if err != nil || len(l.Entries) == 0 {
+	if err != nil || len(l.Entries) == 0 || len(markdown.ConflictMarkers(data)) > 0 {
 		return ""
 	}
 	learn, dec := learningLines(l.Entries)
@@ -46,7 +48,7 @@ func RecentLearnings(path string, data []byte) string {
 func learningLines(entries []markdown.Entry) (learn, dec []string) {
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		line := Sanitize(strings.Join(strings.Fields(e.Title), " "))
+		line := Sanitize(strings.Join(strings.Fields(lint.Unmarked(e.Title)), " "))
 		if e.Kind != "" && e.Kind != markdown.KindDecision {
 			line += " (" + e.Kind + ")"
 		}

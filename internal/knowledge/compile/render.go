@@ -1,10 +1,12 @@
 package compile
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/textcut"
 )
@@ -27,6 +29,7 @@ const maxFixBytes = 600
 // checklist, which are what the agent must do (docs/design.md, Prevention
 // before the call); only then is the end cut.
 func Render(it *markdown.Item, file string, limit int) string {
+	it = unmarked(it)
 	src := "Source: " + Sanitize(file) + "\n"
 	room := limit - len(src)
 	text, sit := render(it, -1)
@@ -129,6 +132,7 @@ func writeChecklist(b *strings.Builder, entries []string) {
 // FixText is what an item tells the agent to do instead: the deny reason
 // and the SessionStart line of a critical item.
 func FixText(it *markdown.Item) string {
+	it = unmarked(it)
 	s := first(it, "Fix", "Avoid", "Decision", "Do", "Mitigation", "Constraint", "Injection")
 	if s == "" {
 		s = it.Title
@@ -183,6 +187,24 @@ func listEntry(l string) (string, bool) {
 		return strings.TrimSpace(l[i+1:]), true
 	}
 	return "", false
+}
+
+// unmarked is a view of it whose title and sections carry none of the
+// HTML comments and client tags lint.Unmarked takes out: what a rendered
+// pull request hides never reaches an agent (docs/design.md, What a
+// reviewer cannot see). Sections are cleaned whole, before any cut.
+func unmarked(it *markdown.Item) *markdown.Item {
+	if !bytes.ContainsRune(it.Raw(), '<') { // no comment, no tag: most items
+		return it
+	}
+	v := *it
+	v.Title = lint.Unmarked(it.Title)
+	v.Sections = make([]markdown.Section, len(it.Sections))
+	for i, sec := range it.Sections {
+		sec.Content = strings.TrimSpace(lint.Unmarked(sec.Content))
+		v.Sections[i] = sec
+	}
+	return &v
 }
 
 // Sanitize removes invisible and bidirectional-control characters (format

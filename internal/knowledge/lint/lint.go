@@ -149,7 +149,9 @@ func checkLearnings(f *File) []Finding {
 	if _, err := markdown.ParseLearnings(f.Path, f.Data); err != nil {
 		return []Finding{located(f.Path, err)}
 	}
-	return checkText(f.Path, f.Data)
+	out := append(checkText(f.Path, f.Data), checkConflicts(f.Path, f.Data)...)
+	out = append(out, checkMarkup(f.Path, f.Data)...)
+	return append(out, checkComments(f.Path, f.Data, 0)...)
 }
 
 // checkItems parses and checks the item files; it returns the items that
@@ -229,6 +231,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 		out = append(out, Finding{Path: it.Path, Line: it.KeyLine("title"), Msg: fmt.Sprintf("the body is %d bytes, over inject.budgetBytes (%d): only the title will be injected; add a short ## Injection section", n, cfg.Inject.BudgetBytes), Severity: Warning})
 	}
 	out = append(out, Safety(it)...)
+	out = append(out, checkComments(it.Path, raw, len(raw)-len(it.Body()))...)
 	out = append(out, Triggers(it, cfg.Inject.Threshold)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
@@ -237,11 +240,14 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 }
 
 // Safety returns the findings that must keep an item from ever reaching
-// an agent: hidden unicode, a secret, a download piped into an
-// interpreter, a deny without a specific target. lore build leaves such
-// an item out (docs/design.md, Reliability and security).
+// an agent: hidden unicode, a secret, a merge conflict, control characters
+// or text imitating lore's record or a client's tags, a download piped
+// into an interpreter, a deny without a specific target. lore build leaves
+// such an item out (docs/design.md, Reliability and security).
 func Safety(it *markdown.Item) []Finding {
 	out := checkText(it.Path, it.Raw())
+	out = append(out, checkConflicts(it.Path, it.Raw())...)
+	out = append(out, checkMarkup(it.Path, it.Raw())...)
 	out = append(out, checkFetch(it)...)
 	return append(out, checkDeny(it)...)
 }

@@ -3,9 +3,12 @@ package markdown
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
@@ -21,6 +24,8 @@ func FuzzParse(f *testing.F) {
 		"---\n{id: x, kind: lesson}\n---\n",
 		"---\n---\n",
 		"---\na: &x 1\nb: *x\n---\n",
+		"---\n  0:\n  00:\n---",
+		"---\n  id: x\n  status: draft\n  priority: medium\n  triggers: {tools: [Bash]}\n---\n",
 		"\n\n---\ntitle: |\n  multi\n  line\n# comment\nstatus: active\n---\n```\n## not\n```\n",
 		"---\nexamples:\n  fire:\n    - Bash: pytest\n    - 'Edit: a/b.py | x'\n  quiet: 'WebFetch:'\nsource:\n  files: [a/b.py]\n---\n## Evidence\n- a/b.py:3: x\n",
 	} {
@@ -50,26 +55,35 @@ func FuzzParse(f *testing.F) {
 }
 
 // checkSetProperty returns what went wrong; it runs under fuzzlimit, off the
-// test's goroutine, where t.Fatal cannot be called.
+// test's goroutine, where t.Fatal cannot be called. Setting a key to its own
+// value either fails and leaves the item alone, or keeps the body byte for
+// byte and every key's decoded value; in a block mapping, every byte outside
+// the key's lines too.
 func checkSetProperty(data []byte, key string) error {
 	it, err := Parse("f.md", data)
 	if err != nil {
 		return fmt.Errorf("re-parse: %v", err)
 	}
 	from, to := it.keySpan(key)
+	// Lone CRs end lines for YAML, not for the line edit: a tree edit then.
+	block := (it.meta == nil || it.meta.Style&yaml.FlowStyle == 0) && !bytes.Contains(bytes.ReplaceAll(data, []byte("\r\n"), nil), []byte("\r"))
+	want, others, body := decoded(it.Node(key)), otherValues(it, key), append([]byte{}, it.Body()...)
 	if err := it.SetNode(key, it.Node(key)); err != nil {
+		// yaml.v3 cannot write every node it reads (an anchored empty
+		// value comes back as ''): the rewrite then refuses, untouched.
 		if !bytes.Equal(it.Raw(), data) {
 			return fmt.Errorf("failed SetNode %s changed the item", key)
 		}
 		return nil
 	}
 	out := it.Raw()
-	tail := len(data) - to
-	if !bytes.Equal(out[:from], data[:from]) || len(out) < from+tail || !bytes.Equal(out[len(out)-tail:], data[to:]) {
-		return fmt.Errorf("SetNode %s changed bytes outside the key:\n%q\n->\n%q", key, data, out)
+	if !bytes.Equal(it.Body(), body) || !reflect.DeepEqual(otherValues(it, key), others) ||
+		!it.Has(key) || !reflect.DeepEqual(decoded(it.Node(key)), want) {
+		return fmt.Errorf("SetNode %s changed a value or the body:\n%q\n->\n%q", key, data, out)
 	}
-	if !it.Has(key) {
-		return fmt.Errorf("SetNode %s lost the key:\n%q", key, out)
+	tail := len(data) - to
+	if block && (!bytes.Equal(out[:from], data[:from]) || len(out) < from+tail || !bytes.Equal(out[len(out)-tail:], data[to:])) {
+		return fmt.Errorf("SetNode %s changed bytes outside the key:\n%q\n->\n%q", key, data, out)
 	}
 	return nil
 }

@@ -161,9 +161,20 @@ func (it *Item) Section(title string) string {
 var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // Parse reads one knowledge item. A file that cannot be read as an item at
-// all (binary, no or unclosed frontmatter, YAML syntax) returns an *Error;
-// problems with individual keys are kept in Item.Problems.
+// all (binary, no or unclosed frontmatter, YAML syntax) returns an *Error,
+// which names a merge conflict when the file holds git's markers; problems
+// with individual keys are kept in Item.Problems.
 func Parse(path string, data []byte) (*Item, error) {
+	it, err := parse(path, data)
+	if err != nil {
+		if ce := conflictError(path, data); ce != nil {
+			return nil, ce
+		}
+	}
+	return it, err
+}
+
+func parse(path string, data []byte) (*Item, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, errorf(path, lineAt(data, i), "", "binary file (NUL byte), not a knowledge item")
 	}

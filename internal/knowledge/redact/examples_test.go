@@ -1,9 +1,6 @@
 package redact
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -14,13 +11,6 @@ func TestGitleaksExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("oracle suite: every gitleaks rule example; make test runs it")
 	}
-	f, err := os.Open("testdata/gitleaks/examples.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	rules, leaked, n := map[string]bool{}, map[string]int{}, 0
 	var long strings.Builder // the examples in long texts, as lint reads a file
 	var longSecrets []string
@@ -37,15 +27,7 @@ func TestGitleaksExamples(t *testing.T) {
 		long.Reset()
 		longSecrets = nil
 	}
-	for sc.Scan() {
-		var ex struct {
-			Rule    string
-			Text    string
-			Secrets []string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
-			t.Fatal(err)
-		}
+	for _, ex := range readGitleaksExamples(t, false) {
 		long.WriteString("Some words between examples.\n\n" + ex.Text + "\n\nMore words.\n")
 		longSecrets = append(longSecrets, ex.Secrets...)
 		if long.Len() > 8<<10 {
@@ -69,9 +51,6 @@ func TestGitleaksExamples(t *testing.T) {
 				}
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	checkLong()
 	if n < 6000 || len(rules) < 216 {

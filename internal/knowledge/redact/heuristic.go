@@ -222,19 +222,21 @@ func containsAny(s string, lits []string) bool {
 }
 
 // secretKey says whether a KEY=value name holds a credential: one of its
-// words names one, and its last word is not what describes a credential
-// without being one (SSH_KEY_PATH, TOKEN_TTL, API_KEY_ID).
+// words names one, and no word after it is what describes a credential
+// without being one (SSH_KEY_PATH, TOKEN_TTL, API_KEY_ID,
+// TOKEN_EXPIRY_SECONDS).
 func secretKey(name string) bool {
 	words := strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
-	if len(words) == 0 || describing[words[len(words)-1]] {
-		return false
-	}
+	found := false
 	for _, w := range words {
-		if secretWord(w, len(words)) {
-			return true
+		switch {
+		case secretWord(w, len(words)):
+			found = true
+		case found && describing[w]:
+			return false
 		}
 	}
-	return false
+	return found
 }
 
 // describing are last words of a name that describe a credential without
@@ -443,13 +445,16 @@ func printable(s string) bool {
 // looksRandom: mixed character classes and Shannon entropy above what
 // words, paths and identifiers reach. Hex strings (git hashes) are allowed
 // up to 64 characters, since commit ids and sha256 sums are everywhere in
-// transcripts.
+// transcripts, and at the lengths of the longer digests: 96 (sha384) and
+// 128 (sha512, BLAKE2b, sha3-512), as sha512sum and b2sum print them. A
+// key of those lengths written as a value (SECRET=..., token: ...) is
+// still found by its name.
 func looksRandom(tok string) bool {
 	if strings.Contains(tok, "REDACTED") {
 		return false
 	}
 	if isHex(tok) {
-		return len(tok) > 64
+		return len(tok) > 64 && len(tok) != 96 && len(tok) != 128
 	}
 	n := countClasses(tok)
 	if mostlyWords(tok) || n.other > len(tok)/4 { // paths, dotted names, dashed-words

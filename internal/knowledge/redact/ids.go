@@ -10,7 +10,7 @@ import (
 // a transcript's file name (Codex's rollout-<time>-<uuid>.jsonl, Gemini
 // CLI's session-<time>-<id8>.jsonl, Claude Code's <uuid>.jsonl) in a scan
 // draft's Evidence, or a lessons-learned reference (lessons-learned:
-// <ULID>/edits) in an imported item. Each is random by design, and joined
+// <ULID>/edits) in an imported item, or a Nix store path in a build log. Each is random by design, and joined
 // with its prefix and extension the token is long enough for the entropy
 // test; taken out, what remains is judged on its own.
 var (
@@ -23,6 +23,9 @@ var (
 	// A file name's time stamp: 2026-11-20T10-11-12 (Codex), 2026-11-20T10-11
 	// (Gemini CLI), with colons or a fraction as other tools write it.
 	stampRe = regexp.MustCompile(`(?:19|20)\d\d-[01]\d-[0-3]\dT[0-2]\d[-:][0-5]\d(?:[-:][0-5]\d(?:\.\d+)?)?Z?`)
+	// A Nix store path's hash: 32 characters of Nix's base32 (no e, o, t,
+	// u) between /nix/store/ and the package's name.
+	nixRe = regexp.MustCompile(`/nix/store/[0-9a-df-np-sv-z]{32}-`)
 )
 
 // idParts splits tok at the ids in it (ok false when it has none) and
@@ -46,11 +49,12 @@ func idParts(tok string) (parts []string, ok bool) {
 // idGap marks where withoutIDs took an id out.
 const idGap = "\x00"
 
-// withoutIDs takes the time stamps, UUIDs and ULIDs out of tok, leaving
-// idGap in their place.
+// withoutIDs takes the time stamps, UUIDs, Nix store hashes and ULIDs out
+// of tok, leaving idGap in their place.
 func withoutIDs(tok string) string {
 	tok = stampRe.ReplaceAllString(tok, idGap)
 	tok = uuidRe.ReplaceAllString(tok, idGap)
+	tok = nixRe.ReplaceAllString(tok, idGap)
 	// Two ULIDs with one separator between them share it, and a search
 	// finds the first only: cut one at a time until none is left.
 	for {

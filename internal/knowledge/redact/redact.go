@@ -53,18 +53,43 @@ func String(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return replaceAll(s, spans), nil
+}
+
+// Field is String for a field's value written as "key: value" (a #lesson
+// block's line): the value is judged with its key in front, as on the line
+// it came from, so a rule that needs the key's keyword (adafruit_token: ...)
+// still fires; the value alone is returned.
+func Field(key, value string) (string, error) {
+	prefix := key + ": "
+	spans, err := Find(prefix + value)
+	if err != nil {
+		return "", err
+	}
+	var in []Span
+	for _, sp := range spans {
+		sp.Start, sp.End = max(sp.Start-len(prefix), 0), sp.End-len(prefix)
+		if sp.End > sp.Start {
+			in = append(in, sp)
+		}
+	}
+	return replaceAll(value, in), nil
+}
+
+// replaceAll replaces each span of s (in order, not overlapping) by its
+// placeholder, and the same secret elsewhere in s (a token echoed twice,
+// once where no rule's context matched) too.
+func replaceAll(s string, spans []Span) string {
 	if len(spans) == 0 {
-		return s, nil
+		return s
 	}
 	out := replaceSpans(s, spans)
-	// The same secret elsewhere in the text (a token echoed twice, once
-	// where no rule's context matched) goes too.
 	for _, sp := range spans {
 		if sec := s[sp.Start:sp.End]; len(sec) >= 8 {
 			out = strings.ReplaceAll(out, sec, Placeholder(sp.Kind))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // replaceSpans replaces each span of s (in order, not overlapping) by its

@@ -148,3 +148,26 @@ func TestFailClosed(t *testing.T) {
 		t.Fatal("Find: want an error")
 	}
 }
+
+// TestDigestLengthKeysByName: a hex key as long as a sha384 or sha512
+// digest (which stay, see testdata/ordinary.txt) is still a secret where
+// its name says so, and a name with a describing word before its
+// credential word still holds one.
+func TestDigestLengthKeysByName(t *testing.T) {
+	for _, n := range []int{96, 128} {
+		key := randFrom(t, "0123456789abcdef", n)
+		for _, text := range []string{
+			"export HMAC_SECRET=" + key,
+			"signing_key: " + key,
+			"SESSION_EXPIRY_TOKEN=" + key,
+		} {
+			got, err := String(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(got, key) {
+				t.Errorf("%d hex digits survive in %q", n, got)
+			}
+		}
+	}
+}

@@ -60,18 +60,24 @@ func (s *Store) RejectLocked(hash, title string) error {
 // committed files: git then merges two branches' versions by keeping both
 // sides' lines) to the work tree's .gitattributes once.
 func (s *Store) EnsureUnion(rel string) error {
+	_, err := s.EnsureUnionAdded(rel)
+	return err
+}
+
+// EnsureUnionAdded is EnsureUnion, saying whether the line was added now.
+func (s *Store) EnsureUnionAdded(rel string) (bool, error) {
 	line := lorepath.UnionLine(rel)
 	data, err := os.ReadFile(s.Path(lorepath.Gitattributes))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("gitstore: %w", err)
+		return false, fmt.Errorf("gitstore: %w", err)
 	}
 	for _, l := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(l) == line {
-			return nil
+			return false, nil
 		}
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	return s.WriteLocked(lorepath.Gitattributes, append(data, line+"\n"...))
+	return true, s.WriteLocked(lorepath.Gitattributes, append(data, line+"\n"...))
 }
