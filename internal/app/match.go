@@ -81,7 +81,7 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	return r, nil
 }
 
-// deliveries names how each project item reaches an agent (the one
+// deliveries names how each item of every scope reaches an agent (the one
 // answer list and show give), and with all lists those that never do.
 func (r *Matched) deliveries(s *gitstore.Store, all bool) {
 	cfg, err := s.Config()
@@ -89,7 +89,10 @@ func (r *Matched) deliveries(s *gitstore.Store, all bool) {
 		return // the build above reported it
 	}
 	set := compile.Settings(cfg)
-	items, _ := s.Load()
+	items, _, err := allItems(s)
+	if err != nil {
+		return // the build above reported it
+	}
 	r.Delivery = map[string]compile.Delivery{}
 	for _, it := range items {
 		d := compile.DeliveryOf(it, set)

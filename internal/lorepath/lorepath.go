@@ -81,3 +81,8 @@ func Abs(root, rel string) string { return filepath.Join(root, filepath.FromSlas
 // UnionLine is the .gitattributes line that makes git merge rel by keeping
 // both sides' lines.
 func UnionLine(rel string) string { return "/" + rel + " merge=union" }
+
+// SourceState is the file in a fetched organisation store's cache folder
+// that records its fetches (docs/design.md, Scopes and organisation
+// stores); the hook reads its time to sync in the background.
+const SourceState = "state.json"

@@ -25,7 +25,7 @@ import (
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 7
+const Version = 8
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -57,13 +57,14 @@ type Item struct {
 	ID         string
 	Kind       string
 	Title      string
-	File       string // where it came from (repo-relative, or ~/ for global items)
+	File       string // where it came from (repo-relative, or origin:path for org and user items)
 	Status     string
 	Priority   int // 1-10
 	Confidence float64
 	Deny       bool // enforce: deny on an active critical item
 	Hold       bool // enforce: once on an active item: hold the first matching call of a context
-	Global     bool // from the user's global store
+	Global     bool // from the user's own store
+	Org        bool // from an organisation store (its origin: File up to ':')
 	Triggers   Triggers
 	// Required lists, for each of Triggers.Commands, literals that every
 	// match of the pattern contains (ASCII-lowercased; nil: none known):

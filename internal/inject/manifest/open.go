@@ -530,7 +530,7 @@ func (m *Manifest) Item(i int) (Item, error) {
 	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
 	it.Priority = int(d.byte())
 	flags := d.byte()
-	it.Deny, it.Global, it.Hold = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	it.Deny, it.Global, it.Hold, it.Org = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 	it.Confidence = math.Float64frombits(d.u64())
 	t := &it.Triggers
 	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics, &t.Content} {

@@ -1,0 +1,149 @@
+package sources
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/testrepo"
+)
+
+const lesson = `---
+id: %s
+kind: lesson
+title: "%s"
+status: active
+priority: medium
+triggers:
+  commands: ['terraform apply']
+---
+
+## Mistake
+Applied without a plan.
+
+## Fix
+Run terraform plan first.
+`
+
+// orgRepo is an organisation's store repository (work tree) and its bare
+// remote, reached over file://.
+func orgRepo(t *testing.T) (*testrepo.Repo, string) {
+	t.Helper()
+	work := testrepo.New(t)
+	work.Write(".lore/lessons/plan.md", strings.Replace(strings.Replace(lesson, "%s", "01JRQABE000000000000000001", 1), "%s", "Plan first", 1))
+	work.Commit("2026-01-05T10:00:00Z", "first")
+	bare := filepath.Join(t.TempDir(), "org.git")
+	work.Git("clone", "-q", "--bare", work.Dir, bare)
+	work.Git("remote", "add", "origin", bare)
+	return work, "file://" + bare
+}
+
+func TestFetchSharesOneCopyAndFollowsForcePush(t *testing.T) {
+	work, url := orgRepo(t)
+	root := t.TempDir()
+	src := config.Source{Name: "acme", URL: url, Ref: "main"}
+	f, err := Fetch(context.Background(), root, src, true)
+	if err != nil || !f.Changed || f.State.Commit == "" || f.State.Error != "" {
+		t.Fatalf("first fetch: %+v, %v", f, err)
+	}
+	first := f.State.Commit
+	store := StoreDir(f.Dir, src, f.State)
+	if _, err := os.Stat(filepath.Join(store, "lessons", "plan.md")); err != nil {
+		t.Fatalf("the checkout has no lesson: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.Dir, first, ".git")); err == nil {
+		t.Fatal("the checkout kept the clone's .git")
+	}
+
+	// Nothing moved: no new checkout.
+	again, err := Fetch(context.Background(), root, src, true)
+	if err != nil || again.Changed || again.State.Commit != first || !again.State.Attempted.After(f.State.Attempted.Add(-1)) {
+		t.Fatalf("second fetch: %+v, %v", again, err)
+	}
+
+	// A rewritten history: the remote's main is replaced by an unrelated commit.
+	work.Git("checkout", "-q", "--orphan", "rewritten")
+	work.Write(".lore/lessons/plan.md", strings.Replace(strings.Replace(lesson, "%s", "01JRQABE000000000000000002", 1), "%s", "Plan, rewritten", 1))
+	rewritten := work.Commit("2026-01-06T10:00:00Z", "rewritten")
+	work.Git("push", "-q", "--force", "origin", "rewritten:main")
+	f, err = Fetch(context.Background(), root, src, true)
+	if err != nil || !f.Changed || f.State.Commit != rewritten {
+		t.Fatalf("after force-push: %+v, %v (want %s)", f, err, rewritten)
+	}
+	data, err := os.ReadFile(filepath.Join(StoreDir(f.Dir, src, f.State), "lessons", "plan.md"))
+	if err != nil || !strings.Contains(string(data), "Plan, rewritten") {
+		t.Fatalf("the checkout is not the rewritten commit: %q, %v", data, err)
+	}
+
+	// Offline: the remote is gone; the last copy stays, the error is kept.
+	if err := os.RemoveAll(strings.TrimPrefix(url, "file://")); err != nil {
+		t.Fatal(err)
+	}
+	off, err := Fetch(context.Background(), root, src, true)
+	if err == nil || off.State.Commit != rewritten || off.State.Error == "" || !off.State.Fetched.Equal(f.State.Fetched) {
+		t.Fatalf("offline fetch: %+v, %v", off, err)
+	}
+	st, err := ReadState(off.Dir)
+	if err != nil || st.Commit != rewritten || st.Error == "" {
+		t.Fatalf("state after the failed fetch: %+v, %v", st, err)
+	}
+	if _, err := os.Stat(filepath.Join(StoreDir(off.Dir, src, st), "lessons", "plan.md")); err != nil {
+		t.Fatalf("the last copy is gone: %v", err)
+	}
+}
+
+func TestFetchRefAndPath(t *testing.T) {
+	work, url := orgRepo(t)
+	work.Git("tag", "v1")
+	work.Git("push", "-q", "origin", "v1")
+	root := t.TempDir()
+	for _, tc := range []struct {
+		src  config.Source
+		want string // "" is any success
+	}{
+		{config.Source{Name: "tag", URL: url, Ref: "v1"}, ""},
+		{config.Source{Name: "head", URL: url}, ""},
+		{config.Source{Name: "nobranch", URL: url, Ref: "nope"}, `no branch or tag "nope"`},
+		{config.Source{Name: "nofolder", URL: url, Ref: "main", Path: "knowledge"}, "no folder knowledge"},
+	} {
+		f, err := Fetch(context.Background(), root, tc.src, true)
+		switch {
+		case tc.want == "" && (err != nil || f.State.Commit == ""):
+			t.Errorf("%s: %+v, %v", tc.src.Name, f, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || f.State.Error == ""):
+			t.Errorf("%s: error %v, want %q recorded", tc.src.Name, err, tc.want)
+		}
+	}
+}
+
+func TestFetchBusyWhenLocked(t *testing.T) {
+	_, url := orgRepo(t)
+	root := t.TempDir()
+	src := config.Source{Name: "acme", URL: url, Ref: "main"}
+	dir := Dir(root, src)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlock, ok, err := lock(dir, true)
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	f, err := Fetch(context.Background(), root, src, false)
+	unlock()
+	if err != nil || !f.Busy || f.State.Commit != "" {
+		t.Fatalf("fetch while another holds the lock: %+v, %v", f, err)
+	}
+}
+
+func TestDirSharedByURL(t *testing.T) {
+	a := config.Source{Name: "acme", URL: "https://example.com/a.git"}
+	same := config.Source{Name: "acme", URL: " https://example.com/a.git", Path: ".lore/"}
+	b := config.Source{Name: "acme", URL: "https://example.com/a.git", Ref: "dev"}
+	c := config.Source{Name: "acme", URL: "https://example.com/other.git"}
+	if Dir("/r", a) != Dir("/r", same) || Dir("/r", a) == Dir("/r", b) || Dir("/r", a) == Dir("/r", c) || !strings.HasPrefix(filepath.Base(Dir("/r", a)), "acme-") {
+		t.Fatalf("dirs: %s %s %s", Dir("/r", a), Dir("/r", b), Dir("/r", c))
+	}
+}
