@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/store/sources"
 	"github.com/lore-agents/lore/internal/testrepo"
@@ -228,5 +229,61 @@ func TestListShowsEveryScope(t *testing.T) {
 	sh, err := Show(s, "acme:lessons/plan.md")
 	if err != nil || sh.Item.ID != idOrg {
 		t.Fatalf("show an org item: %+v, %v", sh, err)
+	}
+}
+
+func TestLintReportsOtherScopesAsWarnings(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	before, err := Lint(s, LintOptions{})
+	if err != nil || before.Failed(false) {
+		t.Fatalf("lint before sync: %+v, %v", before, err)
+	}
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Lint(s, LintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var broken, shared bool
+	for _, f := range r.Findings {
+		broken = broken || f.Path == "acme:lessons/broken.md" && f.Key == "title" && f.Severity == lint.Warning
+		shared = shared || f.Path == "acme:lessons/shared.md" && f.Key == "id" && strings.Contains(f.Msg, ".lore/lessons/shared.md") && f.Severity == lint.Warning
+	}
+	if !broken || !shared || r.Failed(false) || !r.Failed(true) {
+		t.Fatalf("findings %+v: want the org store's broken item and shared id as warnings, failing only --strict", r.Findings)
+	}
+}
+
+func TestExportHasTheTeamsScopesOnly(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	user := filepath.Join(cfgHome, "lore", "lessons")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "plan.md"), []byte(scopedLesson(idUser, "User plan", "active")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := projectNaming(t, url, "")
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Export(s, ExportOptions{Target: "agents"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.ReadFile("AGENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.Contains(text, "Org plan") || strings.Contains(text, "User plan") || strings.Contains(text, "Org shared") ||
+		strings.Contains(text, "Org draft") || !strings.Contains(text, "Project shared") {
+		t.Fatalf("AGENTS.md:\n%s", text)
+	}
+	if r, err := Export(s, ExportOptions{Target: "agents", Check: true}); err != nil || len(r.Changes) != 0 {
+		t.Fatalf("check right after the export: %+v, %v", r.Changes, err)
 	}
 }
