@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -73,7 +74,7 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 
 // origin names where an item comes from: project, a source or user.
 func origin(path string) string {
-	if o := compile.Origin(path); o != "" {
+	if o := manifest.Origin(path); o != "" {
 		return o
 	}
 	return compile.Project.String()

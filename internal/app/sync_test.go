@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/app/doctor"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -205,6 +206,15 @@ func TestSyncOfflineAndSharedCopy(t *testing.T) {
 	st, _ := sources.ReadState(r.Sources[0].Dir)
 	if st.Error == "" || st.Fetched.IsZero() {
 		t.Fatalf("state after the failed sync: %+v", st)
+	}
+	// lore doctor says since when the copy in use is.
+	since := "acme cannot be fetched since " + st.Fetched.Local().Format("2006-01-02 15:04")
+	var found bool
+	for _, f := range Doctor(a, os.Getenv).Findings {
+		found = found || f.Check == "sources" && strings.HasPrefix(f.Message, since) && f.Level == doctor.Info
+	}
+	if !found {
+		t.Fatalf("doctor does not say %q: %+v", since, Doctor(a, os.Getenv).Findings)
 	}
 }
 

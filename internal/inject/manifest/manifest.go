@@ -15,6 +15,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -153,4 +154,15 @@ func sum32(parts ...[]byte) uint32 {
 		_, _ = d.Write(p) // a Digest's Write never fails
 	}
 	return uint32(d.Sum64())
+}
+
+// Origin is the store an item file comes from: the name before the ':' of
+// an org or user item's path (acme:lessons/x.md), "" for the project's
+// (docs/design.md, Scopes and organisation stores).
+func Origin(file string) string {
+	name, _, ok := strings.Cut(file, ":")
+	if !ok || strings.ContainsAny(name, "/\\") {
+		return ""
+	}
+	return name
 }

@@ -36,15 +36,6 @@ type Store struct {
 	Items []*markdown.Item
 }
 
-// Origin is the origin of an item path: the store name before the ':' of
-// an org or user item, "" for a project item.
-func Origin(path string) string {
-	if name, _, ok := strings.Cut(path, ":"); ok && !strings.Contains(name, "/") {
-		return name
-	}
-	return ""
-}
-
 // UserDir is the user's own store: $XDG_CONFIG_HOME/lore (the
 // platform's config folder elsewhere), or "" when there is none.
 func UserDir() string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/inject/ledger"
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -116,7 +117,7 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 		}
 		s := itemStats(in, it, d, lf, cs)
 		if i >= len(in.Items) {
-			s.Origin = compile.Origin(it.Path) // the source's name, or "user"
+			s.Origin = manifest.Origin(it.Path) // the source's name, or "user"
 		}
 		r.Items = append(r.Items, s)
 	}
