@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/app/doctor"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/store/sources"
 	"github.com/lore-agents/lore/internal/testrepo"
@@ -295,5 +296,41 @@ func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 	}
 	if r, err := Export(s, ExportOptions{Target: "agents", Check: true}); err != nil || len(r.Changes) != 0 {
 		t.Fatalf("check right after the export: %+v, %v", r.Changes, err)
+	}
+}
+
+func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	s := newStore(t)
+	for _, scope := range []string{"user", "global"} {
+		r, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: "Mind the " + scope + " quota", Priority: "high", Confidence: 1, Scope: scope},
+			Sections: map[string]string{"Issue": "Quota.", "Avoid": "Check it."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "user:pitfalls/PF-0001-mind-the-user-quota.md"
+		if scope == "global" {
+			want = "user:pitfalls/PF-0002-mind-the-global-quota.md"
+		}
+		if r.Path != want || r.Item.Scope != "" {
+			t.Fatalf("--scope %s: %s (scope %q), want %s", scope, r.Path, r.Item.Scope, want)
+		}
+		if _, err := os.Stat(filepath.Join(cfgHome, "lore", strings.TrimPrefix(want, "user:"))); err != nil {
+			t.Fatalf("not in the user's store: %v", err)
+		}
+	}
+	if items, _ := s.Load(); len(items) != 0 {
+		t.Fatalf("the project got %d items", len(items))
+	}
+	if entries, _ := os.ReadDir(filepath.Join(cfgHome, "lore")); len(entries) != 2 { // pitfalls/ and cache/ (the lock)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the user's store holds %v", names)
+	}
+	l, err := List(s, ListOptions{})
+	if err != nil || len(l.Items) != 2 || l.Items[0].Origin != "user" {
+		t.Fatalf("list: %+v, %v", l.Items, err)
 	}
 }
