@@ -2,7 +2,10 @@ package sources
 
 import (
 	"context"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,5 +148,39 @@ func TestDirSharedByURL(t *testing.T) {
 	c := config.Source{Name: "acme", URL: "https://example.com/other.git"}
 	if Dir("/r", a) != Dir("/r", same) || Dir("/r", a) == Dir("/r", b) || Dir("/r", a) == Dir("/r", c) || !strings.HasPrefix(filepath.Base(Dir("/r", a)), "acme-") {
 		t.Fatalf("dirs: %s %s %s", Dir("/r", a), Dir("/r", b), Dir("/r", c))
+	}
+}
+
+// TestFetchOverHTTP serves the bare remote with git's own smart HTTP
+// server (git http-backend behind net/http/cgi on 127.0.0.1), so the
+// transport an https source uses is the one proven.
+func TestFetchOverHTTP(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git http-backend needs the git CLI")
+	}
+	work, fileURL := orgRepo(t)
+	bare := strings.TrimPrefix(fileURL, "file://")
+	srv := httptest.NewServer(&cgi.Handler{Path: gitBin, Args: []string{"http-backend"},
+		Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}})
+	defer srv.Close()
+	src := config.Source{Name: "acme", URL: srv.URL + "/" + filepath.Base(bare), Ref: "main"}
+	root := t.TempDir()
+	f, err := Fetch(context.Background(), root, src, true)
+	if err != nil || !f.Changed {
+		t.Fatalf("fetch over http: %+v, %v", f, err)
+	}
+	work.Write(".lore/lessons/second.md", strings.Replace(strings.Replace(lesson, "%s", "01JRQABE000000000000000003", 1), "%s", "Second", 1))
+	second := work.Commit("2026-01-07T10:00:00Z", "second")
+	work.Git("push", "-q", "origin", "main")
+	if rem := ListRemote(context.Background(), src); rem.Err != nil || rem.Commit != second {
+		t.Fatalf("ls-remote over http: %+v, want %s", rem, second)
+	}
+	f, err = Fetch(context.Background(), root, src, true)
+	if err != nil || f.State.Commit != second {
+		t.Fatalf("second fetch over http: %+v, %v", f, err)
+	}
+	if _, err := os.Stat(filepath.Join(StoreDir(f.Dir, src, f.State), "lessons", "second.md")); err != nil {
+		t.Fatal(err)
 	}
 }
