@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -67,6 +68,8 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 		return Scopes{Config: cfg}, err
 	}
 	user := compile.UserDir()
+	userConfig := filepath.Join(user, "config.yaml")
+	userStat := manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
 	uc, err := readUserConfig(user)
 	if err != nil {
 		return Scopes{Config: cfg}, err
@@ -76,14 +79,15 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	if root := sources.Root(); root != "" {
 		for _, src := range cfg.Sources {
 			dir := sources.Dir(root, src)
-			st, _ := sources.ReadState(dir) // unreadable: as never fetched; lore doctor says so
+			head := filepath.Join(dir, lorepath.SourceHead)
+			stat := manifest.StatPath(head) // before the read (compile.Store.Stat)
 			sc.Stores = append(sc.Stores, compile.Store{Scope: compile.Org, Name: src.Name,
-				Dir: sources.StoreDir(dir, src, st), State: filepath.Join(dir, lorepath.SourceState)})
+				Dir: sources.StoreDir(dir, src, sources.Head(dir)), State: head, Stat: stat})
 		}
 	}
 	if user != "" {
 		sc.Stores = append(sc.Stores, compile.Store{Scope: compile.User, Name: config.UserName, Dir: user,
-			State: filepath.Join(user, "config.yaml")})
+			State: userConfig, Stat: userStat})
 	}
 	return sc, nil
 }

@@ -82,7 +82,12 @@ func Abs(root, rel string) string { return filepath.Join(root, filepath.FromSlas
 // both sides' lines.
 func UnionLine(rel string) string { return "/" + rel + " merge=union" }
 
-// SourceState is the file in a fetched organisation store's cache folder
-// that records its fetches (docs/design.md, Scopes and organisation
-// stores); the hook reads its time to sync in the background.
-const SourceState = "state.json"
+// The files of a fetched organisation store's cache folder (docs/design.md,
+// Scopes and organisation stores): SourceHead names the checkout in use
+// and changes only when a fetch moves it (the manifest watches it);
+// SourceState records every fetch attempt (the hook reads its time to
+// sync in the background).
+const (
+	SourceHead  = "HEAD"
+	SourceState = "state.json"
+)

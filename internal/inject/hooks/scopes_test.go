@@ -42,7 +42,8 @@ func orgRepo(t *testing.T, stamp time.Time) (root, state string) {
 	if err := os.WriteFile(filepath.Join(org, "lessons", "plan.md"), []byte(orgLesson), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	state = filepath.Join(t.TempDir(), "state.json")
+	cache := t.TempDir()
+	head, state := filepath.Join(cache, "HEAD"), filepath.Join(cache, "state.json")
 	if !stamp.IsZero() {
 		if err := os.WriteFile(state, []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -55,7 +56,7 @@ func orgRepo(t *testing.T, stamp time.Time) (root, state string) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	stores := []compile.Store{{Scope: compile.Org, Name: "acme", Dir: org, State: state, Items: items}}
+	stores := []compile.Store{{Scope: compile.Org, Name: "acme", Dir: org, State: head, Stat: manifest.StatPath(head), Items: items}}
 	snap := compile.TakeSnapshot(r.Dir, stores, config.Default().Learnings)
 	data, rep, err := compile.Build(compile.Input{Config: config.Default(), Stores: stores, Snapshot: snap})
 	if err != nil || rep.Compiled != 1 {

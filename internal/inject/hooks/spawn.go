@@ -63,21 +63,21 @@ func (h *handler) reconcileInBackground(cwd string) {
 const syncEvery = 24 * time.Hour
 
 // syncInBackground starts `lore sync --background` at SessionStart when
-// the manifest reads an organisation store (a source's fetch state is
-// among its watched files) never fetched, or last tried a day ago or more
-// (docs/design.md, Scopes and organisation stores). One stat per source,
-// and only at SessionStart: a tool call never pays for it, and the hook
-// never links the network code.
+// the manifest reads an organisation store (a source's HEAD is among its
+// watched files) never fetched, or last tried a day ago or more (the time
+// of the fetch state beside it: docs/design.md, Scopes and organisation
+// stores). One stat per source, and only at SessionStart: a tool call
+// never pays for it, and the hook never links the network code.
 func (h *handler) syncInBackground(m *manifest.Manifest, now time.Time) {
 	if m == nil || h.root == "" {
 		return
 	}
-	states, err := m.WatchedNamed(lorepath.SourceState)
+	heads, err := m.WatchedNamed(lorepath.SourceHead)
 	if err != nil {
 		return // a corrupt manifest is rebuilt; the next session syncs
 	}
-	for _, w := range states {
-		fi, err := os.Stat(w.Abs(h.root))
+	for _, w := range heads {
+		fi, err := os.Stat(filepath.Join(filepath.Dir(w.Abs(h.root)), lorepath.SourceState))
 		if err != nil || now.Sub(fi.ModTime()) >= syncEvery {
 			h.background("", "sync", "--background")
 			return

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -30,9 +31,12 @@ type Store struct {
 	Scope Scope
 	Name  string // the source's name, or "user"
 	Dir   string // the folder read, laid out like .lore/ ("" when never fetched)
-	// State is the file whose change makes the manifest stale when the
-	// store moves to another checkout (a source's fetch state), "" for none.
+	// State is the file whose change makes the manifest stale (a source's
+	// HEAD, the user's config), "" for none, and Stat its stat taken
+	// before the store was resolved from it: a change in between makes
+	// the manifest stale, never wrongly fresh.
 	State string
+	Stat  manifest.Stat
 	Items []*markdown.Item
 }
 

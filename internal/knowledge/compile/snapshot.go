@@ -79,7 +79,7 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 	folder(filepath.Join(root, filepath.FromSlash(lorepath.Skills)), lorepath.Skills, lorepath.Skills)
 	for _, st := range stores {
 		if st.State != "" {
-			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: manifest.StatPath(st.State)})
+			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: st.Stat})
 		}
 		if st.Dir == "" {
 			continue

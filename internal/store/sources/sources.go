@@ -45,7 +45,8 @@ func Dir(root string, s config.Source) string {
 }
 
 // State is what a source's folder records of its fetches
-// (lorepath.SourceState, written after every attempt).
+// (lorepath.SourceState, written after every attempt; the checkout in use
+// is lorepath.SourceHead's).
 type State struct {
 	URL       string    `json:"url"`
 	Ref       string    `json:"ref"`
@@ -72,13 +73,27 @@ func ReadState(dir string) (State, error) {
 	return st, nil
 }
 
-// StoreDir is the store folder of a source's last good fetch, "" when it
-// was never fetched.
-func StoreDir(dir string, s config.Source, st State) string {
-	if st.Commit == "" {
+// Head is the commit of the checkout in use in a source's folder, "" when
+// it was never fetched.
+func Head(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, lorepath.SourceHead))
+	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, st.Commit, filepath.FromSlash(s.Folder()))
+	c := strings.TrimSpace(string(data))
+	if len(c) < 40 || strings.Trim(c, "0123456789abcdef") != "" {
+		return "" // not a commit: as never fetched
+	}
+	return c
+}
+
+// StoreDir is the store folder of a source's checkout of commit, "" for
+// none.
+func StoreDir(dir string, s config.Source, commit string) string {
+	if commit == "" {
+		return ""
+	}
+	return filepath.Join(dir, commit, filepath.FromSlash(s.Folder()))
 }
 
 // Fetched is one source after a fetch.
@@ -120,6 +135,9 @@ func Fetch(ctx context.Context, root string, s config.Source, wait bool) (Fetche
 	} else {
 		f.Changed = commit != f.State.Commit
 		f.State.Commit, f.State.Fetched, f.State.Error = commit, f.State.Attempted, ""
+	}
+	if err == nil && Head(f.Dir) != f.State.Commit { // the reader's switch: after the checkout, before the state
+		err = replace(filepath.Join(f.Dir, lorepath.SourceHead), []byte(f.State.Commit+"\n"))
 	}
 	if werr := writeState(f.Dir, f.State); werr != nil && err == nil {
 		err = werr
@@ -188,7 +206,12 @@ func writeState(dir string, st State) error {
 	if err != nil {
 		return err
 	}
-	if err := filewrite.Replace(filepath.Join(dir, lorepath.SourceState), append(data, '\n'), filewrite.Options{}); err != nil {
+	return replace(filepath.Join(dir, lorepath.SourceState), append(data, '\n'))
+}
+
+// replace writes a file of the source's folder atomically.
+func replace(path string, data []byte) error {
+	if err := filewrite.Replace(path, data, filewrite.Options{}); err != nil {
 		return fmt.Errorf("sources: %w", err)
 	}
 	return nil

@@ -53,7 +53,10 @@ func TestFetchSharesOneCopyAndFollowsForcePush(t *testing.T) {
 		t.Fatalf("first fetch: %+v, %v", f, err)
 	}
 	first := f.State.Commit
-	store := StoreDir(f.Dir, src, f.State)
+	if Head(f.Dir) != first {
+		t.Fatalf("HEAD names %q, want %s", Head(f.Dir), first)
+	}
+	store := StoreDir(f.Dir, src, f.State.Commit)
 	if _, err := os.Stat(filepath.Join(store, "lessons", "plan.md")); err != nil {
 		t.Fatalf("the checkout has no lesson: %v", err)
 	}
@@ -76,7 +79,7 @@ func TestFetchSharesOneCopyAndFollowsForcePush(t *testing.T) {
 	if err != nil || !f.Changed || f.State.Commit != rewritten {
 		t.Fatalf("after force-push: %+v, %v (want %s)", f, err, rewritten)
 	}
-	data, err := os.ReadFile(filepath.Join(StoreDir(f.Dir, src, f.State), "lessons", "plan.md"))
+	data, err := os.ReadFile(filepath.Join(StoreDir(f.Dir, src, f.State.Commit), "lessons", "plan.md"))
 	if err != nil || !strings.Contains(string(data), "Plan, rewritten") {
 		t.Fatalf("the checkout is not the rewritten commit: %q, %v", data, err)
 	}
@@ -93,7 +96,7 @@ func TestFetchSharesOneCopyAndFollowsForcePush(t *testing.T) {
 	if err != nil || st.Commit != rewritten || st.Error == "" {
 		t.Fatalf("state after the failed fetch: %+v, %v", st, err)
 	}
-	if _, err := os.Stat(filepath.Join(StoreDir(off.Dir, src, st), "lessons", "plan.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(StoreDir(off.Dir, src, Head(off.Dir)), "lessons", "plan.md")); err != nil {
 		t.Fatalf("the last copy is gone: %v", err)
 	}
 }
@@ -180,7 +183,7 @@ func TestFetchOverHTTP(t *testing.T) {
 	if err != nil || f.State.Commit != second {
 		t.Fatalf("second fetch over http: %+v, %v", f, err)
 	}
-	if _, err := os.Stat(filepath.Join(StoreDir(f.Dir, src, f.State), "lessons", "second.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(StoreDir(f.Dir, src, f.State.Commit), "lessons", "second.md")); err != nil {
 		t.Fatal(err)
 	}
 }
