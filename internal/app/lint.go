@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
+	"strings"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -122,28 +122,11 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 // storeFiles reads every regular file of a store's kind folders, by the
 // path its items show (origin:folder/name).
 func storeFiles(st compile.Store) ([]lint.File, error) {
-	var files []lint.File
-	for _, kind := range markdown.Kinds {
-		folder := markdown.Folder(kind)
-		entries, err := os.ReadDir(filepath.Join(st.Dir, folder))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return files, err
-		}
-		for _, e := range entries {
-			if !e.Type().IsRegular() {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(st.Dir, folder, e.Name()))
-			if err != nil {
-				return files, err
-			}
-			files = append(files, lint.File{Path: st.Name + ":" + folder + "/" + e.Name(), Data: data})
-		}
+	files, err := kindFiles(gitstore.OpenFolder(st.Dir))
+	for i := range files {
+		files[i].Path = st.Name + ":" + strings.TrimPrefix(files[i].Path, lorepath.Dir+"/")
 	}
-	return files, nil
+	return files, err
 }
 
 // fix plans lint's rewrites and applies them, both under one hold of the

@@ -87,6 +87,19 @@ func projectNaming(t *testing.T, url, extra string) *gitstore.Store {
 	return s
 }
 
+// userLesson puts the user's own lesson on the shared trigger in the
+// user's store under the config folder.
+func userLesson(t *testing.T, cfgHome string) {
+	t.Helper()
+	user := filepath.Join(cfgHome, "lore", "lessons")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "plan.md"), []byte(scopedLesson(idUser, "User plan", "active")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func write(t *testing.T, s *gitstore.Store, rel, data string) {
 	t.Helper()
 	if err := s.WriteFile(rel, []byte(data)); err != nil {
@@ -110,13 +123,7 @@ func injectedFor(t *testing.T, s *gitstore.Store, command string) []string {
 func TestSyncScopesPrecedenceAndDisable(t *testing.T) {
 	cfgHome, _ := hermetic(t)
 	_, url := orgSource(t)
-	user := filepath.Join(cfgHome, "lore", "lessons")
-	if err := os.MkdirAll(user, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(user, "plan.md"), []byte(scopedLesson(idUser, "User plan", "active")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	userLesson(t, cfgHome)
 	s := projectNaming(t, url, "inject:\n  drafts: true\n  maxItems: 5\n")
 
 	// Before a sync the org store is not there: the build never fetches.
@@ -271,13 +278,7 @@ func TestLintReportsOtherScopesAsWarnings(t *testing.T) {
 func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 	cfgHome, _ := hermetic(t)
 	_, url := orgSource(t)
-	user := filepath.Join(cfgHome, "lore", "lessons")
-	if err := os.MkdirAll(user, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(user, "plan.md"), []byte(scopedLesson(idUser, "User plan", "active")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	userLesson(t, cfgHome)
 	s := projectNaming(t, url, "")
 	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
 		t.Fatal(err)
