@@ -240,7 +240,7 @@ func (h *handler) subagentStart(sess *session) reply {
 		text += "\n" + always + "\n"
 	}
 	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, a.Origin)}
 }
 
 // alwaysOn is the manifest's block of items without triggers (none
@@ -290,7 +290,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 		text += "\n" + block + "\n"
 	}
 	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, a.Origin)}
 }
 
 // restart readies the session's folder for a session that starts, is

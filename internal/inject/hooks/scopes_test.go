@@ -34,12 +34,18 @@ Run terraform plan first.
 // fetched, no state file).
 func orgRepo(t *testing.T, stamp time.Time) (root, state string) {
 	t.Helper()
+	return orgRepoWith(t, stamp, orgLesson)
+}
+
+// orgRepoWith is orgRepo with the org store's one lesson given.
+func orgRepoWith(t *testing.T, stamp time.Time, lesson string) (root, state string) {
+	t.Helper()
 	r := testrepo.New(t)
 	org := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(org, "lessons"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(org, "lessons", "plan.md"), []byte(orgLesson), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(org, "lessons", "plan.md"), []byte(lesson), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()
@@ -77,6 +83,18 @@ func TestRecordNamesTheOrigin(t *testing.T) {
 	proj := repo(t, testItems)
 	if ctx := context(t, hook(t, "claude", "PreToolUse", bash(proj, newSession(t), "pytest -x"))); strings.Contains(ctx, `"origin"`) {
 		t.Fatalf("a project item's record names an origin:\n%s", ctx)
+	}
+}
+
+// An org item without triggers comes at session start, and the record
+// names its origin there too.
+func TestSessionStartRecordNamesTheOrigin(t *testing.T) {
+	always := strings.Replace(orgLesson, "triggers:\n  tools: [Bash]\n  commands: ['\\bterraform\\s+apply\\b']\n", "", 1)
+	root, _ := orgRepoWith(t, time.Now(), always)
+	ctx := context(t, hook(t, "claude", "SessionStart", map[string]any{"session_id": newSession(t), "cwd": root, "hook_event_name": "SessionStart", "source": "startup"}))
+	if !strings.Contains(ctx, "Plan before apply") ||
+		!strings.HasSuffix(ctx, `"origin":{"01JRQABE0000000000000000G1":"acme"}} -->`) {
+		t.Fatalf("session start:\n%s", ctx)
 	}
 }
 

@@ -91,6 +91,9 @@ type ref struct{ off, n, crc uint32 }
 type Always struct {
 	Text              string
 	Injected, Dropped []string
+	// Origin names the store of each org or user item injected (id,
+	// store), read back by AlwaysOn for the record; not written.
+	Origin [][2]string
 }
 
 // Bucket lists the items worth scoring for one tool ("*" for tools no
