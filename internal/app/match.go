@@ -134,6 +134,7 @@ type MatchScore struct {
 	Hold     bool     `json:"hold,omitempty"`
 	Reasons  []string `json:"reasons"`
 	Delivery string   `json:"delivery,omitempty"` // the item's delivery (a project item)
+	Origin   string   `json:"origin,omitempty"`   // an org or user item's store (docs/design.md, Scopes and organisation stores)
 }
 
 // Report is the decision as `lore match --json` prints it.
@@ -146,7 +147,7 @@ func (m Matched) scores(rs []match.Result) []MatchScore {
 	out := make([]MatchScore, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons,
-			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind})
+			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind, Origin: manifest.Origin(r.File)})
 	}
 	return out
 }
