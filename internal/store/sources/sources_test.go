@@ -2,6 +2,7 @@ package sources
 
 import (
 	"context"
+	"fmt"
 	"net/http/cgi"
 	"net/http/httptest"
 	"os"
@@ -185,5 +186,47 @@ func TestFetchOverHTTP(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(StoreDir(f.Dir, src, f.State.Commit), "lessons", "second.md")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A reader that resolves HEAD and reads the checkout while fetches move
+// it sees one whole commit or another, never a missing or partial file.
+func TestReaderNeverSeesHalfACheckout(t *testing.T) {
+	work, url := orgRepo(t)
+	root := t.TempDir()
+	src := config.Source{Name: "acme", URL: url, Ref: "main"}
+	if _, err := Fetch(context.Background(), root, src, true); err != nil {
+		t.Fatal(err)
+	}
+	dir := Dir(root, src)
+	done := make(chan struct{})
+	var reads, bad int
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			data, err := os.ReadFile(filepath.Join(StoreDir(dir, src, Head(dir)), "lessons", "plan.md"))
+			reads++
+			if err != nil || !strings.HasSuffix(string(data), "Run terraform plan first.\n") {
+				bad++
+			}
+		}
+	}()
+	for i := 2; i <= 6; i++ {
+		work.Write(".lore/lessons/plan.md", strings.Replace(strings.Replace(lesson, "%s", fmt.Sprintf("01JRQABE00000000000000000%d", i), 1), "%s", fmt.Sprintf("Plan %d", i), 1))
+		work.Commit(fmt.Sprintf("2026-01-0%dT10:00:00Z", i), "move")
+		work.Git("push", "-q", "origin", "main")
+		if f, err := Fetch(context.Background(), root, src, true); err != nil || !f.Changed {
+			t.Fatalf("fetch %d: %+v, %v", i, f, err)
+		}
+	}
+	done <- struct{}{}
+	<-done
+	if bad > 0 || reads == 0 {
+		t.Fatalf("%d of %d reads saw a missing or partial checkout", bad, reads)
 	}
 }
