@@ -156,37 +156,48 @@ func fetch(ctx context.Context, dir string, s config.Source, have string) (strin
 	if commit == have && isDir(filepath.Join(dir, commit)) {
 		return commit, nil
 	}
-	if err := checkout(ctx, dir, s, ref, commit); err != nil {
-		return "", err
-	}
-	return commit, nil
+	return checkout(ctx, dir, s, ref)
 }
 
-// checkout clones ref shallowly into a temporary folder of dir, checks it
-// names commit (the remote may have moved since it was listed: the clone's
-// commit wins), keeps only the store folder and renames it to dir/<commit>.
-func checkout(ctx context.Context, dir string, s config.Source, ref plumbing.ReferenceName, commit string) error {
+// checkout clones ref shallowly into a temporary folder of dir, keeps only
+// the store folder, and renames it to dir/<commit>. It returns the commit
+// the clone has: the remote may have moved since it was listed.
+func checkout(ctx context.Context, dir string, s config.Source, ref plumbing.ReferenceName) (string, error) {
 	tmp, err := os.MkdirTemp(dir, ".fetch-")
 	if err != nil {
-		return fmt.Errorf("sources: %w", err)
+		return "", fmt.Errorf("sources: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	got, err := clone(ctx, tmp, s, ref)
+	commit, err := clone(ctx, tmp, s, ref)
 	if err != nil {
-		return err
+		return "", err
 	}
-	commit = got // the remote may have moved since it was listed
 	dst := filepath.Join(dir, commit)
 	if isDir(dst) {
-		return nil
+		return commit, nil
 	}
+	return commit, keepStore(filepath.Join(tmp, "work"), dst, s, commit)
+}
+
+// keepStore moves the store folder of a checkout at work to dst, at the
+// same relative path (a reader finds <commit>/<path>), without links or
+// the .git folder: a source's files are read as data, and a link in them
+// must not make lore read a file of this machine as an org item.
+func keepStore(work, dst string, s config.Source, commit string) error {
+	dir := filepath.Dir(dst)
 	keep := filepath.Join(dir, ".keep-"+commit)
 	_ = os.RemoveAll(keep)
-	// Only the store folder is kept, at the same relative path, so a
-	// reader finds <commit>/<path>.
-	src := filepath.Join(tmp, "work", filepath.FromSlash(s.Folder()))
+	src := filepath.Join(work, filepath.FromSlash(s.Folder()))
 	if !isDir(src) {
 		return fmt.Errorf("sources: %s: no folder %s at %s", s.Name, s.Folder(), short(commit))
+	}
+	realWork, err1 := filepath.EvalSymlinks(work)
+	realSrc, err2 := filepath.EvalSymlinks(src)
+	if err1 != nil || err2 != nil || realSrc != filepath.Join(realWork, filepath.FromSlash(s.Folder())) {
+		return fmt.Errorf("sources: %s: %s at %s is reached through a link", s.Name, s.Folder(), short(commit))
+	}
+	if err := unlinked(src); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(filepath.Join(keep, filepath.FromSlash(s.Folder()))), 0o755); err != nil {
 		return fmt.Errorf("sources: %w", err)
@@ -198,6 +209,27 @@ func checkout(ctx context.Context, dir string, s config.Source, ref plumbing.Ref
 		return fmt.Errorf("sources: %w", err)
 	}
 	return nil
+}
+
+// unlinked removes from a checked-out folder every symbolic link and other
+// non-regular file, and any .git folder.
+func unlinked(root string) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return fmt.Errorf("sources: %w", err)
+		case d.IsDir() && d.Name() == ".git":
+			if err := os.RemoveAll(p); err != nil {
+				return fmt.Errorf("sources: %w", err)
+			}
+			return filepath.SkipDir
+		case !d.IsDir() && !d.Type().IsRegular():
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("sources: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // writeState replaces the state file atomically.

@@ -230,3 +230,44 @@ func TestReaderNeverSeesHalfACheckout(t *testing.T) {
 		t.Fatalf("%d of %d reads saw a missing or partial checkout", bad, reads)
 	}
 }
+
+// Links in a source never reach this machine's files: a linked item or
+// kind folder is dropped from the checkout, a store folder reached
+// through a link is refused.
+func TestFetchDropsLinks(t *testing.T) {
+	work, url := orgRepo(t)
+	secret := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(secret, []byte("not for agents"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, work.Path(".lore/lessons/linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(secret), work.Path(".lore/pitfalls")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".lore", work.Path("via")); err != nil {
+		t.Fatal(err)
+	}
+	work.Commit("2026-01-08T10:00:00Z", "links")
+	work.Git("push", "-q", "origin", "main")
+	root := t.TempDir()
+	src := config.Source{Name: "acme", URL: url, Ref: "main"}
+	f, err := Fetch(context.Background(), root, src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := StoreDir(f.Dir, src, f.State.Commit)
+	if _, err := os.Stat(filepath.Join(store, "lessons", "plan.md")); err != nil {
+		t.Fatalf("the regular lesson is gone: %v", err)
+	}
+	for _, p := range []string{"lessons/linked.md", "pitfalls"} {
+		if _, err := os.Lstat(filepath.Join(store, filepath.FromSlash(p))); err == nil {
+			t.Errorf("%s: a link was kept", p)
+		}
+	}
+	via := config.Source{Name: "via", URL: url, Ref: "main", Path: "via"}
+	if _, err := Fetch(context.Background(), root, via, true); err == nil || !strings.Contains(err.Error(), "through a link") {
+		t.Fatalf("a store folder reached through a link: %v", err)
+	}
+}
