@@ -335,3 +335,31 @@ func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
 		t.Fatalf("list: %+v, %v", l.Items, err)
 	}
 }
+
+// A source in the user's own config serves every repository the user
+// works in; a broken user config is an error naming its file and line.
+func TestUserConfigSources(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	userConfig := filepath.Join(cfgHome, "lore", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(userConfig), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme, url: '"+url+"'}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newStore(t)
+	r, err := Sync(context.Background(), s, SyncOptions{})
+	if err != nil || r.Failed() || len(r.Sources) != 1 || r.Sources[0].Origin != userConfig {
+		t.Fatalf("sync from the user's config: %+v, %v", r, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != "acme:lessons/plan.md acme:lessons/shared.md" {
+		t.Fatalf("injected %v", got)
+	}
+	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(s, BuildOptions{}); err == nil || !strings.HasPrefix(err.Error(), userConfig+":2: sources[0].url:") {
+		t.Fatalf("a broken user config: %v", err)
+	}
+}
