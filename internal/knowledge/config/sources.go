@@ -89,7 +89,7 @@ func validateSources(file string, list []Source) error {
 		case strings.TrimSpace(s.URL) == "":
 			return bad("url", "must name a git repository (https://, ssh://, git@host:path, file://)")
 		case hasPassword(s.URL):
-			return bad("url", "must not carry a password: use a credential helper or an ssh key")
+			return bad("url", "must not carry a password: name an environment variable instead (https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git) or use ssh")
 		case s.Path != "" && !filepath.IsLocal(filepath.FromSlash(s.Path)):
 			return bad("path", fmt.Sprintf("%q must be a relative path inside the repository", s.Path))
 		case strings.HasPrefix(s.Ref, "-") || strings.ContainsAny(s.Ref, " \t\n~^:?*[\\"):
@@ -100,14 +100,35 @@ func validateSources(file string, list []Source) error {
 	return nil
 }
 
+// hasPassword reports a URL whose password is written out rather than
+// named as an environment variable (${NAME}, expanded at fetch time).
 func hasPassword(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return false
 	}
-	_, set := u.User.Password()
-	return set
+	p, set := u.User.Password()
+	return set && !envRefRe().MatchString(p)
 }
+
+var envRefRe = lazyre.New(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+
+// ExpandURL is a source's URL with each ${NAME} replaced by the
+// environment's value, for the fetch only (the URL named, written and
+// hashed stays unexpanded); secrets are the values it put in, for the
+// caller to keep out of messages.
+func ExpandURL(raw string, getenv func(string) string) (expanded string, secrets []string) {
+	expanded = envNameRe().ReplaceAllStringFunc(raw, func(ref string) string {
+		v := getenv(ref[2 : len(ref)-1])
+		if v != "" {
+			secrets = append(secrets, v, url.PathEscape(v), url.QueryEscape(v))
+		}
+		return v
+	})
+	return expanded, secrets
+}
+
+var envNameRe = lazyre.New(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
 
 // validateDisable checks the ids a config switches off.
 func validateDisable(file string, data []byte, ids []string) error {

@@ -2,8 +2,11 @@ package sources
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	gitconfig "github.com/go-git/go-git/v5/config"
@@ -17,10 +20,11 @@ import (
 // ref names and the ref's full name: the branch, else the tag (peeled),
 // else, with no ref, the branch HEAD points to.
 func remoteHead(ctx context.Context, s config.Source) (commit string, ref plumbing.ReferenceName, err error) {
-	r := git.NewRemote(memory.NewStorage(), &gitconfig.RemoteConfig{Name: "origin", URLs: []string{s.URL}})
+	u, secrets := config.ExpandURL(s.URL, os.Getenv)
+	r := git.NewRemote(memory.NewStorage(), &gitconfig.RemoteConfig{Name: "origin", URLs: []string{u}})
 	refs, err := r.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
 	if err != nil {
-		return "", "", fmt.Errorf("sources: %s: list %s: %w", s.Name, s.URL, err)
+		return "", "", fmt.Errorf("sources: %s: list %s: %w", s.Name, s.URL, redacted(err, secrets))
 	}
 	byName := map[plumbing.ReferenceName]*plumbing.Reference{}
 	for _, r := range refs {
@@ -48,17 +52,31 @@ func remoteHead(ctx context.Context, s config.Source) (commit string, ref plumbi
 // clone checks ref out shallowly (one commit, no tags) into dir/work and
 // returns the commit it checked out.
 func clone(ctx context.Context, dir string, s config.Source, ref plumbing.ReferenceName) (string, error) {
+	u, secrets := config.ExpandURL(s.URL, os.Getenv)
 	repo, err := git.PlainCloneContext(ctx, filepath.Join(dir, "work"), false, &git.CloneOptions{
-		URL: s.URL, ReferenceName: ref, SingleBranch: true, Depth: 1, Tags: git.NoTags,
+		URL: u, ReferenceName: ref, SingleBranch: true, Depth: 1, Tags: git.NoTags,
 	})
 	if err != nil {
-		return "", fmt.Errorf("sources: %s: clone %s %s: %w", s.Name, s.URL, ref.Short(), err)
+		return "", fmt.Errorf("sources: %s: clone %s %s: %w", s.Name, s.URL, ref.Short(), redacted(err, secrets))
 	}
 	head, err := repo.Head()
 	if err != nil {
 		return "", fmt.Errorf("sources: %s: %w", s.Name, err)
 	}
 	return head.Hash().String(), nil
+}
+
+// redacted is err with every secret of the expanded URL masked: an error
+// is printed and kept in the fetch state.
+func redacted(err error, secrets []string) error {
+	msg := err.Error()
+	for _, s := range secrets {
+		msg = strings.ReplaceAll(msg, s, "***")
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
 // Remote is a source's remote ref against its fetched copy, for lore sync

@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
 	"os"
@@ -269,5 +270,44 @@ func TestFetchDropsLinks(t *testing.T) {
 	via := config.Source{Name: "via", URL: url, Ref: "main", Path: "via"}
 	if _, err := Fetch(context.Background(), root, via, true); err == nil || !strings.Contains(err.Error(), "through a link") {
 		t.Fatalf("a store folder reached through a link: %v", err)
+	}
+}
+
+// A private https source: the URL names the token's environment
+// variable, expanded only for the fetch; a wrong token fails without the
+// token in the error or the state.
+func TestFetchWithATokenFromTheEnvironment(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git http-backend needs the git CLI")
+	}
+	_, fileURL := orgRepo(t)
+	bare := strings.TrimPrefix(fileURL, "file://")
+	backend := &cgi.Handler{Path: gitBin, Args: []string{"http-backend"},
+		Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "x-access-token" || p != "s3cret-token" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="org"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		backend.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	src := config.Source{Name: "acme", URL: strings.Replace(srv.URL, "http://", "http://x-access-token:${LORE_TEST_TOKEN}@", 1) + "/" + filepath.Base(bare), Ref: "main"}
+	root := t.TempDir()
+
+	t.Setenv("LORE_TEST_TOKEN", "wrong-token")
+	f, err := Fetch(context.Background(), root, src, true)
+	if err == nil || strings.Contains(err.Error(), "wrong-token") || strings.Contains(f.State.Error, "wrong-token") || f.State.URL != src.URL {
+		t.Fatalf("a wrong token: %+v, %v", f.State, err)
+	}
+	t.Setenv("LORE_TEST_TOKEN", "s3cret-token")
+	if f, err = Fetch(context.Background(), root, src, true); err != nil || f.State.Commit == "" {
+		t.Fatalf("the right token: %+v, %v", f.State, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(f.Dir, "state.json"))
+	if strings.Contains(string(data), "s3cret") {
+		t.Fatalf("the state holds the token: %s", data)
 	}
 }
