@@ -139,7 +139,7 @@ func projectInput(s *gitstore.Store) (compile.Input, []error, error) {
 }
 
 // allItems loads the items of every scope, the project's first, for the
-// commands that show or check them (list, show, lint, export).
+// commands that show them (list, show, match).
 func allItems(s *gitstore.Store) ([]*markdown.Item, []error, error) {
 	sc, err := LoadScopes(s)
 	if err != nil {

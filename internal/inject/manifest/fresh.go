@@ -24,7 +24,7 @@ type Stat struct {
 
 // Watched is a source path and its stat when the manifest was built: path
 // slash-separated and relative to the work tree root, or absolute (the
-// user's global store).
+// user's store, a fetched source's HEAD and checkout).
 type Watched struct {
 	Path string
 	Stat Stat
