@@ -13,7 +13,7 @@ import (
 var layers = []string{
 	"internal/inject",    // hooks, manifest, match, protocol, signals, ledger
 	"internal/knowledge", // markdown, config, lint, compile, redact
-	"internal/store",     // gitstore: the repository, the only writer of .lore/
+	"internal/store",     // gitstore: the repository, the only writer of .lore/; sources: fetched organisation stores
 	"internal/capture",   // scan, review, observe, learn
 	"internal/lifecycle", // ages, consolidate
 	"internal/integrate", // agent, githooks, interop
@@ -58,7 +58,7 @@ var libraryRules = []struct {
 	allowed func(pkg string) bool
 	why     string
 }{
-	{"github.com/go-git/go-git", is("internal/store/gitstore"), "only the store reads git"},
+	{"github.com/go-git/go-git", is("internal/store/gitstore", "internal/store/sources"), "only the store reads git (the repository, and the organisation stores it fetches)"},
 	{"github.com/alecthomas/kong", is("cmd/lore"), "flags are parsed in the CLI"},
 	{"github.com/jotaen/kong-completion", is("cmd/lore"), "flags are parsed in the CLI"},
 	{"github.com/yuin/goldmark", is("internal/knowledge/markdown", "internal/store/gitstore"), "Markdown is parsed in markdown (and the store's heading index)"},

@@ -24,7 +24,8 @@ const module = "github.com/lore-agents/lore/"
 
 // storePackages may call every writing function: the store and the write
 // primitives it is built on.
-var storePackages = map[string]bool{"internal/store/gitstore": true, "internal/filewrite": true}
+var storePackages = map[string]bool{"internal/store/gitstore": true, "internal/filewrite": true,
+	"internal/store/sources": true} // sources writes only lore's cache folder of fetched organisation stores
 
 // writeFuncs are the writing functions by import path, each with what a
 // caller outside the store uses instead ("" for the whole package).

@@ -67,6 +67,7 @@ type CLI struct {
 	Show        ShowCmd        `cmd:"" help:"Show one item by id, ref, slug or path."`
 	Lint        LintCmd        `cmd:"" help:"Check the store for format, safety and trigger problems (--fix rewrites what it can)."`
 	Build       BuildCmd       `cmd:"" help:"Compile .lore/ into the manifest the agent hook reads (a no-op when nothing changed)."`
+	Sync        SyncCmd        `cmd:"" help:"Fetch the organisation stores the config names (sources:) and rebuild; --check for CI."`
 	Match       MatchCmd       `cmd:"" help:"Show what the hook injects for one tool call, with every score and reason."`
 	Stats       StatsCmd       `cmd:"" help:"Per item: what it reached (fired, held, denied) and whether its mistake stopped recurring."`
 	Replay      ReplayCmd      `cmd:"" help:"Run items (a draft, a changed file, the store) against the recorded tool calls: what each would fire on."`

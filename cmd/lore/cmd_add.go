@@ -33,7 +33,7 @@ type AddCmd struct {
 	Priority   string   `help:"critical, high, medium, low or 1-10." default:"medium" group:"Frontmatter"`
 	Confidence float64  `help:"0..1." default:"1.0" group:"Frontmatter"`
 	Form       string   `help:"checklist, pattern, warning or requirement." group:"Frontmatter"`
-	Scope      string   `help:"project or global." group:"Frontmatter"`
+	Scope      string   `help:"project, or user: the user's own store for every repository ($XDG_CONFIG_HOME/lore; global is an alias)." group:"Frontmatter"`
 	Enforce    string   `enum:",once,deny,none" default:"" help:"once: hold the first matching call of each session with the lesson, then let it run; deny: block every matching call (critical only); none: context only." group:"Frontmatter"`
 	Tags       []string `help:"category:value tags (repeatable)." group:"Frontmatter"`
 	Tools      []string `help:"Trigger: tool names (Bash, Read, Edit, ...)." group:"Triggers"`

@@ -22,8 +22,11 @@ func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
+	if c.Check && len(r.Changes) == 0 {
+		return nil // up to date: a check in CI or pre-commit says nothing
+	}
 	printExport(g.Stdout, c.Target, r, c.Check)
-	if c.Check && len(r.Changes) > 0 {
+	if c.Check {
 		return errFindings
 	}
 	return nil

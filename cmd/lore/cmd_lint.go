@@ -10,9 +10,10 @@ import (
 
 // LintCmd checks the whole store and optionally fixes what it can.
 type LintCmd struct {
-	Fix    bool `help:"Rewrite what lint can fix by itself: a trailing (?!.*(A|B)) into unless, duplicate PF-/ADR- numbers."`
-	Strict bool `help:"Exit 1 on warnings too."`
-	JSON   bool `name:"json" help:"Print the findings (and fixes) as JSON."`
+	Fix    bool   `help:"Rewrite what lint can fix by itself: a trailing (?!.*(A|B)) into unless, duplicate PF-/ADR- numbers."`
+	Strict bool   `help:"Exit 1 on warnings too."`
+	JSON   bool   `name:"json" help:"Print the findings (and fixes) as JSON."`
+	Format string `enum:"text,github" default:"text" help:"text, or github: GitHub Actions annotations (::error file=...,line=...::message)."`
 }
 
 // Run lints; with --fix it first rewrites under the store lock, then lints
@@ -29,9 +30,12 @@ func (c *LintCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	if c.JSON {
+	switch {
+	case c.JSON:
 		err = g.printJSON(r)
-	} else {
+	case c.Format == "github":
+		printAnnotations(g, r)
+	default:
 		printFindings(g, r)
 	}
 	if err == nil && r.Failed(c.Strict) {
@@ -47,6 +51,32 @@ func printFindings(g *Globals, r app.LintReport) {
 			style = styleYellow
 		}
 		fmt.Fprintln(g.Stdout, g.paint(style, f.String()))
+	}
+	if len(r.Findings) > 0 {
+		fmt.Fprintf(g.Stderr, "lint: %d error(s), %d warning(s)\n", r.Errors, r.Warnings)
+	}
+}
+
+// printAnnotations prints each finding as a GitHub Actions workflow
+// command, which the Actions runner turns into an annotation on the file
+// and line (docs.github.com, Workflow commands for GitHub Actions).
+func printAnnotations(g *Globals, r app.LintReport) {
+	for _, f := range r.Findings {
+		level := "error"
+		if f.Severity == lint.Warning {
+			level = "warning"
+		}
+		props := "file=" + ghProperty(f.Path)
+		if f.Line > 0 {
+			props += fmt.Sprintf(",line=%d", f.Line)
+		}
+		if f.Col > 0 {
+			props += fmt.Sprintf(",col=%d", f.Col)
+		}
+		if f.Key != "" {
+			props += ",title=" + ghProperty("lore lint: "+f.Key)
+		}
+		fmt.Fprintf(g.Stdout, "::%s %s::%s\n", level, props, ghData(f.Msg))
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(g.Stderr, "lint: %d error(s), %d warning(s)\n", r.Errors, r.Warnings)

@@ -43,7 +43,11 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		// Padding is computed on the painted text, so every cell of
 		// the column gets the same escapes.
 		pri := g.paint(bandStyle[e.Band], e.Band)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(e.ID), visible(e.Kind), visible(e.Status), pri, e.Delivery.Kind, visible(ref), visible(e.Title))
+		title := e.Title
+		if e.Origin != compile.Project.String() { // an org or user item names where it is
+			title += " (" + e.Path + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(e.ID), visible(e.Kind), visible(e.Status), pri, e.Delivery.Kind, visible(ref), visible(title))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -46,6 +46,7 @@ func setupScriptEnv(env *testscript.Env) error {
 	for k, v := range map[string]string{
 		"HOME":                home,
 		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME":      filepath.Join(home, ".cache"), // fetched organisation stores
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_AUTHOR_NAME":     "Lore Test",
 		"GIT_AUTHOR_EMAIL":    "test@example.com",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/review"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -81,18 +82,26 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 	if o.Spec.Examples, err = markdown.ParseExamples(o.ExampleFire, o.ExampleQuiet); err != nil {
 		return Added{}, &InputError{err}
 	}
-	data, want, err := draft(s, o)
+	target, err := addTarget(s, &o.Spec)
+	if err != nil {
+		return Added{}, err
+	}
+	data, want, err := draft(target, o)
 	if err != nil {
 		return Added{}, err
 	}
 	if err := examplesAgree(s, o.Spec, data); err != nil {
 		return Added{}, err
 	}
-	rel, it, err := s.Create(o.Spec.Kind, want, func(ref string) ([]byte, error) { // under the store lock
+	rel, it, err := target.Create(o.Spec.Kind, want, func(ref string) ([]byte, error) { // under the store lock
 		return markdown.WithRef(data, ref)
 	})
 	if err != nil {
 		return Added{}, err
+	}
+	if target != s { // named as lore list names it
+		rel = config.UserName + ":" + strings.TrimPrefix(rel, lorepath.Dir+"/")
+		it.Path = rel
 	}
 	r := Added{Path: rel, Item: it}
 	if cfg, err := s.Config(); err == nil {
@@ -100,6 +109,25 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 		r.Delivery = compile.DeliveryOf(it, compile.Settings(cfg))
 	}
 	return r, nil
+}
+
+// addTarget is the store a new item goes to: the project's, or with
+// --scope user (global: its older name) the user's own store
+// (docs/design.md, Scopes and organisation stores), where the folder
+// names the scope and the frontmatter needs no scope key.
+func addTarget(s *gitstore.Store, spec *markdown.Spec) (*gitstore.Store, error) {
+	switch spec.Scope {
+	case "", "project":
+		return s, nil
+	case config.UserName, "global":
+		dir := compile.UserDir()
+		if dir == "" {
+			return nil, usagef("--scope user: no config folder (set XDG_CONFIG_HOME or HOME)")
+		}
+		spec.Scope = ""
+		return gitstore.OpenFolder(dir), nil
+	}
+	return nil, usagef("--scope %q: want project or user", spec.Scope)
 }
 
 // examplesAgree refuses a new item whose examples its triggers disagree

@@ -41,7 +41,7 @@ type AggregatePlan struct {
 
 // PlanAggregate computes the plan; it writes nothing.
 func PlanAggregate(s *gitstore.Store) (*AggregatePlan, error) {
-	in, errs, err := CompileInput(s, "")
+	in, errs, err := projectInput(s)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // newStore is an initialized store in a throwaway git repository.
-func newStore(t *testing.T) *gitstore.Store {
+func newStore(t testing.TB) *gitstore.Store {
 	t.Helper()
 	s := testrepo.New(t).Store()
 	if _, err := Init(s, InitOptions{}); err != nil {

@@ -40,7 +40,7 @@ func (b Built) Notes() []string {
 	for _, n := range []struct {
 		v    int
 		what string
-	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "global items shadowed by the project"},
+	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "org or user items shadowed by the project"}, {r.Disabled, "org or user items disabled by config"},
 		{r.AlwaysOn, "without triggers, delivered at session start"}, {r.Dead, "that can never fire (lore list says why)"}} {
 		if n.v > 0 {
 			notes = append(notes, fmt.Sprintf("%d %s", n.v, n.what))
@@ -115,23 +115,22 @@ func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, err
 	return b, m, err
 }
 
-// compileStore compiles the project and the global store into manifest
-// bytes.
+// compileStore compiles the project and the other scopes' stores into
+// manifest bytes.
 func compileStore(s *gitstore.Store) ([]byte, Built, error) {
 	// A build allocates much and keeps little, and a hook call may be
 	// waiting for it: fewer collections cost a quarter of its CPU time at
 	// 10,000 items (1.1 s to 0.84 s user+sys) for 40% more peak memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	cfg, err := s.Config()
+	sc, err := LoadScopes(s)
 	if err != nil {
 		return nil, Built{}, err
 	}
-	global := compile.GlobalDir()
 	// The edit mark is answered by this build; a mark left in place (its
 	// removal failed) only makes the next hook call check the files again.
 	_ = s.RemoveLocked(lorepath.Edited)
-	snap := compile.TakeSnapshot(s.Root, global, cfg.Learnings)
-	in, skipped, err := CompileInput(s, global)
+	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
+	in, skipped, err := CompileInput(s, sc)
 	if err != nil {
 		return nil, Built{}, err
 	}

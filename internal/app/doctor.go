@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/integrate/githooks"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/store/sources"
 )
 
 // Doctor checks the whole chain lore needs to reach an agent: binaries,
@@ -38,9 +39,28 @@ func Doctor(s *gitstore.Store, getenv func(string) string) doctor.Report {
 			return githooks.Status(t)
 		},
 		Lint:      func() (int, int, error) { return lintCounts(s) },
+		Sources:   func() ([]doctor.Source, error) { return sourceStates(s) },
 		DenyItems: deny,
 		Places:    doctor.Locate(getenv, runtime.GOOS),
 	})
+}
+
+// sourceStates reads what the last fetches of each source the configs
+// name left: a few small files, no network.
+func sourceStates(s *gitstore.Store) ([]doctor.Source, error) {
+	sc, err := LoadScopes(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []doctor.Source
+	for _, src := range sc.Config.Sources {
+		st, err := sources.ReadState(sources.Dir(sources.Root(), src))
+		if err != nil {
+			return out, err
+		}
+		out = append(out, doctor.Source{Name: src.Name, Commit: st.Commit, Fetched: st.Fetched, Error: st.Error, Attempted: st.Attempted})
+	}
+	return out, nil
 }
 
 // manifestFreshness is the agent hook's own staleness check

@@ -1,10 +1,14 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lore-agents/lore/internal/integrate/interop"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -42,9 +46,51 @@ type Exported struct {
 	Skipped []error
 }
 
-// Export writes the store's active items into the files an agent reads.
+// Export writes the store's active items, and those of the organisation
+// stores the project's own config names, into the files an agent reads.
+// The user's items and sources stay out: the files are committed, and a
+// teammate's export (or CI's, after lore sync) must give the same bytes.
 // Skipped is set even when the export fails.
 func Export(s *gitstore.Store, o ExportOptions) (Exported, error) {
-	e, errs, err := interop.Run(s, strings.ToLower(o.Target), o.Check)
+	org, err := teamItems(s)
+	if err != nil {
+		return Exported{}, err
+	}
+	e, errs, err := interop.Run(s, strings.ToLower(o.Target), o.Check, org)
 	return Exported{e, errs}, err
+}
+
+// teamItems are the items of the org stores the project's config names,
+// less the disabled ones and those whose id the project has.
+func teamItems(s *gitstore.Store) ([]*markdown.Item, error) {
+	own, err := s.Config()
+	if err != nil {
+		return nil, err
+	}
+	sc, err := LoadScopes(s)
+	if err != nil {
+		return nil, err
+	}
+	project, _ := s.Load()
+	skip := map[string]bool{}
+	for _, it := range project {
+		skip[it.ID] = true
+	}
+	for _, id := range sc.Config.Disable {
+		skip[id] = true
+	}
+	var out []*markdown.Item
+	for _, st := range sc.Stores {
+		if st.Scope != compile.Org || st.Dir == "" || !slices.ContainsFunc(own.Sources, func(c config.Source) bool { return c.Name == st.Name }) {
+			continue
+		}
+		items, _ := compile.LoadDir(st.Dir, st.Name) // lint reports what cannot be read
+		for _, it := range items {
+			if !skip[it.ID] && (it.Status == "active" || it.Status == "accepted") {
+				skip[it.ID] = true
+				out = append(out, it)
+			}
+		}
+	}
+	return out, nil
 }

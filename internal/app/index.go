@@ -20,7 +20,11 @@ type IndexOptions struct {
 // Index compiles the store in memory and renders its index within the
 // budget, with the same function the SessionStart block uses.
 func Index(s *gitstore.Store, o IndexOptions) (Indexed, error) {
-	in, errs, err := CompileInput(s, compile.GlobalDir())
+	sc, err := LoadScopes(s)
+	if err != nil {
+		return Indexed{}, err
+	}
+	in, errs, err := CompileInput(s, sc)
 	if err != nil {
 		return Indexed{}, err
 	}

@@ -4,12 +4,17 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/store/sources"
 )
 
 // loadSkills parses the skill documents of .lore/skills (lore aggregate).
@@ -45,20 +50,108 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 	return skills, errs
 }
 
-// CompileInput loads what a build compiles: the config, the project's items
-// and skill documents, and the global store's items (global "" for none).
-// Files that cannot be read or parsed come back as errs and are skipped.
-func CompileInput(s *gitstore.Store, global string) (in compile.Input, errs []error, err error) {
-	if in.Config, err = s.Config(); err != nil {
-		return in, nil, err
+// Scopes is what a repository reads besides its own .lore/: its config
+// with the user's sources and disabled ids merged in, and the stores of
+// every other scope (docs/design.md, Scopes and organisation stores): the
+// sources the project or user config names, each at its last fetch (the
+// build never fetches), then the user's own store.
+type Scopes struct {
+	Config config.Config
+	Stores []compile.Store
+}
+
+// LoadScopes reads the project's and the user's config and resolves the
+// stores they name. A source never fetched is a store with no folder.
+func LoadScopes(s *gitstore.Store) (Scopes, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return Scopes{Config: cfg}, err
 	}
+	user := compile.UserDir()
+	userConfig := filepath.Join(user, "config.yaml")
+	userStat := manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
+	uc, err := readUserConfig(user)
+	if err != nil {
+		return Scopes{Config: cfg}, err
+	}
+	cfg.Sources, cfg.Disable = config.Merge(cfg, uc)
+	sc := Scopes{Config: cfg}
+	if root := sources.Root(); root != "" {
+		for _, src := range cfg.Sources {
+			dir := sources.Dir(root, src)
+			head := filepath.Join(dir, lorepath.SourceHead)
+			stat := manifest.StatPath(head) // before the read (compile.Store.Stat)
+			sc.Stores = append(sc.Stores, compile.Store{Scope: compile.Org, Name: src.Name,
+				Dir: sources.StoreDir(dir, src, sources.Head(dir)), State: head, Stat: stat})
+		}
+	}
+	if user != "" {
+		sc.Stores = append(sc.Stores, compile.Store{Scope: compile.User, Name: config.UserName, Dir: user,
+			State: userConfig, Stat: userStat})
+	}
+	return sc, nil
+}
+
+// readUserConfig reads $XDG_CONFIG_HOME/lore/config.yaml; none is empty.
+func readUserConfig(dir string) (config.User, error) {
+	if dir == "" {
+		return config.User{}, nil
+	}
+	path := filepath.Join(dir, "config.yaml")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.User{}, nil
+	}
+	if err != nil {
+		return config.User{}, err
+	}
+	return config.ParseUser(path, data)
+}
+
+// CompileInput loads what a build compiles: the config, the project's items
+// and skill documents, and the items of the other scopes' stores. Files
+// that cannot be read or parsed come back as errs and are skipped.
+func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error, err error) {
+	in.Config = sc.Config
 	in.Items, errs = s.Load()
 	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
 	skills, serrs := loadSkills(s)
 	in.Skills, errs = skills, append(errs, serrs...)
-	if global != "" {
-		g, gerrs := compile.LoadDir(global, compile.DisplayPath(global))
-		in.Global, errs = g, append(errs, gerrs...)
+	for _, st := range sc.Stores {
+		if st.Dir != "" {
+			var serrs []error
+			st.Items, serrs = compile.LoadDir(st.Dir, st.Name)
+			errs = append(errs, serrs...)
+		}
+		in.Stores = append(in.Stores, st)
 	}
 	return in, errs, nil
+}
+
+// projectInput is CompileInput of the project's own store alone, for the
+// commands that only look at it (status, aggregate).
+func projectInput(s *gitstore.Store) (compile.Input, []error, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return compile.Input{}, nil, err
+	}
+	return CompileInput(s, Scopes{Config: cfg})
+}
+
+// allItems loads the items of every scope, the project's first, for the
+// commands that show them (list, show, match).
+func allItems(s *gitstore.Store) ([]*markdown.Item, []error, error) {
+	sc, err := LoadScopes(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, errs, err := CompileInput(s, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := in.Items
+	for _, st := range in.Stores {
+		items = append(items, st.Items...)
+	}
+	return items, errs, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -58,11 +59,74 @@ func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
 		return r, err
 	}
 	r.Findings = lint.Check(st)
+	others, err := scopeFindings(s)
+	if err != nil {
+		return r, err
+	}
+	r.Findings = append(r.Findings, others...)
 	if r.Findings == nil {
 		r.Findings = []lint.Finding{}
 	}
 	r.Errors, r.Warnings = lint.Count(r.Findings)
 	return r, nil
+}
+
+// scopeFindings lints the org and user stores the project reads, each on
+// its own, and reports what they hold that the project shares an id with.
+// Their findings are warnings naming the item's origin
+// (acme:lessons/x.md): a broken org item is its own repository's to fix
+// and never fails this project's lint, unless --strict.
+func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
+	if _, err := s.Config(); err != nil {
+		return nil, nil // the project's own findings name it
+	}
+	sc, err := LoadScopes(s)
+	var ce *config.Error
+	if errors.As(err, &ce) { // the user's config
+		return []lint.Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: lint.Warning}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	project, _ := s.Load()
+	holder := map[string]string{} // id -> the path that has it first
+	for _, it := range project {
+		holder[it.ID] = it.Path
+	}
+	var out []lint.Finding
+	for _, st := range sc.Stores {
+		if st.Dir == "" {
+			continue
+		}
+		files, err := storeFiles(st)
+		if err != nil {
+			return out, err
+		}
+		for _, f := range lint.Check(withMatcher(lint.Store{Items: files})) {
+			f.Severity = lint.Warning
+			out = append(out, f)
+		}
+		items, _ := compile.LoadDir(st.Dir, st.Name)
+		for _, it := range items {
+			if prev, dup := holder[it.ID]; dup {
+				out = append(out, lint.Finding{Path: it.Path, Line: it.KeyLine("id"), Key: "id",
+					Msg: "id also in " + prev + ", which is used instead", Severity: lint.Warning})
+				continue
+			}
+			holder[it.ID] = it.Path
+		}
+	}
+	return out, nil
+}
+
+// storeFiles reads every regular file of a store's kind folders, by the
+// path its items show (origin:folder/name).
+func storeFiles(st compile.Store) ([]lint.File, error) {
+	files, err := kindFiles(gitstore.OpenFolder(st.Dir))
+	for i := range files {
+		files[i].Path = st.Name + ":" + strings.TrimPrefix(files[i].Path, lorepath.Dir+"/")
+	}
+	return files, err
 }
 
 // fix plans lint's rewrites and applies them, both under one hold of the
@@ -158,12 +222,20 @@ func lintInput(s *gitstore.Store) (lint.Store, error) {
 // grounded gives lint what its examples and stale checks need: the hook's
 // matcher (drafts included) and HEAD's files.
 func grounded(s *gitstore.Store, st lint.Store) (lint.Store, error) {
-	st.NewMatcher = func(items []*markdown.Item, cfg config.Config) (lint.Matcher, error) {
-		return compile.NewMatcher(items, cfg, true)
-	}
+	st = withMatcher(st)
 	var err error
 	st.Files, err = s.HeadFiles()
 	return st, err
+}
+
+// withMatcher gives lint the hook's matcher (drafts included) for the
+// items' examples; without HEAD's files no item is judged stale (an org
+// item's paths are not this repository's to check).
+func withMatcher(st lint.Store) lint.Store {
+	st.NewMatcher = func(items []*markdown.Item, cfg config.Config) (lint.Matcher, error) {
+		return compile.NewMatcher(items, cfg, true)
+	}
+	return st
 }
 
 // kindFiles reads every regular file in the lessons, pitfalls and

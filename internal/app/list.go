@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -29,6 +30,7 @@ type ListEntry struct {
 	Ref        string   `json:"ref,omitempty"`
 	Tags       []string `json:"tags"`
 	Path       string   `json:"path"`
+	Origin     string   `json:"origin"` // project, an org source's name, or user
 	compile.Delivery
 }
 
@@ -50,7 +52,10 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		return ListResult{}, err
 	}
 	set := compile.Settings(cfg)
-	items, skipped := s.Load()
+	items, skipped, err := allItems(s)
+	if err != nil {
+		return ListResult{}, err
+	}
 	r := ListResult{Items: []ListEntry{}, Skipped: skipped}
 	for _, it := range items {
 		if !keep(it) {
@@ -62,9 +67,17 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		}
 		r.Items = append(r.Items, ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
 			Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
-			Tags: tags, Path: it.Path, Delivery: compile.DeliveryOf(it, set)})
+			Tags: tags, Path: it.Path, Origin: origin(it.Path), Delivery: compile.DeliveryOf(it, set)})
 	}
 	return r, nil
+}
+
+// origin names where an item comes from: project, a source or user.
+func origin(path string) string {
+	if o := manifest.Origin(path); o != "" {
+		return o
+	}
+	return compile.Project.String()
 }
 
 // filter turns the options into one predicate.

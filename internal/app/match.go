@@ -81,7 +81,7 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 	return r, nil
 }
 
-// deliveries names how each project item reaches an agent (the one
+// deliveries names how each item of every scope reaches an agent (the one
 // answer list and show give), and with all lists those that never do.
 func (r *Matched) deliveries(s *gitstore.Store, all bool) {
 	cfg, err := s.Config()
@@ -89,7 +89,10 @@ func (r *Matched) deliveries(s *gitstore.Store, all bool) {
 		return // the build above reported it
 	}
 	set := compile.Settings(cfg)
-	items, _ := s.Load()
+	items, _, err := allItems(s)
+	if err != nil {
+		return // the build above reported it
+	}
 	r.Delivery = map[string]compile.Delivery{}
 	for _, it := range items {
 		d := compile.DeliveryOf(it, set)
@@ -131,6 +134,7 @@ type MatchScore struct {
 	Hold     bool     `json:"hold,omitempty"`
 	Reasons  []string `json:"reasons"`
 	Delivery string   `json:"delivery,omitempty"` // the item's delivery (a project item)
+	Origin   string   `json:"origin,omitempty"`   // an org or user item's store (docs/design.md, Scopes and organisation stores)
 }
 
 // Report is the decision as `lore match --json` prints it.
@@ -143,7 +147,7 @@ func (m Matched) scores(rs []match.Result) []MatchScore {
 	out := make([]MatchScore, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, MatchScore{ID: r.ID, Score: round4(r.Score), Relevance: round4(r.Relevance), Priority: r.Priority, Reasons: r.Reasons,
-			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind})
+			Deny: r.Deny, Hold: r.Hold, Delivery: m.Delivery[r.ID].Kind, Origin: manifest.Origin(r.File)})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -82,9 +83,17 @@ type ShowResult struct {
 var knownKeys = map[string]bool{"id": true, "kind": true, "title": true, "status": true, "priority": true,
 	"confidence": true, "ref": true, "tags": true, "triggers": true, "created": true, "updated": true}
 
-// Show finds the item q names (see Resolve). Skipped is set on error too.
+// Show finds the item q names (see Resolve) among the project's items,
+// else among every scope's (an id in two scopes is the project's). Skipped
+// is set on error too.
 func Show(s *gitstore.Store, q string) (ShowResult, error) {
 	it, skipped, err := resolveIn(s, q)
+	if errors.Is(err, ErrNotFound) {
+		var all []*markdown.Item
+		if all, skipped, err = allItems(s); err == nil {
+			it, err = Resolve(all, q)
+		}
+	}
 	r := ShowResult{Item: it, Skipped: skipped}
 	if err != nil {
 		return r, err

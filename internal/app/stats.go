@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/inject/ledger"
-	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/evidence"
@@ -66,11 +65,18 @@ func Stats(s *gitstore.Store, o StatsOptions) (StatsResult, error) {
 // recorded calls, the activations and the stale items.
 func evidenceInput(s *gitstore.Store, transcripts []string, r *StatsResult) (evidence.Input, error) {
 	var in evidence.Input
-	ci, errs, err := CompileInput(s, compile.GlobalDir())
+	sc, err := LoadScopes(s)
 	if err != nil {
 		return in, err
 	}
-	in.Items, in.Global, in.Config, r.Skipped = ci.Items, ci.Global, ci.Config, errs
+	ci, errs, err := CompileInput(s, sc)
+	if err != nil {
+		return in, err
+	}
+	in.Items, in.Config, r.Skipped = ci.Items, ci.Config, errs
+	for _, st := range ci.Stores {
+		in.Global = append(in.Global, st.Items...)
+	}
 	// The hook cannot write .gitignore: a store an older lore init made
 	// gets its local/ line here, before the ledger could be committed.
 	if _, err := s.Local(lorepath.Ledger); err != nil {

@@ -86,7 +86,7 @@ func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
 		return nil, err
 	}
 	now, _ := time.Parse(ages.DateLayout, opt.Today)
-	in, errs, err := CompileInput(s, "")
+	in, errs, err := projectInput(s)
 	if err != nil {
 		return nil, err
 	}

@@ -81,3 +81,13 @@ func Abs(root, rel string) string { return filepath.Join(root, filepath.FromSlas
 // UnionLine is the .gitattributes line that makes git merge rel by keeping
 // both sides' lines.
 func UnionLine(rel string) string { return "/" + rel + " merge=union" }
+
+// The files of a fetched organisation store's cache folder (docs/design.md,
+// Scopes and organisation stores): SourceHead names the checkout in use
+// and changes only when a fetch moves it (the manifest watches it);
+// SourceState records every fetch attempt (the hook reads its time to
+// sync in the background).
+const (
+	SourceHead  = "HEAD"
+	SourceState = "state.json"
+)

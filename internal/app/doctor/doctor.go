@@ -8,6 +8,7 @@ package doctor
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lore-agents/lore/internal/integrate/agent"
 	"github.com/lore-agents/lore/internal/integrate/githooks"
@@ -24,7 +25,7 @@ const (
 
 // Finding is one check's result.
 type Finding struct {
-	Check   string `json:"check"` // binaries, manifest, githooks, lint, or an agent's name
+	Check   string `json:"check"` // binaries, manifest, sources, githooks, lint, or an agent's name
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"`
@@ -59,6 +60,10 @@ type Env struct {
 	DenyItems int
 	// Places are the agents' files outside the repository.
 	Places Places
+	// Sources are the organisation stores the configs name (nil: none
+	// checked); Now is the time their age is judged at (zero: now).
+	Sources func() ([]Source, error)
+	Now     time.Time
 }
 
 // Run runs every check.
@@ -70,6 +75,7 @@ func Run(env Env) Report {
 	}
 	binaries(env, add)
 	manifestCheck(env, add)
+	sourcesCheck(env, add)
 	gitHooks(env, add)
 	lintCheck(env, add)
 	agents(env, add)

@@ -48,7 +48,7 @@ func alwaysStore(t *testing.T) string {
 	cfg := config.Default()
 	cfg.Inject.SessionBudgetBytes = 1024
 	r.Write(".lore/config.yaml", "inject:\n  sessionBudgetBytes: 1024\n")
-	snap := compile.TakeSnapshot(r.Dir, "", cfg.Learnings)
+	snap := compile.TakeSnapshot(r.Dir, nil, cfg.Learnings)
 	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: cfg, Snapshot: snap})
 	if err != nil || len(rep.Excluded) > 0 {
 		t.Fatalf("build: %v %+v", err, rep.Excluded)

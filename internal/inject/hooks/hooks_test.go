@@ -180,7 +180,7 @@ func buildStore(t testing.TB, files map[string][]byte) (string, compile.Report) 
 		}
 		parsed = append(parsed, it)
 	}
-	snap := compile.TakeSnapshot(r.Dir, "", config.Default().Learnings)
+	snap := compile.TakeSnapshot(r.Dir, nil, config.Default().Learnings)
 	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
 	if err != nil {
 		t.Fatal(err)

@@ -240,7 +240,7 @@ func (h *handler) subagentStart(sess *session) reply {
 		text += "\n" + always + "\n"
 	}
 	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, a.Origin)}
 }
 
 // alwaysOn is the manifest's block of items without triggers (none
@@ -277,6 +277,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 	if m != nil {
 		defer h.release(m)
 	}
+	h.syncInBackground(m, time.Now())
 	if sess != nil {
 		h.restart(in, sess, m)
 	}
@@ -289,7 +290,7 @@ func (h *handler) sessionStart(in *input, sess *session) reply {
 		text += "\n" + block + "\n"
 	}
 	h.led = &ledger.Entry{Event: ledger.Start, Injected: a.Injected, Dropped: a.Dropped}
-	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil)}
+	return reply{context: capText(sanitize(text), maxContext-200), record: record(a.Injected, a.Dropped, nil, a.Origin)}
 }
 
 // restart readies the session's folder for a session that starts, is
@@ -480,7 +481,7 @@ func (h *handler) inject(what string, d match.Decision, sess *session, before bo
 	if len(s.injected) == 0 {
 		return reply{}
 	}
-	return injection(what, record(s.injected, ids(d.Dropped), s.held), s)
+	return injection(what, record(s.injected, ids(d.Dropped), s.held, s.origin), s)
 }
 
 // shownSet is what one call shows: the texts of its denies, holds and
@@ -490,6 +491,7 @@ type shownSet struct {
 	deny, hold, body        []string
 	injected                []string
 	denied, held, lessonIDs []string
+	origin                  [][2]string // id and store of each org or user item shown
 }
 
 // shown splits what the call shows: the denies (before the tool only),
@@ -514,6 +516,9 @@ func shown(d match.Decision, before, lessons bool, took, held map[string]bool) s
 			s.lessonIDs = append(s.lessonIDs, r.ID)
 		}
 		s.injected = append(s.injected, r.ID)
+		if o := manifest.Origin(r.File); o != "" {
+			s.origin = append(s.origin, [2]string{r.ID, o})
+		}
 	}
 	return s
 }

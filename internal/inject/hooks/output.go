@@ -91,9 +91,9 @@ func capText(s string, max int) string {
 
 // record is the trailing machine-readable line of every injection
 // (docs/design.md, Machine-readable interfaces). "held" (the ids whose enforce: once held this call)
-// is written only when there are any, so the common record stays as it
-// was.
-func record(injected, dropped, held []string) string {
+// and "origin" (the store of each org or user item injected, by id) are
+// written only when there are any, so the common record stays as it was.
+func record(injected, dropped, held []string, origin [][2]string) string {
 	var b strings.Builder
 	b.WriteString(`<!-- lore {"injected":`)
 	writeIDs(&b, injected)
@@ -102,6 +102,17 @@ func record(injected, dropped, held []string) string {
 	if len(held) > 0 {
 		b.WriteString(`,"held":`)
 		writeIDs(&b, held)
+	}
+	for i, o := range origin {
+		if i == 0 {
+			b.WriteString(`,"origin":{`)
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(jsonString(strings.ReplaceAll(o[0], "--", "-\u2010")) + ":" + jsonString(strings.ReplaceAll(o[1], "--", "-\u2010")))
+		if i == len(origin)-1 {
+			b.WriteByte('}')
+		}
 	}
 	b.WriteString(`} -->`)
 	return b.String()

@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/lorepath"
 )
 
@@ -52,6 +54,32 @@ func (h *handler) reconcileInBackground(cwd string) {
 	for _, rel := range []string{lorepath.InLocal(lorepath.RenderManifest), lorepath.InDir(lorepath.RenderManifest), lorepath.InCache(lorepath.RenderManifest)} {
 		if _, err := os.Stat(filepath.Join(h.root, filepath.FromSlash(rel))); err == nil {
 			h.background(cwd, "reconcile", "--quiet")
+			return
+		}
+	}
+}
+
+// syncEvery is how often SessionStart syncs the organisation stores.
+const syncEvery = 24 * time.Hour
+
+// syncInBackground starts `lore sync --background` at SessionStart when
+// the manifest reads an organisation store (a source's HEAD is among its
+// watched files) never fetched, or last tried a day ago or more (the time
+// of the fetch state beside it: docs/design.md, Scopes and organisation
+// stores). One stat per source, and only at SessionStart: a tool call
+// never pays for it, and the hook never links the network code.
+func (h *handler) syncInBackground(m *manifest.Manifest, now time.Time) {
+	if m == nil || h.root == "" {
+		return
+	}
+	heads, err := m.WatchedNamed(lorepath.SourceHead)
+	if err != nil {
+		return // a corrupt manifest is rebuilt; the next session syncs
+	}
+	for _, w := range heads {
+		fi, err := os.Stat(filepath.Join(filepath.Dir(w.Abs(h.root)), lorepath.SourceState))
+		if err != nil || now.Sub(fi.ModTime()) >= syncEvery {
+			h.background("", "sync", "--background")
 			return
 		}
 	}

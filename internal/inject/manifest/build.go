@@ -590,6 +590,9 @@ func itemFlags(it Item) byte {
 	if it.Hold {
 		flags |= 4
 	}
+	if it.Org {
+		flags |= 8
+	}
 	return flags
 }
 

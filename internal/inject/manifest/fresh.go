@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -23,7 +24,7 @@ type Stat struct {
 
 // Watched is a source path and its stat when the manifest was built: path
 // slash-separated and relative to the work tree root, or absolute (the
-// user's global store).
+// user's store, a fetched source's HEAD and checkout).
 type Watched struct {
 	Path string
 	Stat Stat
@@ -149,6 +150,23 @@ func (m *Manifest) ItemChanged(root string, it Item) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// WatchedNamed returns the watched entries whose last path element is
+// name, with their stat at build time.
+func (m *Manifest) WatchedNamed(name string) ([]Watched, error) {
+	var out []Watched
+	for off := 0; off < len(m.watch); {
+		w, next, err := entry(m.watch, off)
+		if err != nil {
+			return out, err
+		}
+		if path.Base(w.Path) == name {
+			out = append(out, w)
+		}
+		off = next
+	}
+	return out, nil
 }
 
 // Revision is the compiler revision the manifest was built by.

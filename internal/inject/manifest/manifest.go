@@ -15,6 +15,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -25,7 +26,7 @@ import (
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 7
+const Version = 8
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
@@ -57,13 +58,14 @@ type Item struct {
 	ID         string
 	Kind       string
 	Title      string
-	File       string // where it came from (repo-relative, or ~/ for global items)
+	File       string // where it came from (repo-relative, or origin:path for org and user items)
 	Status     string
 	Priority   int // 1-10
 	Confidence float64
 	Deny       bool // enforce: deny on an active critical item
 	Hold       bool // enforce: once on an active item: hold the first matching call of a context
-	Global     bool // from the user's global store
+	Global     bool // from the user's own store
+	Org        bool // from an organisation store (its origin: File up to ':')
 	Triggers   Triggers
 	// Required lists, for each of Triggers.Commands, literals that every
 	// match of the pattern contains (ASCII-lowercased; nil: none known):
@@ -89,6 +91,9 @@ type ref struct{ off, n, crc uint32 }
 type Always struct {
 	Text              string
 	Injected, Dropped []string
+	// Origin names the store of each org or user item injected (id,
+	// store), read back by AlwaysOn for the record; not written.
+	Origin [][2]string
 }
 
 // Bucket lists the items worth scoring for one tool ("*" for tools no
@@ -152,4 +157,15 @@ func sum32(parts ...[]byte) uint32 {
 		_, _ = d.Write(p) // a Digest's Write never fails
 	}
 	return uint32(d.Sum64())
+}
+
+// Origin is the store an item file comes from: the name before the ':' of
+// an org or user item's path (acme:lessons/x.md), "" for the project's
+// (docs/design.md, Scopes and organisation stores).
+func Origin(file string) string {
+	name, _, ok := strings.Cut(file, ":")
+	if !ok || strings.ContainsAny(name, "/\\") {
+		return ""
+	}
+	return name
 }

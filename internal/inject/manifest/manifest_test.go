@@ -17,14 +17,14 @@ import (
 
 func sample() Source {
 	items := []Item{
-		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: ".lore/lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9, Hold: true,
+		{ID: "01B", Kind: "lesson", Title: "pytest hangs", File: "acme:lessons/pytest.md", Status: "active", Priority: 7, Confidence: 0.9, Hold: true, Org: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`\bpytest\b`}, Unless: []string{"--no-header"}},
 			Text:     "### Lesson: pytest hangs\nFix: use --no-header", Fix: "use --no-header"},
 		{ID: "01A", Kind: "pitfall", Title: "force push", File: ".lore/pitfalls/PF-0001-force.md", Status: "active", Priority: 9, Confidence: 1, Deny: true,
 			Triggers: Triggers{Tools: []string{"Bash"}, Commands: []string{`git\s+push\s+.*--force`}},
 			Required: [][]string{{"git", "push", "--force"}},
 			Text:     "### Pitfall: force push", Fix: "use --force-with-lease"},
-		{ID: "01C", Kind: "lesson", Title: "release", File: "~/.config/lore/lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
+		{ID: "01C", Kind: "lesson", Title: "release", File: "user:lessons/release.md", Status: "active", Priority: 7, Confidence: 1, Global: true,
 			Triggers: Triggers{Keywords: []string{"release"}}, Text: "### Lesson: release"},
 	}
 	return Source{
@@ -135,8 +135,8 @@ func TestRoundTrip(t *testing.T) {
 		if err1 != nil || err2 != nil || text != want.Text || fix != want.Fix {
 			t.Errorf("%s: text %q fix %q (%v %v)", it.ID, text, fix, err1, err2)
 		}
-		if it.Deny != want.Deny || it.Hold != want.Hold || it.Global != want.Global {
-			t.Errorf("%s: flags deny %v hold %v global %v, want %v %v %v", it.ID, it.Deny, it.Hold, it.Global, want.Deny, want.Hold, want.Global)
+		if it.Deny != want.Deny || it.Hold != want.Hold || it.Global != want.Global || it.Org != want.Org {
+			t.Errorf("%s: flags deny %v hold %v global %v org %v, want %v %v %v %v", it.ID, it.Deny, it.Hold, it.Global, it.Org, want.Deny, want.Hold, want.Global, want.Org)
 		}
 		// Head reads the id, deny flag and required literals alone;
 		// ItemOf the rest.

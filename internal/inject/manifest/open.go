@@ -214,7 +214,17 @@ func (m *Manifest) AlwaysOn() (Always, error) {
 		}
 		return strings.Split(string(p), ",")
 	}
-	return Always{Text: string(parts[0]), Injected: ids(parts[1]), Dropped: ids(parts[2])}, nil
+	a := Always{Text: string(parts[0]), Injected: ids(parts[1]), Dropped: ids(parts[2])}
+	for _, id := range a.Injected {
+		it, found, err := m.ByID(id)
+		if err != nil {
+			return a, err
+		}
+		if o := Origin(it.File); found && o != "" {
+			a.Origin = append(a.Origin, [2]string{id, o})
+		}
+	}
+	return a, nil
 }
 
 // session is the session section, checked.
@@ -530,7 +540,7 @@ func (m *Manifest) Item(i int) (Item, error) {
 	it := Item{ID: d.str(), Kind: d.str(), Title: d.str(), File: d.str(), Status: d.str()}
 	it.Priority = int(d.byte())
 	flags := d.byte()
-	it.Deny, it.Global, it.Hold = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	it.Deny, it.Global, it.Hold, it.Org = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 	it.Confidence = math.Float64frombits(d.u64())
 	t := &it.Triggers
 	for _, l := range []*[]string{&t.Tools, &t.Commands, &t.Unless, &t.Paths, &t.Keywords, &t.Topics, &t.Content} {
@@ -655,35 +665,41 @@ func (m *Manifest) text(r ref) (string, error) {
 	return string(b), nil
 }
 
-// Priority returns the priority of the item with this id (binary search
-// over the id-ordered records), for re-injection after compaction; found
-// is false when no item has the id, err set when a record on the way is
-// damaged.
+// Priority returns the priority of the item with this id, for
+// re-injection after compaction; found is false when no item has the id,
+// err set when a record on the way is damaged.
 func (m *Manifest) Priority(id string) (p int, found bool, err error) {
+	it, found, err := m.ByID(id)
+	return it.Priority, found, err
+}
+
+// ByID returns the item with this id (binary search over the id-ordered
+// records); found is false when no item has it.
+func (m *Manifest) ByID(id string) (it Item, found bool, err error) {
 	lo, hi := 0, m.nItems
 	for lo < hi {
 		mid := (lo + hi) / 2
 		rec, err := m.record(mid)
 		if err != nil {
-			return 0, false, err
+			return Item{}, false, err
 		}
 		_, k := binary.Uvarint(rec)
 		d := decoder{b: rec[k:]}
 		got := d.bytes()
 		if d.bad {
-			return 0, false, errf("record %d is malformed", mid)
+			return Item{}, false, errf("record %d is malformed", mid)
 		}
 		switch c := bytes.Compare(got, []byte(id)); {
 		case c == 0:
 			it, err := m.Item(mid)
-			return it.Priority, err == nil, err
+			return it, err == nil, err
 		case c < 0:
 			lo = mid + 1
 		default:
 			hi = mid
 		}
 	}
-	return 0, false, nil
+	return Item{}, false, nil
 }
 
 // decoder reads a record payload; any overrun sets bad instead of panicking.

@@ -47,7 +47,7 @@ type Result struct {
 	Hold bool
 
 	confidence float64
-	global     bool
+	scope      int // 0 project, 1 org, 2 user: the order on equal scores
 	item       manifest.Item
 }
 
@@ -316,14 +316,14 @@ func FallbackText(title, file string) string {
 	return fmt.Sprintf("### %s\n(details: %s)\n", title, file)
 }
 
-// less orders by score, then project before global items, priority,
-// confidence and id.
+// less orders by score, then origin (project, org, user: docs/design.md,
+// Scopes and organisation stores), priority, confidence and id.
 func less(a, b Result) bool {
 	if d := a.Score - b.Score; d > Tolerance || d < -Tolerance {
 		return d > 0
 	}
-	if a.global != b.global {
-		return !a.global
+	if a.scope != b.scope {
+		return a.scope < b.scope
 	}
 	if a.Priority != b.Priority {
 		return a.Priority > b.Priority
@@ -332,6 +332,17 @@ func less(a, b Result) bool {
 		return d > 0
 	}
 	return a.ID < b.ID
+}
+
+// scopeOf ranks an item's origin for less.
+func scopeOf(it manifest.Item) int {
+	switch {
+	case it.Org:
+		return 1
+	case it.Global:
+		return 2
+	}
+	return 0
 }
 
 // notes collects the reasons of one score, for Explain only.
@@ -356,7 +367,7 @@ func (n *notes) addText(s string) {
 // injected for this call ("" when it can, subject to threshold and dedup).
 func (e *eval) score(it manifest.Item) (r Result, out string) {
 	r = Result{ID: it.ID, Title: it.Title, File: it.File, Priority: it.Priority,
-		confidence: it.Confidence, global: it.Global, item: it}
+		confidence: it.Confidence, scope: scopeOf(it), item: it}
 	n := notes{explain: e.explain}
 	t := it.Triggers
 	if Untriggered(t) {

@@ -365,19 +365,20 @@ func yamlQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// Run exports the store's active items to target under the store lock
+// Run exports the store's active items, and others (the organisation
+// stores' items the project names), to target under the store lock
 // (which also removes the temp files of a killed export), or, with check,
 // only plans: it returns the plan and the items it could not load.
-func Run(s *gitstore.Store, target string, check bool) (Export, []error, error) {
+func Run(s *gitstore.Store, target string, check bool, others []*markdown.Item) (Export, []error, error) {
 	if check {
-		return planStore(s, target)
+		return planStore(s, target, others)
 	}
 	unlock, err := s.Lock()
 	if err != nil {
 		return Export{}, nil, err
 	}
 	defer unlock()
-	e, errs, err := planStore(s, target)
+	e, errs, err := planStore(s, target, others)
 	if err != nil {
 		return e, errs, err
 	}
@@ -385,9 +386,9 @@ func Run(s *gitstore.Store, target string, check bool) (Export, []error, error) 
 }
 
 // planStore plans the export of the store's items (PlanExport).
-func planStore(s *gitstore.Store, target string) (Export, []error, error) {
+func planStore(s *gitstore.Store, target string, others []*markdown.Item) (Export, []error, error) {
 	items, errs := s.Load()
-	e, err := PlanExport(s.Root, target, items)
+	e, err := PlanExport(s.Root, target, append(items, others...))
 	return e, errs, err
 }
 

@@ -159,7 +159,7 @@ func TestExportRuleFoldersCheck(t *testing.T) {
 				}
 			}
 			before := treeSum(t, s.Root)
-			stale, _, err := Run(s, target, true)
+			stale, _, err := Run(s, target, true, nil)
 			if err != nil || len(stale.Changes) != 5 || treeSum(t, s.Root) != before {
 				t.Fatalf("check: %v, %d changes", err, len(stale.Changes))
 			}
@@ -167,15 +167,15 @@ func TestExportRuleFoldersCheck(t *testing.T) {
 			if !gone || stale.Items != 4 {
 				t.Errorf("report: %d items, changes %+v", stale.Items, stale.Changes)
 			}
-			if _, _, err := Run(s, target, false); err != nil {
+			if _, _, err := Run(s, target, false, nil); err != nil {
 				t.Fatal(err)
 			}
-			fresh, _, err := Run(s, target, true)
+			fresh, _, err := Run(s, target, true, nil)
 			if err != nil || len(fresh.Changes) != 0 {
 				t.Fatalf("after export: %v %+v", err, fresh.Changes)
 			}
 			after := treeSum(t, s.Root)
-			if _, _, err := Run(s, target, false); err != nil || treeSum(t, s.Root) != after {
+			if _, _, err := Run(s, target, false, nil); err != nil || treeSum(t, s.Root) != after {
 				t.Errorf("a second export changed a file: %v", err)
 			}
 			if got, _ := os.ReadFile(filepath.Join(dir, "team.md")); !bytes.Equal(got, theirs) {

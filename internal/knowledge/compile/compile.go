@@ -1,7 +1,8 @@
 // Package compile turns a store's knowledge items and its config into the
 // manifest the agent hook reads: it selects the injectable items, validates
 // their triggers, renders their injection text by form, strips invisible
-// unicode, caps sizes, merges the user's global items, pre-renders the
+// unicode, caps sizes, merges the organisation and user stores' items
+// (docs/design.md, Scopes and organisation stores), pre-renders the
 // SessionStart block, and plans the manifest's index with match.Index.
 package compile
 
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,12 +25,12 @@ import (
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the manifest,
 // and a manifest of another revision is rebuilt.
-const Revision uint32 = 6
+const Revision uint32 = 7
 
 // Input is what a build reads.
 type Input struct {
 	Items  []*markdown.Item // the project's items (paths repo-relative)
-	Global []*markdown.Item // the user's global items (paths as shown, e.g. ~/.config/lore/...)
+	Stores []Store          // the organisation stores the config names, then the user's store
 	Config config.Config
 	Skills []Skill // the skill documents of .lore/skills (lore aggregate)
 	// Learnings is the learnings file (Config.Learnings), for the recent
@@ -45,7 +47,8 @@ type Report struct {
 	Inactive int        // not injectable by status (drafts unless inject.drafts, deprecated, ...)
 	LowConf  int        // below inject.minConfidence
 	Drafts   int        // project drafts awaiting review
-	Shadowed int        // global items whose id the project also has
+	Shadowed int        // org or user items whose id the project (or an earlier store) also has
+	Disabled int        // org or user items the config's disable switches off
 	Folded   int        // lessons compiled under a skill's record
 	Dead     int        // compiled, but their triggers can never reach the threshold
 	AlwaysOn int        // without triggers: delivered at session start
@@ -83,10 +86,13 @@ func Compile(in Input) (manifest.Source, Report) {
 	fmt.Fprintf(c.h, "lore manifest %d compile %d\n", manifest.Version, Revision)
 	fmt.Fprintf(c.h, "%+v session %d\n", set, in.Config.Inject.SessionBudgetBytes)
 	fmt.Fprintf(c.h, "learnings %s %d\n", in.Config.Learnings, len(in.Learnings))
+	fmt.Fprintf(c.h, "disable %q\n", in.Config.Disable)
 	c.h.Write(in.Learnings)
 	c.indexSkills()
-	c.add(in.Items, false)
-	c.add(in.Global, true)
+	c.add(in.Items, Store{Scope: Project})
+	for _, st := range in.Stores {
+		c.add(st.Items, st)
+	}
 	c.addSkills()
 	c.rep.Compiled = len(c.items)
 
@@ -134,17 +140,18 @@ func (c *compiler) indexSkills() {
 	c.members = make([][]*markdown.Item, len(c.in.Skills))
 }
 
-// add compiles the project's items, or the global ones, in path order.
-func (c *compiler) add(list []*markdown.Item, global bool) {
+// add compiles the project's items, or a store's, in path order.
+func (c *compiler) add(list []*markdown.Item, st Store) {
+	global := st.Scope != Project
 	sorted := append([]*markdown.Item(nil), list...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
 	for _, it := range sorted {
-		fmt.Fprintf(c.h, "%s %t %d\n", it.Path, global, len(it.Raw()))
+		fmt.Fprintf(c.h, "%s %d %d\n", it.Path, st.Scope, len(it.Raw()))
 		c.h.Write(it.Raw())
 		if !global && (it.Status == "draft" || it.Status == "proposed") {
 			c.rep.Drafts++
 		}
-		if !c.admit(it, global) {
+		if !c.admit(it, st.Scope) {
 			continue
 		}
 		switch t := Triggers(it); {
@@ -161,7 +168,7 @@ func (c *compiler) add(list []*markdown.Item, global bool) {
 			c.rep.Folded++
 			continue
 		}
-		m := item(it, global, c.itemCap)
+		m := item(it, st.Scope, c.itemCap)
 		m.Sources = c.in.Snapshot.sources(it.Path)
 		c.items = append(c.items, m)
 		c.rep.Index = append(c.rep.Index, entry(it))
@@ -169,9 +176,15 @@ func (c *compiler) add(list []*markdown.Item, global bool) {
 }
 
 // admit says an item is compiled, counting why not in the report: it is
-// valid and safe, its id is new (a global item a project one shadows),
-// it is injectable and confident enough.
-func (c *compiler) admit(it *markdown.Item, global bool) bool {
+// valid and safe, not disabled, its id is new (an org or user item a
+// project one shadows), it is injectable (an org item only when active)
+// and confident enough.
+func (c *compiler) admit(it *markdown.Item, scope Scope) bool {
+	global := scope != Project
+	if global && slices.Contains(c.in.Config.Disable, it.ID) {
+		c.rep.Disabled++
+		return false
+	}
 	if errs, unsafe := check(it); len(errs) > 0 {
 		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
 		return false
@@ -186,7 +199,7 @@ func (c *compiler) admit(it *markdown.Item, global bool) bool {
 		return false
 	}
 	c.byID[it.ID] = it.Path
-	if !it.Injectable(c.set.Drafts) {
+	if !it.Injectable(c.set.Drafts && scope != Org) {
 		c.rep.Inactive++
 		return false
 	}
@@ -227,10 +240,10 @@ func check(it *markdown.Item) (errs []*markdown.Error, unsafe bool) {
 	return errs, unsafe
 }
 
-func item(it *markdown.Item, global bool, itemCap int) manifest.Item {
+func item(it *markdown.Item, scope Scope, itemCap int) manifest.Item {
 	m := manifest.Item{
 		ID: it.ID, Kind: it.Kind, Title: Sanitize(lint.Unmarked(it.Title)), File: it.Path, Status: it.Status,
-		Priority: int(it.Priority), Confidence: it.Confidence, Global: global,
+		Priority: int(it.Priority), Confidence: it.Confidence, Global: scope == User, Org: scope == Org,
 		Deny:     it.Enforce == markdown.EnforceDeny && it.Priority >= 9 && it.Status == "active",
 		Hold:     holds(it),
 		Triggers: Triggers(it),

@@ -7,12 +7,42 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
-// GlobalDir is the user's global store: $XDG_CONFIG_HOME/lore (the
+// Scope is where an item comes from (docs/design.md, Scopes and
+// organisation stores); on equal scores a lower scope comes first.
+type Scope uint8
+
+// The scopes, in precedence order.
+const (
+	Project Scope = iota // the repository's .lore/
+	Org                  // an organisation store a config names, fetched by lore sync
+	User                 // the user's own store
+)
+
+func (s Scope) String() string { return [...]string{"project", "org", "user"}[s] }
+
+// Store is one store besides the project's: an organisation source or the
+// user's own. Its items' paths are Name + ":" + their path in the store
+// (acme:lessons/x.md, user:lessons/y.md), which names their origin.
+type Store struct {
+	Scope Scope
+	Name  string // the source's name, or "user"
+	Dir   string // the folder read, laid out like .lore/ ("" when never fetched)
+	// State is the file whose change makes the manifest stale (a source's
+	// HEAD, the user's config), "" for none, and Stat its stat taken
+	// before the store was resolved from it: a change in between makes
+	// the manifest stale, never wrongly fresh.
+	State string
+	Stat  manifest.Stat
+	Items []*markdown.Item
+}
+
+// UserDir is the user's own store: $XDG_CONFIG_HOME/lore (the
 // platform's config folder elsewhere), or "" when there is none.
-func GlobalDir() string {
+func UserDir() string {
 	d, err := os.UserConfigDir()
 	if err != nil {
 		return ""
@@ -21,10 +51,10 @@ func GlobalDir() string {
 }
 
 // LoadDir reads the items of a store folder laid out like .lore/ (lessons/,
-// pitfalls/, decisions/). Paths are shown as display+"/"+folder+"/"+name.
+// pitfalls/, decisions/). Paths are origin+":"+folder+"/"+name.
 // A missing folder is an empty store; files that cannot be parsed are
 // returned as errors and skipped.
-func LoadDir(dir, display string) ([]*markdown.Item, []error) {
+func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
 	var items []*markdown.Item
 	var errs []error
 	for _, kind := range markdown.Kinds {
@@ -46,7 +76,7 @@ func LoadDir(dir, display string) ([]*markdown.Item, []error) {
 				errs = append(errs, err)
 				continue
 			}
-			it, err := markdown.Parse(display+"/"+folder+"/"+e.Name(), data)
+			it, err := markdown.Parse(origin+":"+folder+"/"+e.Name(), data)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -55,14 +85,4 @@ func LoadDir(dir, display string) ([]*markdown.Item, []error) {
 		}
 	}
 	return items, errs
-}
-
-// DisplayPath shows a path under the home folder as ~/...
-func DisplayPath(p string) string {
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return "~/" + filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(p)
 }

@@ -56,7 +56,7 @@ func realStore(t *testing.T, n int) (root string, data []byte) {
 			t.Fatal(err)
 		}
 	}
-	snap := TakeSnapshot(root, "", ".lore/learnings.md")
+	snap := TakeSnapshot(root, nil, ".lore/learnings.md")
 	cfg := config.Default()
 	cfg.Inject.MaxItems, cfg.Inject.BudgetBytes = 100, 1<<20 // every match is injected: its text is read
 	in := Input{Config: cfg, Snapshot: snap, Learnings: files[".lore/learnings.md"]}
@@ -224,7 +224,7 @@ func TestSnapshotWaitsOutTheRacyWindow(t *testing.T) {
 	if err := os.Chtimes(p, start, start); err != nil {
 		t.Fatal(err)
 	}
-	s := TakeSnapshot(root, "", ".lore/learnings.md")
+	s := TakeSnapshot(root, nil, ".lore/learnings.md")
 	if age := start.Sub(s.newest()); age > racyWindow {
 		t.Fatalf("newest source is %v old: the test did not exercise the window", age)
 	}

@@ -29,16 +29,16 @@ type Snapshot struct {
 const racyWindow = 20 * time.Millisecond
 
 // TakeSnapshot stats the sources of the store at root: config, learnings
-// (repo-relative), the kind and skill folders and their .md files, and the
-// global store's kind folders and files (global "" for none). It waits out
+// (repo-relative), the kind and skill folders and their .md files, and
+// each other store's fetch state, kind folders and files. It waits out
 // the racy window when a source changed in the last few milliseconds. The
 // caller clears the hook's edit mark (lorepath.Edited) first: the
 // build that follows the snapshot answers it by reading the files.
-func TakeSnapshot(root, global, learnings string) Snapshot {
+func TakeSnapshot(root string, stores []Store, learnings string) Snapshot {
 	var s Snapshot
 	for try := 0; ; try++ {
 		start := time.Now()
-		s = takeSnapshot(root, global, learnings)
+		s = takeSnapshot(root, stores, learnings)
 		age := start.Sub(s.newest())
 		if try == 5 || age >= racyWindow || age < 0 { // < 0: a time set in the future
 			return s
@@ -47,7 +47,7 @@ func TakeSnapshot(root, global, learnings string) Snapshot {
 	}
 }
 
-func takeSnapshot(root, global, learnings string) Snapshot {
+func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 	s := Snapshot{files: map[string]int{}}
 	watchFile := func(rel string) {
 		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
@@ -77,11 +77,16 @@ func takeSnapshot(root, global, learnings string) Snapshot {
 		folder(filepath.Join(root, filepath.FromSlash(f)), f, f)
 	}
 	folder(filepath.Join(root, filepath.FromSlash(lorepath.Skills)), lorepath.Skills, lorepath.Skills)
-	if global != "" {
-		disp := DisplayPath(global)
+	for _, st := range stores {
+		if st.State != "" {
+			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: st.Stat})
+		}
+		if st.Dir == "" {
+			continue
+		}
 		for _, kind := range markdown.Kinds {
-			dir := filepath.Join(global, markdown.Folder(kind))
-			folder(dir, filepath.ToSlash(dir), disp+"/"+markdown.Folder(kind))
+			dir := filepath.Join(st.Dir, markdown.Folder(kind))
+			folder(dir, filepath.ToSlash(dir), st.Name+":"+markdown.Folder(kind))
 		}
 	}
 	return s

@@ -9,7 +9,6 @@ import (
 	"io"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -27,6 +26,11 @@ type Config struct {
 	Stats       Stats       `yaml:"stats" json:"stats"`
 	// Share commits the observation log (merge=union) instead of caching it.
 	Share bool `yaml:"share" json:"share"`
+	// Sources are the organisation stores the project uses and Disable the
+	// ids of org or user items it switches off (docs/design.md, Scopes and
+	// organisation stores).
+	Sources []Source `yaml:"sources" json:"sources,omitempty"`
+	Disable []string `yaml:"disable" json:"disable,omitempty"`
 }
 
 // Consolidate holds the thresholds of docs/design.md, Consolidation.
@@ -129,14 +133,7 @@ func Parse(path string, data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) { // EOF: only comments
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-		line := 1
-		if m := lineRe().FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
-		}
-		return c, &Error{Path: path, Line: line, Msg: "invalid config: " + msg}
+		return c, decodeError(path, err)
 	}
 	return c, c.validate(path, data)
 }
@@ -165,6 +162,12 @@ func (c Config) validate(path string, data []byte) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := validateSources(path, c.Sources); err != nil {
+		return err
+	}
+	if err := validateDisable(path, data, c.Disable); err != nil {
+		return err
 	}
 	return c.validatePaths(path, data)
 }
@@ -257,4 +260,7 @@ const Template = `# lore configuration. Every key is optional; the values shown 
 # stats:
 #   minCalls: 3             # fewest matching calls before and after an item for a verdict
 # share: false              # commit the observation log so teammates' counts add up
+# sources:                  # organisation stores, fetched by lore sync
+#   - {name: acme, url: https://github.com/acme/lore-org.git, ref: main, path: .lore}
+# disable: []               # ids of org or user items this project switches off
 `

@@ -35,6 +35,21 @@ func TestParse(t *testing.T) {
 		{"learnings in the git folder", "learnings: .git/hooks/pre-commit\n", nil, 1, "not under .git"},
 		{"learnings that climbs out through a folder", "learnings: docs/../../x.md\n", nil, 1, "learnings:"},
 		{"a report outside the work tree", "consolidate:\n  minBatch: 3\n  report: ../../r.md\n", nil, 3, "consolidate.report:"},
+		{"sources and disable", "sources:\n  - {name: acme, url: 'https://example.com/lore.git', ref: main}\n  - name: infra\n    url: git@example.com:infra/lore.git\n    path: knowledge\ndisable: [01JRQABE0000000000000000G1]\n", func(c Config) bool {
+			return len(c.Sources) == 2 && c.Sources[0].Line == 2 && c.Sources[0].File == ".lore/config.yaml" && c.Sources[1].Folder() == "knowledge" && c.Sources[0].Folder() == ".lore" && len(c.Disable) == 1
+		}, 0, ""},
+		{"a source without a url", "sources:\n  - name: acme\n    ref: main\n", nil, 2, "sources[0].url: must name a git repository"},
+		{"a source's unknown key names its line", "sources:\n  - name: acme\n    url: x\n    branch: main\n", nil, 4, "sources.branch: unknown key"},
+		{"a source named twice", "sources:\n  - {name: acme, url: a}\n  - {name: acme, url: b}\n", nil, 3, `"acme" is named twice (also on line 2)`},
+		{"a source named like a scope", "sources:\n  - {name: user, url: a}\n", nil, 2, "sources[0].name"},
+		{"a source name unfit for a folder", "sources:\n  - {name: ../x, url: a}\n", nil, 2, "sources[0].name"},
+		{"a password in a committed url", "sources:\n  - {name: acme, url: 'https://bob:hunter2@example.com/x.git'}\n", nil, 2, "must not carry a password"},
+		{"a token named by its environment variable", "sources:\n  - {name: acme, url: 'https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git'}\n", func(c Config) bool {
+			u, secrets := ExpandURL(c.Sources[0].URL, func(k string) string { return map[string]string{"GITHUB_TOKEN": "t0k"}[k] })
+			return u == "https://x-access-token:t0k@github.com/acme/lore.git" && len(secrets) > 0 && secrets[0] == "t0k"
+		}, 0, ""},
+		{"a path outside the source", "sources:\n  - {name: acme, url: a, path: ../x}\n", nil, 2, "sources[0].path"},
+		{"a blank disable", "inject:\n  maxItems: 2\ndisable: ['']\n", nil, 3, "disable[0]: must be an item id"},
 		{"the second route's target outside", "consolidate:\n  routes:\n    - match: a\n      target: docs/a.md\n    - target: ../b.md\n      match: b\n", nil, 5, "consolidate.routes[1].target:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -50,5 +65,24 @@ func TestParse(t *testing.T) {
 				t.Fatalf("Parse error = %v, want line %d mentioning %q", err, tc.errLine, tc.errText)
 			}
 		})
+	}
+}
+
+func TestParseUserAndMerge(t *testing.T) {
+	u, err := ParseUser("/home/u/.config/lore/config.yaml", []byte("sources:\n  - {name: acme, url: https://user.example/acme.git}\n  - {name: mine, url: file:///srv/mine.git}\ndisable: [A]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(".lore/config.yaml", []byte("sources:\n  - {name: acme, url: https://team.example/acme.git}\ndisable: [B]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dis := Merge(p, u)
+	if len(src) != 2 || src[0].URL != "https://team.example/acme.git" || src[1].Name != "mine" || src[1].File != "/home/u/.config/lore/config.yaml" ||
+		strings.Join(dis, ",") != "B,A" {
+		t.Fatalf("Merge = %+v, %v", src, dis)
+	}
+	if _, err := ParseUser("/u/config.yaml", []byte("inject:\n  maxItems: 2\n")); err == nil || !strings.HasPrefix(err.Error(), "/u/config.yaml:1:") {
+		t.Fatalf("a project key in the user's config: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/inject/ledger"
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -35,7 +36,7 @@ const neverFiredDays = 30
 // Input is everything stats and replay read, gathered by the app layer.
 type Input struct {
 	Items     []*markdown.Item     // the project's items, drafts included
-	Global    []*markdown.Item     // the user's own items (origin "user")
+	Global    []*markdown.Item     // the org and user stores' items (origin: their path's prefix)
 	Config    config.Config        //
 	Ledger    []ledger.Entry       // oldest first
 	Calls     []scan.Call          // every recorded transcript call
@@ -62,7 +63,7 @@ type Report struct {
 // activation is unknown: unmeasured, never zero.
 type ItemStats struct {
 	ID        string  `json:"id"`
-	Origin    string  `json:"origin"` // project or user
+	Origin    string  `json:"origin"` // project, an org source's name, or user
 	Title     string  `json:"title"`
 	File      string  `json:"file"`
 	Status    string  `json:"status"`
@@ -116,7 +117,7 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 		}
 		s := itemStats(in, it, d, lf, cs)
 		if i >= len(in.Items) {
-			s.Origin = "user"
+			s.Origin = manifest.Origin(it.Path) // the source's name, or "user"
 		}
 		r.Items = append(r.Items, s)
 	}

@@ -146,7 +146,20 @@ func repoFilesystem(gitDir string) (billy.Filesystem, error) {
 }
 
 // Path returns the absolute path of a path relative to the work tree root.
-func (s *Store) Path(rel string) string { return filepath.Join(s.Root, filepath.FromSlash(rel)) }
+func (s *Store) Path(rel string) string {
+	if in, ok := strings.CutPrefix(rel, lorepath.Dir+"/"); ok {
+		return filepath.Join(s.Dir, filepath.FromSlash(in)) // the same place, but in a folder store
+	}
+	return filepath.Join(s.Root, filepath.FromSlash(rel))
+}
+
+// OpenFolder is a store kept in a plain folder laid out like .lore/, outside
+// any repository: the user's own store (docs/design.md, Scopes and
+// organisation stores). Its paths read .lore/... as the folder's own;
+// it has no git history, so only the item, config and lock methods apply.
+func OpenFolder(dir string) *Store {
+	return &Store{Root: dir, Dir: dir}
+}
 
 // Rel returns a work-tree-relative, slash-separated path.
 func (s *Store) Rel(abs string) string {

@@ -1,0 +1,365 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/app/doctor"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/lint"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/store/sources"
+	"github.com/lore-agents/lore/internal/testrepo"
+)
+
+// scopedLesson is an item every scope can hold: the same trigger and
+// priority, so the scores tie and only the origin orders them.
+func scopedLesson(id, title, status string) string {
+	return fmt.Sprintf(`---
+id: %s
+kind: lesson
+title: %q
+status: %s
+priority: high
+triggers:
+  tools: [Bash]
+  commands: ['\bterraform\s+apply\b']
+---
+
+## Mistake
+Applied without a plan.
+
+## Fix
+%s: run terraform plan first.
+`, id, title, status, title)
+}
+
+const (
+	idProject = "01JRQABE0000000000000000P1"
+	idOrg     = "01JRQABE0000000000000000G1"
+	idShared  = "01JRQABE0000000000000000S1" // in the project and the org store
+	idUser    = "01JRQABE0000000000000000V1"
+)
+
+// hermetic points HOME and the XDG folders at the test's own, so nothing
+// reads or writes the developer's stores, config or cache.
+func hermetic(t *testing.T) (config, cache string) {
+	t.Helper()
+	home := t.TempDir()
+	config, cache = filepath.Join(home, "config"), filepath.Join(home, "cache")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	return config, cache
+}
+
+// orgSource is an organisation's store repository and its bare remote
+// (file://): an active lesson, a draft, a malformed item, and one whose
+// id a project also has.
+func orgSource(t *testing.T) (*testrepo.Repo, string) {
+	t.Helper()
+	work := testrepo.New(t)
+	work.Write(".lore/lessons/plan.md", scopedLesson(idOrg, "Org plan", "active"))
+	work.Write(".lore/lessons/draft.md", scopedLesson("01JRQABE0000000000000000D1", "Org draft", "draft"))
+	work.Write(".lore/lessons/broken.md", "---\nid: 01JRQABE0000000000000000B1\nkind: lesson\nstatus: active\n---\n\n## Fix\nno title\n")
+	work.Write(".lore/lessons/shared.md", scopedLesson(idShared, "Org shared", "active"))
+	work.Commit("2026-01-05T10:00:00Z", "org store")
+	bare := filepath.Join(t.TempDir(), "org.git")
+	work.Git("clone", "-q", "--bare", work.Dir, bare)
+	work.Git("remote", "add", "origin", bare)
+	return work, "file://" + bare
+}
+
+// projectNaming is a project whose config names the source (extra config
+// lines after it), with its own lesson on the same trigger and one that
+// shares an id with the org store.
+func projectNaming(t *testing.T, url, extra string) *gitstore.Store {
+	t.Helper()
+	s := newStore(t)
+	write(t, s, ".lore/config.yaml", "sources:\n  - name: acme\n    url: "+url+"\n    ref: main\n"+extra)
+	write(t, s, ".lore/lessons/plan.md", scopedLesson(idProject, "Project plan", "active"))
+	write(t, s, ".lore/lessons/shared.md", scopedLesson(idShared, "Project shared", "active"))
+	return s
+}
+
+// userLesson puts the user's own lesson on the shared trigger in the
+// user's store under the config folder.
+func userLesson(t *testing.T, cfgHome string) {
+	t.Helper()
+	user := filepath.Join(cfgHome, "lore", "lessons")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "plan.md"), []byte(scopedLesson(idUser, "User plan", "active")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, s *gitstore.Store, rel, data string) {
+	t.Helper()
+	if err := s.WriteFile(rel, []byte(data)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func injectedFor(t *testing.T, s *gitstore.Store, command string) []string {
+	t.Helper()
+	m, err := Match(s, MatchOptions{Tool: "Bash", Command: command, Dir: s.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, r := range m.Decision.Injected {
+		files = append(files, r.File)
+	}
+	return files
+}
+
+func TestSyncScopesPrecedenceAndDisable(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	userLesson(t, cfgHome)
+	s := projectNaming(t, url, "inject:\n  drafts: true\n  maxItems: 5\n")
+
+	// Before a sync the org store is not there: the build never fetches.
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md .lore/lessons/shared.md user:lessons/plan.md" {
+		t.Fatalf("before sync: %v", got)
+	}
+	r, err := Sync(context.Background(), s, SyncOptions{})
+	if err != nil || r.Failed() || len(r.Sources) != 1 || !r.Sources[0].Changed || r.Sources[0].Origin != ".lore/config.yaml" {
+		t.Fatalf("Sync = %+v, %v", r, err)
+	}
+	// The malformed org item is reported with its origin; the build succeeds.
+	if probs := strings.Join(r.Built.Problems(), "\n"); !strings.Contains(probs, "acme:lessons/broken.md") {
+		t.Errorf("build problems do not name the org item's origin:\n%s", probs)
+	}
+	// Equal scores: project, then org, then user; the org draft never
+	// compiles (drafts: true is the project's), the shared id is the
+	// project's.
+	want := ".lore/lessons/plan.md .lore/lessons/shared.md acme:lessons/plan.md user:lessons/plan.md"
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != want {
+		t.Fatalf("after sync: %v, want %s", got, want)
+	}
+	if r.Built.Report.Shadowed != 1 {
+		t.Errorf("shadowed %d, want 1 (the org's copy of the shared id)", r.Built.Report.Shadowed)
+	}
+
+	// disable switches the org item (and the user's) off for this project.
+	write(t, s, ".lore/config.yaml", "sources:\n  - name: acme\n    url: "+url+"\n    ref: main\ninject:\n  maxItems: 5\ndisable: ["+idOrg+", "+idUser+"]\n")
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md .lore/lessons/shared.md" {
+		t.Fatalf("disabled: %v", got)
+	}
+
+	// A project whose config does not name the source never sees its
+	// items, though the copy is in this user's cache.
+	other := newStore(t)
+	if got := injectedFor(t, other, "terraform apply"); strings.Join(got, " ") != "user:lessons/plan.md" {
+		t.Fatalf("a project not naming acme: %v", got)
+	}
+}
+
+func TestSyncOfflineAndSharedCopy(t *testing.T) {
+	_, cache := hermetic(t)
+	work, url := orgSource(t)
+	a := projectNaming(t, url, "")
+	b := projectNaming(t, url, "")
+	if r, err := Sync(context.Background(), a, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync a: %+v, %v", r, err)
+	}
+	// The second repository finds the copy the first fetched: nothing new
+	// is cloned, and both read the one folder.
+	r, err := Sync(context.Background(), b, SyncOptions{})
+	if err != nil || r.Failed() || r.Sources[0].Changed {
+		t.Fatalf("sync b: %+v, %v", r, err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(cache, "lore", "sources", "acme-*", "[0-9a-f]*"))
+	if len(dirs) != 1 {
+		t.Fatalf("checkouts %v, want one shared by both repositories", dirs)
+	}
+	if got := injectedFor(t, b, "terraform apply"); !strings.Contains(strings.Join(got, " "), "acme:lessons/plan.md") {
+		t.Fatalf("b does not see the shared copy: %v", got)
+	}
+
+	// --check: reachable and current passes; a new commit upstream is behind.
+	if r, err := Sync(context.Background(), a, SyncOptions{Check: true}); err != nil || r.Failed() {
+		t.Fatalf("check when current: %+v, %v", r, err)
+	}
+	work.Write(".lore/lessons/new.md", scopedLesson("01JRQABE0000000000000000N1", "Org new", "active"))
+	work.Commit("2026-01-06T10:00:00Z", "new")
+	work.Git("push", "-q", "origin", "main")
+	if r, err := Sync(context.Background(), a, SyncOptions{Check: true}); err != nil || !r.Failed() || !r.Sources[0].Behind {
+		t.Fatalf("check when behind: %+v, %v", r, err)
+	}
+
+	// Offline: the remote is gone. The sync fails for the source but keeps
+	// its copy; the build still has the org items.
+	if err := os.RemoveAll(strings.TrimPrefix(url, "file://")); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Sync(context.Background(), a, SyncOptions{})
+	if err != nil || !r.Failed() || r.Sources[0].Error == "" || r.Sources[0].Commit == "" {
+		t.Fatalf("offline sync: %+v, %v", r, err)
+	}
+	if got := injectedFor(t, a, "terraform apply"); !strings.Contains(strings.Join(got, " "), "acme:lessons/plan.md") {
+		t.Fatalf("offline: the last copy is not used: %v", got)
+	}
+	if r, err := Sync(context.Background(), a, SyncOptions{Check: true}); err != nil || !r.Failed() || r.Sources[0].Error == "" {
+		t.Fatalf("check when unreachable: %+v, %v", r, err)
+	}
+	st, _ := sources.ReadState(r.Sources[0].Dir)
+	if st.Error == "" || st.Fetched.IsZero() {
+		t.Fatalf("state after the failed sync: %+v", st)
+	}
+	// lore doctor says since when the copy in use is.
+	since := "acme cannot be fetched since " + st.Fetched.Local().Format("2006-01-02 15:04")
+	var found bool
+	for _, f := range Doctor(a, os.Getenv).Findings {
+		found = found || f.Check == "sources" && strings.HasPrefix(f.Message, since) && f.Level == doctor.Info
+	}
+	if !found {
+		t.Fatalf("doctor does not say %q: %+v", since, Doctor(a, os.Getenv).Findings)
+	}
+}
+
+func TestListShowsEveryScope(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := List(s, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	origins := map[string]string{}
+	for _, e := range r.Items {
+		origins[e.Path] = e.Origin
+	}
+	if origins["acme:lessons/plan.md"] != "acme" || origins[".lore/lessons/plan.md"] != compile.Project.String() {
+		t.Fatalf("list origins: %v", origins)
+	}
+	sh, err := Show(s, "acme:lessons/plan.md")
+	if err != nil || sh.Item.ID != idOrg {
+		t.Fatalf("show an org item: %+v, %v", sh, err)
+	}
+}
+
+func TestLintReportsOtherScopesAsWarnings(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	before, err := Lint(s, LintOptions{})
+	if err != nil || before.Failed(false) {
+		t.Fatalf("lint before sync: %+v, %v", before, err)
+	}
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Lint(s, LintOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var broken, shared bool
+	for _, f := range r.Findings {
+		broken = broken || f.Path == "acme:lessons/broken.md" && f.Key == "title" && f.Severity == lint.Warning
+		shared = shared || f.Path == "acme:lessons/shared.md" && f.Key == "id" && strings.Contains(f.Msg, ".lore/lessons/shared.md") && f.Severity == lint.Warning
+	}
+	if !broken || !shared || r.Failed(false) || !r.Failed(true) {
+		t.Fatalf("findings %+v: want the org store's broken item and shared id as warnings, failing only --strict", r.Findings)
+	}
+}
+
+func TestExportHasTheTeamsScopesOnly(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	userLesson(t, cfgHome)
+	s := projectNaming(t, url, "")
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Export(s, ExportOptions{Target: "agents"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.ReadFile("AGENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.Contains(text, "Org plan") || strings.Contains(text, "User plan") || strings.Contains(text, "Org shared") ||
+		strings.Contains(text, "Org draft") || !strings.Contains(text, "Project shared") {
+		t.Fatalf("AGENTS.md:\n%s", text)
+	}
+	if r, err := Export(s, ExportOptions{Target: "agents", Check: true}); err != nil || len(r.Changes) != 0 {
+		t.Fatalf("check right after the export: %+v, %v", r.Changes, err)
+	}
+}
+
+func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	s := newStore(t)
+	for _, scope := range []string{"user", "global"} {
+		r, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: "Mind the " + scope + " quota", Priority: "high", Confidence: 1, Scope: scope},
+			Sections: map[string]string{"Issue": "Quota.", "Avoid": "Check it."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "user:pitfalls/PF-0001-mind-the-user-quota.md"
+		if scope == "global" {
+			want = "user:pitfalls/PF-0002-mind-the-global-quota.md"
+		}
+		if r.Path != want || r.Item.Scope != "" {
+			t.Fatalf("--scope %s: %s (scope %q), want %s", scope, r.Path, r.Item.Scope, want)
+		}
+		if _, err := os.Stat(filepath.Join(cfgHome, "lore", strings.TrimPrefix(want, "user:"))); err != nil {
+			t.Fatalf("not in the user's store: %v", err)
+		}
+	}
+	if items, _ := s.Load(); len(items) != 0 {
+		t.Fatalf("the project got %d items", len(items))
+	}
+	if entries, _ := os.ReadDir(filepath.Join(cfgHome, "lore")); len(entries) != 2 { // pitfalls/ and cache/ (the lock)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the user's store holds %v", names)
+	}
+	l, err := List(s, ListOptions{})
+	if err != nil || len(l.Items) != 2 || l.Items[0].Origin != "user" {
+		t.Fatalf("list: %+v, %v", l.Items, err)
+	}
+}
+
+// A source in the user's own config serves every repository the user
+// works in; a broken user config is an error naming its file and line.
+func TestUserConfigSources(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	userConfig := filepath.Join(cfgHome, "lore", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(userConfig), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme, url: '"+url+"'}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newStore(t)
+	r, err := Sync(context.Background(), s, SyncOptions{})
+	if err != nil || r.Failed() || len(r.Sources) != 1 || r.Sources[0].Origin != userConfig {
+		t.Fatalf("sync from the user's config: %+v, %v", r, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != "acme:lessons/plan.md acme:lessons/shared.md" {
+		t.Fatalf("injected %v", got)
+	}
+	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(s, BuildOptions{}); err == nil || !strings.HasPrefix(err.Error(), userConfig+":2: sources[0].url:") {
+		t.Fatalf("a broken user config: %v", err)
+	}
+}

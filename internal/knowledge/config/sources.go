@@ -1,0 +1,205 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/internal/lazyre"
+)
+
+// Source is one organisation store a config names (docs/design.md, Scopes
+// and organisation stores): a git repository lore sync fetches, the ref it
+// follows and the folder in it laid out like .lore/.
+type Source struct {
+	Name string `yaml:"name" json:"name"`
+	URL  string `yaml:"url" json:"url"`
+	Ref  string `yaml:"ref" json:"ref,omitempty"`   // branch or tag; "" is the remote's default branch
+	Path string `yaml:"path" json:"path,omitempty"` // the store's folder in the repository; "" is .lore
+	// File and Line say where the source is named, for errors.
+	File string `yaml:"-" json:"-"`
+	Line int    `yaml:"-" json:"-"`
+}
+
+// Folder is the store's folder in the source's repository.
+func (s Source) Folder() string {
+	if s.Path == "" {
+		return ".lore"
+	}
+	return filepath.ToSlash(filepath.Clean(s.Path))
+}
+
+// UserName is the origin of the user's own store's items: no source may
+// take it.
+const UserName = "user"
+
+var (
+	nameRe     = lazyre.New(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+	sourceKeys = map[string]bool{"name": true, "url": true, "ref": true, "path": true}
+)
+
+// UnmarshalYAML reads one source, keeping its line and refusing unknown
+// keys with theirs.
+func (s *Source) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return &Error{Line: n.Line, Key: "sources", Msg: "each source is a mapping: {name, url, ref, path}"}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !sourceKeys[k.Value] {
+			return &Error{Line: k.Line, Key: "sources." + k.Value, Msg: "unknown key (a source has name, url, ref and path)"}
+		}
+		if v.Kind != yaml.ScalarNode {
+			return &Error{Line: v.Line, Key: "sources." + k.Value, Msg: "must be a string"}
+		}
+	}
+	type plain Source
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	s.Line = n.Line
+	return nil
+}
+
+// validateSources checks each source of a config file: a name fit for a
+// folder and an origin, unique; a URL without a password (a committed
+// config would leak it); a path inside the repository.
+func validateSources(file string, list []Source) error {
+	seen := map[string]int{}
+	for i := range list {
+		s := &list[i]
+		s.File = file
+		bad := func(key, msg string) error {
+			return &Error{Path: file, Line: s.Line, Key: fmt.Sprintf("sources[%d].%s", i, key), Msg: msg}
+		}
+		switch {
+		case !nameRe().MatchString(s.Name):
+			return bad("name", fmt.Sprintf("%q must be lowercase letters, digits, '.', '_' or '-' (at most 64)", s.Name))
+		case s.Name == UserName || s.Name == "project":
+			return bad("name", fmt.Sprintf("%q names a scope (project, user)", s.Name))
+		case seen[s.Name] > 0:
+			return bad("name", fmt.Sprintf("%q is named twice (also on line %d)", s.Name, seen[s.Name]))
+		case strings.TrimSpace(s.URL) == "":
+			return bad("url", "must name a git repository (https://, ssh://, git@host:path, file://)")
+		case hasPassword(s.URL):
+			return bad("url", "must not carry a password: name an environment variable instead (https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git) or use ssh")
+		case s.Path != "" && !filepath.IsLocal(filepath.FromSlash(s.Path)):
+			return bad("path", fmt.Sprintf("%q must be a relative path inside the repository", s.Path))
+		case strings.HasPrefix(s.Ref, "-") || strings.ContainsAny(s.Ref, " \t\n~^:?*[\\"):
+			return bad("ref", fmt.Sprintf("%q is not a branch or tag name", s.Ref))
+		}
+		seen[s.Name] = s.Line
+	}
+	return nil
+}
+
+// hasPassword reports a URL whose password is written out rather than
+// named as an environment variable (${NAME}, expanded at fetch time).
+func hasPassword(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return false
+	}
+	p, set := u.User.Password()
+	return set && !envRefRe().MatchString(p)
+}
+
+var envRefRe = lazyre.New(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+
+// ExpandURL is a source's URL with each ${NAME} replaced by the
+// environment's value, for the fetch only (the URL named, written and
+// hashed stays unexpanded); secrets are the values it put in, for the
+// caller to keep out of messages.
+func ExpandURL(raw string, getenv func(string) string) (expanded string, secrets []string) {
+	expanded = envNameRe().ReplaceAllStringFunc(raw, func(ref string) string {
+		v := getenv(ref[2 : len(ref)-1])
+		if v != "" {
+			secrets = append(secrets, v, url.PathEscape(v), url.QueryEscape(v))
+		}
+		return v
+	})
+	return expanded, secrets
+}
+
+var envNameRe = lazyre.New(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// validateDisable checks the ids a config switches off.
+func validateDisable(file string, data []byte, ids []string) error {
+	for i, id := range ids {
+		if strings.TrimSpace(id) == "" {
+			return &Error{Path: file, Line: keyLine(data, "disable"), Key: fmt.Sprintf("disable[%d]", i), Msg: "must be an item id"}
+		}
+	}
+	return nil
+}
+
+// User is the user's own config, $XDG_CONFIG_HOME/lore/config.yaml: the
+// sources and disabled ids of every repository the user works in.
+type User struct {
+	Sources []Source `yaml:"sources" json:"sources,omitempty"`
+	Disable []string `yaml:"disable" json:"disable,omitempty"`
+}
+
+// ParseUser reads the user's config. Unknown keys are errors: the
+// project's settings (inject, scan, ...) belong in .lore/config.yaml.
+func ParseUser(path string, data []byte) (User, error) {
+	var u User
+	if len(bytes.TrimSpace(data)) == 0 {
+		return u, nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&u); err != nil && !errors.Is(err, io.EOF) {
+		return u, decodeError(path, err)
+	}
+	if err := validateSources(path, u.Sources); err != nil {
+		return u, err
+	}
+	return u, validateDisable(path, data, u.Disable)
+}
+
+// decodeError turns a yaml error into one naming the file and line.
+func decodeError(path string, err error) error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		ce.Path = path
+		return ce
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+	line := 1
+	if m := lineRe().FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
+	}
+	return &Error{Path: path, Line: line, Msg: "invalid config: " + msg}
+}
+
+// Merge returns the sources and disabled ids a repository uses: the
+// project's, then the user's; a source the project names wins over the
+// user's of the same name.
+func Merge(project Config, user User) (sources []Source, disable []string) {
+	sources = append(sources, project.Sources...)
+	for _, s := range user.Sources {
+		if !named(sources, s.Name) {
+			sources = append(sources, s)
+		}
+	}
+	return sources, append(append([]string(nil), project.Disable...), user.Disable...)
+}
+
+func named(list []Source, name string) bool {
+	for _, s := range list {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
