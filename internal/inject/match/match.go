@@ -141,7 +141,7 @@ func newEval(c Call, promptMode bool) *eval {
 	e.kind = targetKind(e.tool)
 	switch e.kind {
 	case targetShell:
-		e.target = c.Command
+		e.target = joinContinuations(c.Command)
 	case targetFile:
 		e.target = strings.TrimPrefix(c.Path, "./")
 		e.edits, e.added = Edits(e.tool), c.Content
