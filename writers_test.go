@@ -48,7 +48,7 @@ var writeFuncs = map[string]map[string]string{
 }
 
 // readOnly are functions of a writing package that write nothing.
-var readOnly = map[string]bool{module + "internal/filewrite.Lock": true}
+var readOnly = map[string]bool{module + "internal/filewrite.Lock": true, module + "internal/filewrite.NotPrivate": true}
 
 // writeAllowed are the sites outside the store that write, as
 // "package.Function" (a method as "package.Type.Method"), each with why
@@ -61,6 +61,9 @@ var writeAllowed = map[string]string{
 	"internal/inject/hooks.session.addPrompt":      "the hook's session state in the user's state folder, through filewrite",
 	"internal/inject/hooks.handler.markSubagent":   "the hook's session state in the user's state folder, through filewrite",
 	"internal/inject/hooks.session.private":        "the user's state folder made and checked private, through filewrite",
+	"internal/inject/hooks.handler.notePassedOver": "the note of a state folder passed over, in the user's state folder, through filewrite",
+	"internal/inject/hooks.cacheStateDir":          "the parent of the state folder of last resort, in lore's folder of the user's cache",
+	"internal/capture/scan.openInput":              "nothing: opens a transcript read-only (O_NONBLOCK, so a pipe cannot block the open)",
 	"internal/inject/hooks.sweepUntil":             "the sweep's marker in the user's state folder, through filewrite",
 	"internal/inject/hooks.sweepEntry":             "old sessions' state in the user's state folder, through filewrite",
 	"internal/inject/hooks.appendLog":              "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (internal/inject/hooks/deps_test.go)",
