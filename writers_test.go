@@ -88,7 +88,7 @@ var writeAllowed = map[string]string{
 	// Only tests import testrepo (layers_test.go).
 	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
 	"internal/testrepo.Repo.Write": "test fixtures in a throwaway repository",
-	"internal/testrepo.OwnTempDir": "removes the temp dir a test package ran in",
+	"internal/testrepo.Hermetic":   "makes and removes the temp dir a test package ran in",
 }
 
 // writeSite is one call of a writing function.
