@@ -1,4 +1,5 @@
-# lore's tasks. `make test` is what CI runs (.ci/run); `make help` lists them.
+# lore's tasks. CI (.ci/run) runs `make test`, then `make lint`; `make help`
+# lists them.
 GO      ?= go
 BIN     ?= bin
 PKGS    := ./...
@@ -65,7 +66,9 @@ deadcode: ## report the functions nothing calls (none, or it fails)
 		out=$$(printf '%s\n' "$$all" | grep -v -E '^($(subst $(space),|,$(TEST_SUPPORT)))/'; printf '%s' "$$tested"); \
 		test -z "$$out" || { echo "$$out"; exit 1; }
 
-test: lint ## the checks and golangci-lint, then every test (unit, end-to-end scripts, fuzz seed corpora)
+# Not golangci-lint: its first build (about 200 modules) takes minutes on
+# a fresh machine; make lint runs it, and CI runs both.
+test: check deadcode ## the cheap checks and deadcode, then every test (unit, end-to-end scripts, fuzz seed corpora)
 	$(GO) test -count=1 $(PKGS)
 
 # -short leaves out the fault, crash, race and oracle suites (each test
@@ -76,7 +79,7 @@ test-short: ## the fast loop: every test but the fault, crash, race and oracle s
 bench: ## benchmarks with ratios against baselines measured in the same run
 	$(GO) test -p 1 -run '^$$' -bench . -benchtime=1x -count=1 $(PKGS)
 
-lint: check deadcode ## the cheap checks and deadcode, then golangci-lint (.golangci.yml)
+lint: ## golangci-lint (.golangci.yml); its first build takes minutes
 	$(GOLANGCI) run $(PKGS)
 
 fmt: ## gofmt every file

@@ -49,7 +49,7 @@ var writeFuncs = map[string]map[string]string{
 }
 
 // readOnly are functions of a writing package that write nothing.
-var readOnly = map[string]bool{module + "internal/filewrite.Lock": true}
+var readOnly = map[string]bool{module + "internal/filewrite.Lock": true, module + "internal/filewrite.NotPrivate": true}
 
 // writeAllowed are the sites outside the store that write, as
 // "package.Function" (a method as "package.Type.Method"), each with why
@@ -62,6 +62,9 @@ var writeAllowed = map[string]string{
 	"internal/inject/hooks.session.addPrompt":      "the hook's session state in the user's state folder, through filewrite",
 	"internal/inject/hooks.handler.markSubagent":   "the hook's session state in the user's state folder, through filewrite",
 	"internal/inject/hooks.session.private":        "the user's state folder made and checked private, through filewrite",
+	"internal/inject/hooks.handler.notePassedOver": "the note of a state folder passed over, in the user's state folder, through filewrite",
+	"internal/inject/hooks.cacheStateDir":          "the parent of the state folder of last resort, in lore's folder of the user's cache",
+	"internal/capture/scan.openInput":              "nothing: opens a transcript read-only (O_NONBLOCK, so a pipe cannot block the open)",
 	"internal/inject/hooks.sweepUntil":             "the sweep's marker in the user's state folder, through filewrite",
 	"internal/inject/hooks.sweepEntry":             "old sessions' state in the user's state folder, through filewrite",
 	"internal/inject/hooks.appendLog":              "the hook's log in .lore/cache, through filewrite: the hook cannot link gitstore (internal/inject/hooks/deps_test.go)",
@@ -75,8 +78,7 @@ var writeAllowed = map[string]string{
 	"internal/integrate/githooks.Uninstall":        "the private hook folder under .git, outside .lore/",
 	"internal/integrate/githooks.uninstallPrivate": "lore's hook scripts in the private folder under .git, outside .lore/",
 	"internal/integrate/githooks.uninstallScript":  "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
-	"internal/integrate/githooks.link":             "git hook links under .git/hooks, outside .lore/",
-	"internal/integrate/githooks.unlink":           "git hook links under .git/hooks, outside .lore/",
+	"internal/integrate/githooks.unlink":           "an older lore's git hook links under .git/hooks, outside .lore/",
 	"internal/integrate/githooks.write":            "git hook scripts under .git/hooks or core.hooksPath, outside .lore/",
 	"internal/integrate/agent.Agent.unregister":    "the agents' settings files (.claude/, .codex/, a home folder), outside .lore/",
 	"internal/integrate/agent.removeFile":          "the agents' settings files, outside .lore/",
@@ -87,7 +89,9 @@ var writeAllowed = map[string]string{
 	// Only tests import testrepo (layers_test.go).
 	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
 	"internal/testrepo.Repo.Write": "test fixtures in a throwaway repository",
-	"internal/testrepo.OwnTempDir": "removes the temp dir a test package ran in",
+	"internal/testrepo.Hermetic":   "makes and removes the temp dir a test package ran in",
+	// Only benchmarks import benchproc.
+	"internal/benchproc.Settle": "a benchmark's binary, copied into its temp dir",
 }
 
 // writeSite is one call of a writing function.

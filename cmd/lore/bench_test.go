@@ -26,11 +26,12 @@ func BenchmarkStartup(b *testing.B) {
 	if err := os.WriteFile(src, []byte("package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"{}\\n\") }\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-o", trivial, src)
+	build := exec.Command("go", "build", "-o", trivial+".linked", src)
 	build.Env = append(os.Environ(), "GOWORK=off", "GO111MODULE=off")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build trivial: %v\n%s", err, out)
 	}
+	benchproc.Settle(b, trivial+".linked", trivial) // as Build does lore
 	repo := filepath.Join(tmp, "repo")
 	transcripts, err := filepath.Abs(filepath.Join("..", "..", "internal", "capture", "scan", "testdata", "transcripts"))
 	if err != nil {

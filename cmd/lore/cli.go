@@ -108,9 +108,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitCode((&ScanCmd{Paths: paths, Quiet: true}).Run(&cli.Globals), "scan", stderr)
 	}
 	if cmd, ok := agesArgs(args); ok {
-		// `lore ages` is what a warm call should answer in a few ms
-		// (docs/design.md, Performance and quality bars): kong's model of even
-		// one command cost 0.1 ms of it.
+		// `lore ages [FILE]` is what a warm call should answer in a few ms
+		// (docs/design.md, Performance and quality bars): kong's model of
+		// even one command cost 0.1-2 ms of it.
 		return exitCode(cmd.Run(&cli.Globals), "ages", stderr)
 	}
 	defer func() {
@@ -155,9 +155,9 @@ func newGlobals(stdin io.Reader, stdout, stderr io.Writer) Globals {
 		Interactive: term && isTerminal(stdin)}
 }
 
-// agesArgs recognises `ages` with no argument but --json and --today DATE
-// (or --today=DATE), each at most once; anything else (a file, -C, help,
-// shell completion) goes through kong.
+// agesArgs recognises `ages` with at most one FILE, --json and --today
+// DATE (or --today=DATE), each at most once; anything else (-C, help, a
+// second file, shell completion) goes through kong.
 func agesArgs(args []string) (*AgesCmd, bool) {
 	if len(args) == 0 || args[0] != "ages" || os.Getenv("COMP_LINE") != "" {
 		return nil, false
@@ -172,6 +172,8 @@ func agesArgs(args []string) (*AgesCmd, bool) {
 			i++
 		case strings.HasPrefix(a, "--today=") && !today:
 			cmd.Today, today = strings.TrimPrefix(a, "--today="), true
+		case cmd.File == "" && a != "" && !strings.HasPrefix(a, "-"):
+			cmd.File = a
 		default:
 			return nil, false
 		}

@@ -41,6 +41,8 @@ func TestAgesArgs(t *testing.T) {
 	for _, args := range [][]string{
 		{"ages"}, {"ages", "--json"}, {"ages", "--today", "2026-12-31"},
 		{"ages", "--today=2026-12-31", "--json"}, {"ages", "--json", "--today", ""}, {"ages", "--today="},
+		{"ages", "notes.md"}, {"ages", ".lore/learnings.md", "--json", "--today", "2026-12-31"},
+		{"ages", "--json", "notes.md", "--today=2026-12-31"},
 	} {
 		got, ok := agesArgs(args)
 		cli := CLI{Globals: newGlobals(nil, io.Discard, io.Discard)}
@@ -53,7 +55,8 @@ func TestAgesArgs(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{
-		{"ages", "notes.md"}, {"ages", "--today"}, {"ages", "--today", "--json"}, {"ages", "--json", "--json"},
+		{"ages", "a.md", "b.md"}, {"ages", "--", "a.md"}, {"ages", "-"},
+		{"ages", "--today"}, {"ages", "--today", "--json"}, {"ages", "--json", "--json"},
 		{"ages", "-C", "x"}, {"ages", "--help"}, {"-C", "x", "ages"}, {"scan", "--json"},
 	} {
 		if _, ok := agesArgs(args); ok {

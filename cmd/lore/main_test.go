@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,11 +21,22 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// ownTemp runs the tests in a temp dir of their own (the scripts' commands
-// get theirs from testscript).
+// ownTemp runs the tests in an environment of their own (testrepo.Hermetic;
+// the scripts' commands get theirs from testscript).
 type ownTemp struct{ m *testing.M }
 
-func (o ownTemp) Run() int { return testrepo.OwnTempDir(o.m.Run) }
+// Run keeps on PATH the folder testscript.Main put first there, where lore
+// and lore-hook are this test binary: Hermetic takes every folder that
+// holds a lore off PATH.
+func (o ownTemp) Run() int {
+	own, _, _ := strings.Cut(os.Getenv("PATH"), string(os.PathListSeparator))
+	return testrepo.Hermetic(func() int {
+		if _, err := os.Stat(filepath.Join(own, "lore")); err == nil {
+			os.Setenv("PATH", own+string(os.PathListSeparator)+os.Getenv("PATH"))
+		}
+		return o.m.Run()
+	})
+}
 
 // TestScript runs the end-to-end scripts in testdata/script: the real lore
 // binary (this test binary re-executed) against real git repositories.

@@ -54,3 +54,17 @@ func TestBuildIsStatic(t *testing.T) {
 		}
 	}
 }
+
+// Settle writes the same bytes, executable, as a new file.
+func TestSettle(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "linked"), filepath.Join(dir, "settled")
+	if err := os.WriteFile(from, []byte("#!/bin/sh\necho settled\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	Settle(t, from, to)
+	out, err := exec.Command(to).Output()
+	if err != nil || string(out) != "settled\n" {
+		t.Errorf("the settled copy ran: %q %v", out, err)
+	}
+}

@@ -35,7 +35,7 @@ func TestNotPrivateOwner(t *testing.T) {
 		{dirInfo{0o750, me}, "mode 0750"},
 		{dirInfo{0o777, me}, "mode 0777"},
 	} {
-		got := notPrivate(tc.info)
+		got := NotPrivate(tc.info)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("%+v: %q, want %q", tc.info, got, tc.want)
 		}

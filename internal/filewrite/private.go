@@ -24,15 +24,15 @@ func PrivateDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	if why := notPrivate(info); why != "" {
+	if why := NotPrivate(info); why != "" {
 		return fmt.Errorf("%s is %w (%s): remove it", dir, ErrNotPrivate, why)
 	}
 	return nil
 }
 
-// notPrivate says why the folder info describes is not private ("" when
-// it is).
-func notPrivate(info fs.FileInfo) string {
+// NotPrivate says why the folder info describes is not this user's alone
+// ("" when it is): a link, not a folder, access for others, another owner.
+func NotPrivate(info fs.FileInfo) string {
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
 		return "a symbolic link"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,20 +144,110 @@ func (r *Repo) Read(rel string) string {
 	return string(data)
 }
 
-// OwnTempDir runs a package's tests (a TestMain's m.Run) with TMPDIR and
-// XDG_RUNTIME_DIR set to a fresh folder, removed after: the hooks' session
-// state (which prefers XDG_RUNTIME_DIR) and every t.TempDir then stay out
-// of the machine's folders, where they would pile up run after run.
-func OwnTempDir(run func() int) int {
+// Hermetic runs a package's tests (a TestMain's m.Run) in an environment
+// of their own, so that nothing on the developer's machine changes an
+// answer (docs/architecture.md, Tests):
+//   - TMPDIR and XDG_RUNTIME_DIR are a fresh folder, removed after (the
+//     hooks' session state and every t.TempDir stay out of the machine's
+//     folders), and HOME is in it, with the XDG config, cache, data and
+//     state folders under it: no global store, config or cache is read;
+//   - git reads no system config and an empty global one
+//     (GIT_CONFIG_GLOBAL, which `git config --global` then writes), and
+//     commits as a fixed identity;
+//   - PATH leaves out the folders that hold a lore or lore-hook: an
+//     installed lore would answer what tests expect unanswered (tests that
+//     want one put their own first);
+//   - no GIT_ or LORE_ variable of the shell gets through (GIT_DIR from a
+//     git hook the tests run under, LORE_DISABLE), nor VISUAL; EDITOR is
+//     false, so an editor opened by mistake fails instead of waiting;
+//   - Go keeps its own build and module caches and settings (GOCACHE,
+//     GOPATH, GOENV as they were): the tests that build binaries do not
+//     start from empty ones.
+func Hermetic(run func() int) int {
 	dir, err := os.MkdirTemp("", "lore-test-")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	for _, k := range []string{"TMPDIR", "XDG_RUNTIME_DIR"} {
-		if err := os.Setenv(k, dir); err != nil {
+	defer restoreEnv(os.Environ())
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		panic(err)
+	}
+	env := goEnv()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "LORE_") {
+			env[k] = ""
+		}
+	}
+	for k, v := range map[string]string{
+		"TMPDIR": dir, "XDG_RUNTIME_DIR": dir, "HOME": home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME": filepath.Join(home, ".local", "share"), "XDG_STATE_HOME": filepath.Join(home, ".local", "state"),
+		"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": filepath.Join(home, ".gitconfig"),
+		"GIT_AUTHOR_NAME": "Lore Test", "GIT_AUTHOR_EMAIL": "test@example.com",
+		"GIT_COMMITTER_NAME": "Lore Test", "GIT_COMMITTER_EMAIL": "test@example.com",
+		"PATH": withoutLore(os.Getenv("PATH")), "VISUAL": "", "EDITOR": "false",
+	} {
+		env[k] = v
+	}
+	for k, v := range env {
+		if v == "" {
+			err = os.Unsetenv(k)
+		} else {
+			err = os.Setenv(k, v)
+		}
+		if err != nil {
 			panic(err)
 		}
 	}
 	return run()
+}
+
+// restoreEnv puts back the environment saved, as os.Environ gave it.
+func restoreEnv(saved []string) {
+	os.Clearenv()
+	for _, kv := range saved {
+		k, v, _ := strings.Cut(kv, "=")
+		_ = os.Setenv(k, v)
+	}
+}
+
+// goEnv is where Go keeps its build cache, modules and settings, as they
+// are before HOME moves (each is derived from HOME when unset).
+func goEnv() map[string]string {
+	env := map[string]string{}
+	if v := os.Getenv("GOCACHE"); v != "" {
+		env["GOCACHE"] = v
+	} else if d, err := os.UserCacheDir(); err == nil {
+		env["GOCACHE"] = filepath.Join(d, "go-build")
+	}
+	if v := os.Getenv("GOENV"); v != "" {
+		env["GOENV"] = v
+	} else if d, err := os.UserConfigDir(); err == nil {
+		env["GOENV"] = filepath.Join(d, "go", "env")
+	}
+	if v := os.Getenv("GOPATH"); v != "" {
+		env["GOPATH"] = v
+	} else if h, err := os.UserHomeDir(); err == nil {
+		env["GOPATH"] = filepath.Join(h, "go")
+	}
+	return env
+}
+
+// withoutLore is the PATH list without the folders that hold a lore or a
+// lore-hook.
+func withoutLore(path string) string {
+	var kept []string
+	for _, dir := range filepath.SplitList(path) {
+		if !exists(filepath.Join(dir, "lore")) && !exists(filepath.Join(dir, "lore-hook")) {
+			kept = append(kept, dir)
+		}
+	}
+	return strings.Join(kept, string(os.PathListSeparator))
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -108,7 +108,9 @@ func Files(paths []string) ([]string, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err == nil && !fi.IsDir():
-			add(p)
+			if err = checkInput(p, fi); err == nil {
+				add(p)
+			}
 		case err == nil:
 			err = walkTranscripts(p, add)
 		}
@@ -345,7 +347,7 @@ func contains(ss []string, s string) bool {
 // records the file's calls instead of the events candidates need.
 func scanFile(path string, fi fs.FileInfo, prev Bookmark, had bool, log *callLog) (*Bookmark, *session, Stats, error) {
 	var st Stats
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -659,7 +661,7 @@ func codexFiles(dir, root string) []string {
 // line reader, bounded by MaxLine; past that, "" (not this repository's,
 // as far as lore can tell).
 func codexCwd(path string) string {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return ""
 	}

@@ -59,12 +59,13 @@ func binaries(b *testing.B) (hook, trivial string) {
 		if err := os.WriteFile(src, []byte(trivialSrc), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		cmd := exec.Command("go", "build", "-o", trivialBin, src)
+		cmd := exec.Command("go", "build", "-o", trivialBin+".linked", src)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GO111MODULE=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("build trivial: %v\n%s", err, out)
 		}
+		benchproc.Settle(b, trivialBin+".linked", trivialBin) // as Build does the hook's
 		benchBins.dir, benchBins.hook, benchBins.trivial = dir, hookBin, trivialBin
 	}
 	return benchBins.hook, benchBins.trivial

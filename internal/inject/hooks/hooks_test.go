@@ -21,37 +21,16 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testrepo.OwnTempDir(func() int {
-		hermetic()
+	os.Exit(testrepo.Hermetic(func() int {
+		// The calls here run in this process, where the watchdog's exit at
+		// the deadline would end every test: a deadline far over any call
+		// keeps a loaded machine from turning an answer into that exit. The
+		// tests of the deadline set their own. (A build then gets 45 s, not
+		// 1.5 s.) Hermetic keeps an installed lore off PATH: a hook that
+		// finds its manifest missing or damaged would run it to rebuild.
+		os.Setenv("LORE_HOOK_DEADLINE", "1m")
 		return m.Run()
 	}))
-}
-
-// hermetic keeps the machine the tests run on out of their answers.
-func hermetic() {
-	// The calls here run in this process, where the watchdog's exit at the
-	// deadline would end every test: a deadline far over any call keeps a
-	// loaded machine from turning an answer into that exit. The tests of
-	// the deadline set their own. (A build then gets 45 s, not 1.5 s.)
-	os.Setenv("LORE_HOOK_DEADLINE", "1m")
-	// A hook that finds its manifest missing or damaged runs the lore on
-	// PATH to rebuild it: an installed one answers what the tests expect
-	// to go unanswered. Tests that want a lore put their own on PATH.
-	os.Setenv("PATH", withoutLore(os.Getenv("PATH")))
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(os.Getenv("TMPDIR"), "config")) // no global store
-	os.Unsetenv("LORE_DISABLE")
-	os.Unsetenv("LORE_NOW")
-}
-
-// withoutLore is the PATH list without the folders that hold a lore.
-func withoutLore(path string) string {
-	var kept []string
-	for _, dir := range filepath.SplitList(path) {
-		if _, err := os.Stat(filepath.Join(dir, "lore")); err != nil {
-			kept = append(kept, dir)
-		}
-	}
-	return strings.Join(kept, string(os.PathListSeparator))
 }
 
 // Items of the test store: a pytest lesson (high), a force-push pitfall

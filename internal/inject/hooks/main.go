@@ -153,6 +153,7 @@ func (h *handler) run(args []string) string {
 	if in.SessionID != "" {
 		s := openSession(in.SessionID, h.agentID(ev, in))
 		sess = &s
+		h.notePassedOver(s)
 	}
 	r := h.dispatch(ev, in, cwd, sess)
 	h.keep(sess) // the answer is decided: the watchdog still bounds the write
@@ -724,6 +725,22 @@ func loreAt(dir string) (found, top bool) {
 	}
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
 	return false, err == nil
+}
+
+// notePassedOver tells the user once, on stderr and in the hook log, that
+// the state folder was not theirs alone and where the state goes instead.
+func (h *handler) notePassedOver(s session) {
+	if s.passed == "" {
+		return
+	}
+	note := filepath.Join(filepath.Dir(s.self), passedOverNote)
+	if old, err := readFile(note); err == nil && string(old) == s.passed {
+		return
+	}
+	if s.private() != nil || filewrite.Replace(note, []byte(s.passed), stateWrite) != nil {
+		return // the claims will report the folder
+	}
+	h.logf("the state folder %s (another user may have made it): the session state is kept in %s instead", s.passed, filepath.Dir(s.self))
 }
 
 // logf reports a problem on stderr and in .lore/cache/hook.log.

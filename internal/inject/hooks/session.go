@@ -42,19 +42,22 @@ const recentPrompts = 5
 // Only the main thread receives the user's prompts; a sub-agent works on
 // the same request, so it reads the main thread's prompts (main). self and
 // main are the path prefixes of the two contexts' files.
-type session struct{ self, main string }
+type session struct {
+	self, main string
+	passed     string // the state folder passed over, and why ("" when none was)
+}
 
 // stateWrite writes the session files: this user's only, and not synced
 // (dedup state is worth no fsync on every call).
 var stateWrite = filewrite.Options{Perm: 0o600, DirPerm: 0o700}
 
 func openSession(id, agent string) session {
-	base := stateDir()
+	base, passed := chooseStateDir()
 	main := filepath.Join(base, contextKey(id))
 	if agent == "" {
-		return session{self: main, main: main}
+		return session{self: main, main: main, passed: passed}
 	}
-	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main}
+	return session{self: filepath.Join(base, contextKey(id+"\x00"+agent)), main: main, passed: passed}
 }
 
 // stateDir is the folder of every context's files, this user's own. A
@@ -63,14 +66,56 @@ func openSession(id, agent string) session {
 // tmpfs of a desktop or SSH login on Linux), else /dev/shm (Linux
 // containers and servers), else the temp dir (macOS, Windows). On this
 // machine's ext4 a file's creation took 35 us to 1 ms, on tmpfs 9 us.
+//
+// Another local user can make /dev/shm/lore-<uid> (or the temp dir's)
+// first, open to others or their own, and the user cannot remove it: used,
+// it would leak the prompts or, refused, turn off every lesson. So a folder
+// that is there and not the user's alone is passed over for the next
+// place, the last being lore's folder in the user's cache (on disk, but
+// the user's own).
 func stateDir() string {
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) && isDir(d) { // not one a login left behind
-		return filepath.Join(d, "lore")
+	dir, _ := chooseStateDir()
+	return dir
+}
+
+// chooseStateDir is stateDir, and which folder it passed over and why.
+func chooseStateDir() (dir, passed string) {
+	fits := func(d string) bool {
+		info, err := os.Lstat(d)
+		if err != nil { // missing: made private at the first claim
+			return errors.Is(err, fs.ErrNotExist) && isDir(filepath.Dir(d))
+		}
+		why := filewrite.NotPrivate(info)
+		if why != "" && passed == "" {
+			passed = d + " is " + why
+		}
+		return why == ""
 	}
-	if runtime.GOOS == "linux" && isDir(shmDir) {
-		return filepath.Join(shmDir, "lore-"+strconv.Itoa(os.Getuid()))
+	uid := strconv.Itoa(os.Getuid())
+	// XDG_RUNTIME_DIR must be absolute and there (not one a login left behind).
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) && fits(filepath.Join(d, "lore")) {
+		return filepath.Join(d, "lore"), passed
 	}
-	return filepath.Join(os.TempDir(), "lore-"+strconv.Itoa(os.Getuid()))
+	if d := filepath.Join(shmDir, "lore-"+uid); runtime.GOOS == "linux" && fits(d) {
+		return d, passed
+	}
+	if d := filepath.Join(os.TempDir(), "lore-"+uid); fits(d) {
+		return d, passed
+	}
+	return cacheStateDir(), passed
+}
+
+// cacheStateDir is the state folder of last resort, in lore's folder of
+// the user's cache, made (with its parents) here: it is not on the way of
+// a call that found its folder.
+func cacheStateDir() string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir() // no home: the folder is refused at the first claim
+	}
+	dir := filepath.Join(cache, "lore", "hook-state")
+	_ = os.MkdirAll(filepath.Dir(dir), 0o700)
+	return dir
 }
 
 func isDir(p string) bool {
@@ -80,6 +125,10 @@ func isDir(p string) bool {
 
 // shmDir is Linux's shared-memory tmpfs.
 const shmDir = "/dev/shm"
+
+// passedOverNote is the file, in the state folder, that says which folder
+// the hook passed over last: the user is told once, not on every call.
+const passedOverNote = ".passed-over"
 
 // contextKey names a context's files: the 64-bit xxhash of its key in 16
 // hex digits. xxhash is the hash the manifest already links; crypto/sha256

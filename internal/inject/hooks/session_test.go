@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -69,26 +71,27 @@ func TestStateDirPrefersMemory(t *testing.T) {
 }
 
 // TestStateRefusedInASharedFolder: a state folder others can write (one
-// another user made first) gets no prompt and no claim.
+// that turned shared after the hook chose it) gets no prompt and no claim.
 func TestStateRefusedInASharedFolder(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	if err := os.Mkdir(stateDir(), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(stateDir(), 0o777); err != nil {
-		t.Fatal(err)
-	}
 	s := openSession("shared", "")
+	dir := filepath.Dir(s.self)
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.addPrompt("my api key is in .env"); err == nil {
 		t.Error("a prompt was stored in a folder others can read")
 	}
 	if _, err := s.claim([]string{"01HF7YATAC0000000000000000"}); err == nil {
 		t.Error("a claim was made in a folder others can write")
 	}
-	if ents, _ := os.ReadDir(stateDir()); len(ents) != 0 {
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("wrote %v", ents)
 	}
-	if err := os.Chmod(stateDir(), 0o700); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.claim([]string{"01HF7YATAC0000000000000000"}); err != nil {
@@ -107,5 +110,53 @@ func TestChildEnvDropsGOMAXPROCS(t *testing.T) {
 	}
 	if !slices.Contains(env, "LORE_TEST_KEPT=yes") {
 		t.Error("the rest of the environment was not passed on")
+	}
+}
+
+// TestStateFolderNotOursIsPassedOver: another local user can make the
+// state folder first (/dev/shm/lore-<uid>, with access for others, or
+// owned by them) and the user cannot remove it. The hook passes it over
+// for a private folder, so lessons keep coming, says so once on stderr,
+// and writes nothing into it.
+func TestStateFolderNotOursIsPassedOver(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", xdg)
+	theirs := filepath.Join(xdg, "lore")
+	if err := os.Mkdir(theirs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() == 0 {
+		// Root can make it another user's; otherwise a mode others can use.
+		if err := os.Chown(theirs, 4242, 4242); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.Chmod(theirs, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(theirs, 0o700) })
+	if got := stateDir(); got == theirs {
+		t.Fatalf("stateDir() = %s, a folder that is not this user's alone", got)
+	}
+	root := repo(t, testItems)
+	call := func(s string) (ctx, stderr string) {
+		var out, errb bytes.Buffer
+		data, _ := json.Marshal(bash(root, s, "pytest -x"))
+		if code := Main([]string{"claude", "PreToolUse"}, bytes.NewReader(data), &out, &errb); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		return out.String(), errb.String()
+	}
+	out, stderr := call(newSession(t))
+	if !strings.Contains(out, "pytest hangs without a TTY") {
+		t.Errorf("the lesson was not injected with the state folder taken: %s", out)
+	}
+	if !strings.Contains(stderr, theirs) {
+		t.Errorf("stderr does not name the folder passed over: %q", stderr)
+	}
+	if _, stderr := call(newSession(t)); stderr != "" {
+		t.Errorf("the second call says it again: %q", stderr)
+	}
+	if ents, _ := os.ReadDir(theirs); len(ents) != 0 {
+		t.Errorf("wrote into the folder passed over: %v", ents)
 	}
 }

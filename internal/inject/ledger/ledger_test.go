@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(helperEnv); spec != "" {
 		os.Exit(helper(spec))
 	}
-	os.Exit(m.Run())
+	os.Exit(testrepo.Hermetic(m.Run))
 }
 
 const helperEnv = "LORE_LEDGER_TEST_HELPER"

@@ -59,6 +59,10 @@ var denyCalls = []denyCall{
 	{"force push with a message nearby", `git commit -m "x" && git push --force`, true},
 	{"a guard that names a quoted argument", `rm -rf "$HOME"`, true},
 	{"the same after cd", `cd /tmp && rm -rf "$HOME" # cleanup`, true},
+	// Bash removes a backslash-newline outside single quotes: one command.
+	{"force push continued on the next line", "git push \\\n--force origin main", true},
+	{"a word continued on the next line", "git pu\\\nsh origin main --for\\\nce", true},
+	{"continued inside single quotes: still a mention", "echo 'git push \\\n--force'", false},
 }
 
 var (

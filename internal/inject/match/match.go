@@ -122,9 +122,11 @@ type eval struct {
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
-	addedLow   []byte // added, ASCII-lowercased, for long texts
-	prompt     string // normalized
-	texts      []string
+	addedLow   []byte   // added, ASCII-lowercased, for long texts
+	call       Call     // the prompts as given, normalized on first need (phrases)
+	prompt     string   // the latest prompt, normalized
+	texts      []string // it and the recent prompts, normalized
+	normed     bool     // prompt and texts are made
 	promptMode bool
 	cmds       []string // simple commands, parsed on first need
 	parsed     bool
@@ -137,11 +139,11 @@ type eval struct {
 }
 
 func newEval(c Call, promptMode bool) *eval {
-	e := &eval{tool: Tool(c.Tool), prompt: normText(c.Prompt), promptMode: promptMode}
+	e := &eval{tool: Tool(c.Tool), call: Call{Prompt: c.Prompt, Recent: c.Recent}, promptMode: promptMode}
 	e.kind = targetKind(e.tool)
 	switch e.kind {
 	case targetShell:
-		e.target = c.Command
+		e.target = joinContinuations(c.Command)
 	case targetFile:
 		e.target = strings.TrimPrefix(c.Path, "./")
 		e.edits, e.added = Edits(e.tool), c.Content
@@ -149,11 +151,22 @@ func newEval(c Call, promptMode bool) *eval {
 	if promptMode {
 		e.kind, e.target, e.edits, e.added = targetNone, "", false, ""
 	}
-	e.texts = []string{e.prompt}
-	for _, r := range c.Recent {
-		e.texts = append(e.texts, normText(r))
-	}
 	return e
+}
+
+// phrases returns the latest prompt and every recent one, normalized on
+// first need: a call whose candidates were all shown already, or that has
+// none, scores no phrase (up to five prompts' worth of unicode folding a
+// call, 1.5% of a steady-state hook call's instructions).
+func (e *eval) phrases() (prompt string, texts []string) {
+	if !e.normed {
+		e.prompt, e.normed = normText(e.call.Prompt), true
+		e.texts = []string{e.prompt}
+		for _, r := range e.call.Recent {
+			e.texts = append(e.texts, normText(r))
+		}
+	}
+	return e.prompt, e.texts
 }
 
 func (e *eval) decide(m *manifest.Manifest, idx []int, seen Seen, explain bool) (Decision, error) {
@@ -492,8 +505,9 @@ func (e *eval) vetoed(unless []string) string {
 // keywords and topics present; out when the item has only phrases and
 // none is present.
 func (e *eval) relevance(r *Result, t manifest.Triggers, tool, target float64, n *notes) string {
-	kw, kwHits := phraseFit(t.Keywords, n, "keywords: none set (0.5)", "keywords: %d/%d %q (%.2f)", e.prompt)
-	topics, topHits := phraseFit(t.Topics, n, "topics: none set (0.5)", "topics: %d/%d %q (%.2f)", e.texts...)
+	prompt, texts := e.phrases()
+	kw, kwHits := phraseFit(t.Keywords, n, "keywords: none set (0.5)", "keywords: %d/%d %q (%.2f)", prompt)
+	topics, topHits := phraseFit(t.Topics, n, "topics: none set (0.5)", "topics: %d/%d %q (%.2f)", texts...)
 	if !ShapeOf(t).PhraseOnly() {
 		r.Relevance = 0.4*tool + 0.4*target + 0.1*kw + 0.1*topics
 		return ""

@@ -48,6 +48,43 @@ type shellScanner struct {
 	heredocs   []heredoc
 	backquotes int  // depth of `...` substitutions: a backquote closes one
 	redirected bool // the last word() was a redirection
+	// joins are the offsets of the backslash-newlines the shell removes.
+	joins []int
+}
+
+// joinContinuations returns line with the backslash-newlines the shell
+// removes taken out: between and inside words, in double quotes and in
+// ${...}, but not in single quotes, $'...', comments or here-document
+// bodies (bash keeps those). Patterns then see "git push \<newline>--force"
+// as the one command bash runs. A line that does not scan runs nowhere;
+// all its continuations go, so a deny still sees the most it can.
+func joinContinuations(line string) string {
+	if !strings.Contains(line, "\\\n") {
+		return line
+	}
+	s := &shellScanner{src: line}
+	if !s.list(0) || s.pos < len(s.src) {
+		return strings.ReplaceAll(line, "\\\n", "")
+	}
+	var b strings.Builder
+	b.Grow(len(line))
+	last := 0
+	for _, at := range s.joins {
+		b.WriteString(line[last:at])
+		last = at + 2
+	}
+	b.WriteString(line[last:])
+	return b.String()
+}
+
+// escape skips a backslash and the byte it escapes, noting a
+// continuation (a backslash-newline) for joinContinuations. A scan that
+// backs up and reads the same bytes again notes it once.
+func (s *shellScanner) escape() {
+	if s.pos+1 < len(s.src) && s.src[s.pos+1] == '\n' && (len(s.joins) == 0 || s.joins[len(s.joins)-1] < s.pos) {
+		s.joins = append(s.joins, s.pos)
+	}
+	s.pos = min(s.pos+2, len(s.src)) // a trailing backslash is literal
 }
 
 // span is a byte range [start, end) of the scanned line.
@@ -123,7 +160,7 @@ func (s *shellScanner) blanks(newlines bool) {
 		case c == ' ' || c == '\t':
 			s.pos++
 		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '\n':
-			s.pos += 2
+			s.escape()
 		case c == '#':
 			s.comment()
 		case c == '\n' && newlines:
@@ -394,7 +431,7 @@ func (s *shellScanner) wordPart() part {
 	case '&', '<', '>':
 		return s.processPart()
 	case '\\':
-		s.pos = min(s.pos+2, len(s.src)) // a trailing backslash is literal
+		s.escape()
 	case '\'':
 		return partOf(s.singleQuoted())
 	case '"':
@@ -596,7 +633,7 @@ func (s *shellScanner) doubleQuoted(from int) bool {
 			s.inertSpan(from, s.pos)
 			return true
 		case '\\':
-			s.pos += 2
+			s.escape()
 		case '$':
 			from, ok = s.quotedDollar(from)
 		case '`':
@@ -709,7 +746,7 @@ func (s *shellScanner) paramExpansion() bool {
 				return true
 			}
 		case '\\':
-			s.pos += 2
+			s.escape()
 		case '$':
 			ok = s.innerDollar()
 		case '"':

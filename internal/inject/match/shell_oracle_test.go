@@ -359,3 +359,103 @@ func FuzzInertSpansOracle(f *testing.F) {
 		}
 	})
 }
+
+// continuedCorpus are command lines continued with backslash-newline, in
+// every place the shell removes one (between words, inside a word, inside
+// double quotes and ${...}) or keeps it (single quotes, $'...', quoted
+// here-document bodies). A comment ending in a backslash is left out: the
+// parser continues it, bash does not.
+var continuedCorpus = []string{
+	"git push \\\n--force origin main",
+	"git push\\\n --force",
+	"git pu\\\nsh origin main --for\\\nce",
+	"cd app && \\\n  pytest -x \\\n  tests/",
+	"echo \"a \\\nb\" 'c \\\nd' $'e \\\nf' g",
+	"echo ${HOME\\\n} $(git \\\npush --force) `ls \\\n-la`",
+	"cat <<'EOF'\nkept \\\nhere\nEOF\ngit push \\\n-f",
+	"x=1 \\\ny=2 \\\nmake \\\ntest | tee out",
+	"if true; then \\\ngit push --force; fi",
+	"echo ok\\\n",
+}
+
+// parseShape is what the parser makes of a line, without positions: the
+// node types in walk order, and the text of each run of literals.
+func parseShape(t *testing.T, line string) string {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		t.Fatalf("the parser rejects %q: %v", line, err)
+	}
+	var b strings.Builder
+	lit := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case nil:
+		case *syntax.Lit:
+			if !lit {
+				b.WriteString(" lit:")
+			}
+			b.WriteString(x.Value)
+			lit = true
+		case *syntax.SglQuoted:
+			fmt.Fprintf(&b, " sgl:%v:%q", x.Dollar, x.Value)
+			lit = false
+		default:
+			fmt.Fprintf(&b, " %T", n)
+			lit = false
+		}
+		return true
+	})
+	return b.String()
+}
+
+// keptContinuations are the ranges where the parser keeps a
+// backslash-newline as text: single-quoted strings and here-document bodies.
+func keptContinuations(t *testing.T, line string) (spans []span) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		t.Fatalf("the parser rejects %q: %v", line, err)
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.SglQuoted:
+			spans = append(spans, span{int(x.Pos().Offset()), int(x.End().Offset())})
+		case *syntax.Redirect:
+			if x.Hdoc != nil {
+				spans = append(spans, span{int(x.Hdoc.Pos().Offset()), int(x.Hdoc.End().Offset())})
+			}
+		}
+		return true
+	})
+	return spans
+}
+
+// TestJoinContinuationsAgreeWithParser: joining a line's continuations
+// changes nothing the parser reads, leaves none outside single quotes and
+// here-document bodies, and the simple commands of the joined line are
+// the parser's.
+func TestJoinContinuationsAgreeWithParser(t *testing.T) {
+	for _, line := range continuedCorpus {
+		joined := joinContinuations(line)
+		if got, want := parseShape(t, joined), parseShape(t, line); got != want {
+			t.Errorf("joinContinuations(%q) = %q parses differently:\n got  %s\n want %s", line, joined, got, want)
+		}
+		kept := keptContinuations(t, joined)
+		for at := strings.Index(joined, "\\\n"); at >= 0; {
+			if !inSpan(at, kept) {
+				t.Errorf("joinContinuations(%q) = %q keeps the continuation at %d", line, joined, at)
+			}
+			next := strings.Index(joined[at+2:], "\\\n")
+			if next < 0 {
+				break
+			}
+			at += 2 + next
+		}
+		if got, want := SimpleCommands(joined), oracleSimpleCommands(joined); !reflect.DeepEqual(got, want) {
+			t.Errorf("SimpleCommands(%q)\n got  %q\n want %q", joined, got, want)
+		}
+	}
+	if s := "no continuation here"; joinContinuations(s) != s {
+		t.Errorf("a line with no continuation changed")
+	}
+}

@@ -26,11 +26,13 @@ var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite
 // <hook>.lore-chained first, with the same arguments and stdin.
 const ChainSuffix = ".lore-chained"
 
-// RunDir is the folder, inside the hooks folder, where each chained hook is
-// linked under its own name (RunDir/<hook> -> ../<hook>.lore-chained).
-// lore's script runs it through that link, so it sees the $0 basename git
-// would have given it: a dispatcher (one script switching on basename "$0",
-// or symlinked under several names) still knows which hook it is.
+// RunDir is the folder, inside the hooks folder, where an older lore linked
+// each chained hook under its own name (RunDir/<hook> ->
+// ../<hook>.lore-chained) and ran it from there: the hook then saw RunDir
+// as its folder, and a helper it sourced from "$(dirname "$0")" was not
+// found. Today's script sources a chained shell script under the hook's
+// own $0 (folder and name as git gives them) and runs another program in
+// place; install and uninstall remove the old links.
 const RunDir = "lore-chained"
 
 // marker is in every version of lore's script.
@@ -141,7 +143,7 @@ func Install(t Target) (Report, error) {
 		case Missing, Outdated:
 			err = installScript(t, h)
 		case Foreign:
-			err = chainForeign(t, h)
+			err = chainForeign(h)
 		}
 		if err != nil {
 			return r, err
@@ -175,10 +177,10 @@ func installScript(t Target, h *Hook) error {
 		h.Changed = "updated"
 	}
 	h.State = Lore
+	if err := unlink(t.Dir, h.Name); err != nil {
+		return err
+	}
 	if exists(h.Path + ChainSuffix) {
-		if err := link(t.Dir, h.Name); err != nil {
-			return err
-		}
 		h.State, h.Chained = Chained, h.Path+ChainSuffix
 	}
 	return nil
@@ -187,7 +189,7 @@ func installScript(t Target, h *Hook) error {
 // chainForeign moves the user's hook to <hook>.lore-chained and installs
 // lore's script, which runs it first; on a failure the user's hook is put
 // back rather than leave no hook at all.
-func chainForeign(t Target, h *Hook) error {
+func chainForeign(h *Hook) error {
 	chained := h.Path + ChainSuffix
 	if exists(chained) {
 		return fmt.Errorf("githooks: %s: both it and %s exist (not lore's): move one away and run install again", h.Path, filepath.Base(chained))
@@ -196,11 +198,6 @@ func chainForeign(t Target, h *Hook) error {
 		return fmt.Errorf("githooks: chain %s: %w", h.Path, err)
 	}
 	if err := write(h.Path, h.Name); err != nil {
-		_ = os.Rename(chained, h.Path)
-		return err
-	}
-	if err := link(t.Dir, h.Name); err != nil {
-		_ = os.Remove(h.Path)
 		_ = os.Rename(chained, h.Path)
 		return err
 	}
@@ -294,10 +291,7 @@ func status(t Target, mgr, name string) (Hook, error) {
 		if data, err := readHook(chained); err == nil {
 			h.Owner = owner(data)
 		}
-		switch {
-		case !linked(t.Dir, name):
-			h.State = Outdated // chained by an older lore: install adds the link
-		case h.State == Lore:
+		if h.State == Lore {
 			h.State = Chained
 		}
 	}
@@ -315,30 +309,16 @@ func linked(dir, name string) bool {
 	return err == nil && cur == target
 }
 
-// link makes RunDir/<name> point at the chained hook.
-func link(dir, name string) error {
-	if linked(dir, name) {
-		return nil
-	}
-	path, target := runLink(dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("githooks: %w", err)
-	}
-	if err := os.Symlink(target, path); err != nil {
-		return fmt.Errorf("githooks: link the chained hook under its own name: %w", err)
-	}
-	return nil
-}
-
-// unlink removes RunDir/<name> if it is lore's link, and RunDir once empty.
+// unlink removes RunDir/<name> if it is an older lore's link, and RunDir
+// once empty.
 func unlink(dir, name string) error {
 	if linked(dir, name) {
 		path, _ := runLink(dir, name)
 		if err := os.Remove(path); err != nil {
 			return fmt.Errorf("githooks: %w", err)
 		}
+		_ = os.Remove(filepath.Join(dir, RunDir)) // fails while not empty: someone else's files stay
 	}
-	_ = os.Remove(filepath.Join(dir, RunDir)) // fails while not empty: someone else's files stay
 	return nil
 }
 
@@ -393,11 +373,21 @@ func owner(data []byte) string {
 // hooks (lefthook install rewrites them).
 var lefthookConfigs = []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json"}
 
-// manager names the hook manager that owns t.Dir: husky (core.hooksPath is
+// Outside is the Manager of a hooks folder outside the repository, such
+// as a global core.hooksPath: it serves every repository of the user, so
+// lore writes nothing there (its scripts go to Target.Private, and each
+// hook's Step is the line to add, which does nothing in a repository
+// without them).
+const Outside = "core.hooksPath outside the repository"
+
+// manager names what owns t.Dir: Outside; husky (core.hooksPath is
 // .husky/_ in v9, .husky before) or lefthook (a lefthook config at the
 // root, or its scripts in the folder). Such a folder is regenerated by the
 // manager, so lore does not write into it.
 func manager(t Target) string {
+	if outside(t) {
+		return Outside
+	}
 	if huskyDir(t.Dir) != "" {
 		return "husky"
 	}
@@ -412,6 +402,33 @@ func manager(t Target) string {
 		}
 	}
 	return ""
+}
+
+// outside reports whether t.Dir is neither in the work tree nor in the
+// git common dir (the parent of t.Private), as given or with links resolved.
+func outside(t Target) bool {
+	common := filepath.Dir(t.Private)
+	for _, resolve := range []func(string) string{filepath.Clean, resolved} {
+		dir := resolve(t.Dir)
+		if within(dir, resolve(t.Root)) || within(dir, resolve(common)) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolved is path with its links resolved, or path when it cannot be.
+func resolved(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
+}
+
+// within reports whether path is dir or under it.
+func within(path, dir string) bool {
+	r, err := filepath.Rel(dir, path)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // huskyDir returns the folder of husky's user hook files (.husky) when dir
@@ -432,10 +449,19 @@ func runLine(name, args string) string {
 	return `sh "$(git rev-parse --git-common-dir)/` + PrivateDir + "/" + name + `" ` + args
 }
 
+// guardedRunLine is runLine for a folder that serves every repository:
+// where lore's script is missing it does nothing.
+func guardedRunLine(name string) string {
+	return `f="$(git rev-parse --git-common-dir)/` + PrivateDir + "/" + name + `"; [ ! -f "$f" ] || sh "$f" "$@"`
+}
+
 func managedStatus(t Target, mgr string, h Hook) (Hook, error) {
 	h.State = Managed
 	var file string
 	switch mgr {
+	case Outside:
+		file = filepath.Join(t.Dir, h.Name)
+		h.Step = fmt.Sprintf("add this line to %s: %s", file, guardedRunLine(h.Name))
 	case "husky":
 		file = filepath.Join(huskyDir(t.Dir), h.Name)
 		h.Step = fmt.Sprintf("add this line to %s: %s", rel(t.Root, file), runLine(h.Name, `"$@"`))
@@ -466,7 +492,7 @@ func managedStatus(t Target, mgr string, h Hook) (Hook, error) {
 // wiresLore reports whether a manager's file runs lore's script for name.
 func wiresLore(mgr string, data []byte, name string) bool {
 	ref := []byte(PrivateDir + "/" + name)
-	if mgr == "husky" {
+	if mgr != "lefthook" {
 		return bytes.Contains(data, ref)
 	}
 	// lefthook: the reference must sit under this hook's top-level key.

@@ -647,13 +647,19 @@ func TestDispatcherHookRunsUnderItsOwnName(t *testing.T) {
 	if got, want := states(e.install()), "post-commit=chained post-merge=chained post-checkout=chained post-rewrite=chained"; got != want {
 		t.Fatalf("install: %s, want %s", got, want)
 	}
-	// A hook chained by an older lore has no link: install adds it.
-	must(t, os.RemoveAll(filepath.Join(hooks, githooks.RunDir)))
+	// An older lore ran the chained hook through a link in RunDir: install
+	// updates its script and removes the link.
+	must(t, os.WriteFile(filepath.Join(hooks, "post-merge"), []byte("#!/bin/sh\n# lore-githook: 2\n"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(hooks, githooks.RunDir), 0o755))
+	must(t, os.Symlink("../post-merge"+githooks.ChainSuffix, filepath.Join(hooks, githooks.RunDir, "post-merge")))
 	if st, _ := githooks.Status(e.target()); !strings.Contains(states(st), "post-merge=outdated") {
-		t.Fatalf("status without the links: %s", states(st))
+		t.Fatalf("status after an older lore: %s", states(st))
 	}
 	if got := states(e.install()); strings.Contains(got, "outdated") {
 		t.Fatalf("install after an older lore: %s", got)
+	}
+	if _, err := os.Lstat(filepath.Join(hooks, githooks.RunDir)); !os.IsNotExist(err) {
+		t.Fatalf("install left the older lore's links: %v", err)
 	}
 
 	e.git("checkout", "-q", "-b", "topic")

@@ -125,7 +125,7 @@ func gitBaseline(b *testing.B, dir string, pin []string) time.Duration {
 }
 
 // BenchmarkAges is the ages rows of docs/design.md, Performance and quality
-// bars: `lore ages --json` as a whole process against the git CLI computing the
+// bars: `lore ages [FILE] --json` as a whole process against the git CLI computing the
 // same facts, both pinned to one core (taskset -c 0) so neither gains from a
 // second one, run by run interleaved; cold removes lore's cache first. The
 // bars: cold <= 1x, warm <= 0.1x, at 2,000 commits; LORE_BENCH_LARGE=1 adds
@@ -149,12 +149,9 @@ func BenchmarkAges(b *testing.B) {
 	for _, commits := range sizes {
 		dir := b.TempDir()
 		benchRepo(b, dir, commits)
-		for _, warm := range []bool{false, true} {
-			name := fmt.Sprintf("commits=%d/cold", commits)
-			bar := 1.0
-			if warm {
-				name, bar = fmt.Sprintf("commits=%d/warm", commits), 0.1
-			}
+		for _, row := range agesRows {
+			name := fmt.Sprintf("commits=%d/%s", commits, row.name)
+			warm, file, bar := row.warm, row.file, row.bar
 			b.Run(name, func(b *testing.B) {
 				runs := 11
 				if commits > 2000 {
@@ -167,7 +164,7 @@ func BenchmarkAges(b *testing.B) {
 						if !warm {
 							os.RemoveAll(filepath.Join(dir, ".lore", "cache"))
 						}
-						loreT = append(loreT, loreAges(b, dir, pin, lore))
+						loreT = append(loreT, loreAges(b, dir, pin, lore, file...))
 					}
 				}
 				g, l := median(gitT), median(loreT)
@@ -182,9 +179,23 @@ func BenchmarkAges(b *testing.B) {
 	}
 }
 
-// loreAges runs `lore ages --json` and checks it found every entry.
-func loreAges(b *testing.B, dir string, pin []string, lore string) time.Duration {
-	args := append(append([]string(nil), pin...), lore, "ages", "--json", "--today", "2026-12-31")
+// agesRows are BenchmarkAges' rows: cold and warm, without FILE (the
+// configured learnings) and with it, as a user or a script names it.
+var agesRows = []struct {
+	name string
+	warm bool
+	file []string
+	bar  float64
+}{
+	{"cold", false, nil, 1},
+	{"warm", true, nil, 0.1},
+	{"cold/file", false, []string{".lore/learnings.md"}, 1},
+	{"warm/file", true, []string{".lore/learnings.md"}, 0.1},
+}
+
+// loreAges runs `lore ages [FILE] --json` and checks it found every entry.
+func loreAges(b *testing.B, dir string, pin []string, lore string, file ...string) time.Duration {
+	args := append(append(append(append([]string(nil), pin...), lore, "ages"), file...), "--json", "--today", "2026-12-31")
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
 	var out bytes.Buffer

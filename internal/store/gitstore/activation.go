@@ -32,7 +32,7 @@ func (s *Store) Activations() (map[string]time.Time, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitstore: activations: resolve HEAD: %w", err)
 	}
-	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
+	st := walkStorage(s.storage.Filesystem())
 	defer st.Close()
 	a := &activations{st: st, blobs: map[plumbing.Hash]activeBlob{}, dates: map[string]time.Time{}}
 	if err := a.walk(ref.Hash()); err != nil {

@@ -85,7 +85,7 @@ func (s *Store) History(rel string) (*History, error) {
 	if h := c.load(ref.Hash(), rel); h != nil {
 		return h, nil
 	}
-	st := filesystem.NewStorageWithOptions(s.storage.Filesystem(), newWalkCache(), filesystem.Options{KeepDescriptors: true})
+	st := walkStorage(s.storage.Filesystem())
 	defer st.Close()
 	w := s.newWalker(st, rel)
 	head, err := w.load(ref.Hash())

@@ -9,7 +9,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // prefetch resolves, on a second storage (go-git storages are not safe for
@@ -37,7 +36,7 @@ func startPrefetch(fs billy.Filesystem, path string) *prefetch {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
-	st := filesystem.NewStorageWithOptions(fs, newWalkCache(), filesystem.Options{KeepDescriptors: true})
+	st := walkStorage(fs)
 	p := &prefetch{
 		wake: make(chan struct{}, 1), done: make(chan struct{}), path: path,
 		blob: map[plumbing.Hash]plumbing.Hash{},
