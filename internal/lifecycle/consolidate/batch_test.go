@@ -64,3 +64,37 @@ func TestRedundancyInsideTheBatch(t *testing.T) {
 		t.Error("the kept entry left staging")
 	}
 }
+
+// Two entries that differ only in a figure are two facts: neither is
+// dropped as already said (the parallel-writers suite lost one).
+func TestRedundancyKeepsOtherFigures(t *testing.T) {
+	r := newRepo(t)
+	batch := [][2]string{
+		{"bcrypt at 12 rounds in the login tests", "kind: pitfall\nbcrypt with 12 rounds makes each login test wait on the hash."},
+		{"bcrypt at 10 rounds in the login tests", "kind: pitfall\nbcrypt with 10 rounds makes each login test wait on the hash."},
+		{"Lint before commit", "Run make lint before each commit."},
+	}
+	kept := [][2]string{{"Recent one", "Prefer table tests."}, {"Recent two", "Keep fixtures small."}, {"Recent three", "Name tests by behaviour."}}
+	r.history(batch, kept)
+	s := r.Store()
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Redundant) != 0 {
+		t.Errorf("dropped as redundant: %+v", res.Redundant)
+	}
+	var pitfalls int
+	for _, ro := range res.Routed {
+		if strings.Contains(ro.Target, "/pitfalls/") {
+			pitfalls++
+		}
+	}
+	if pitfalls != 2 {
+		t.Errorf("%d pitfalls routed, want 2: %+v", pitfalls, res.Routed)
+	}
+}

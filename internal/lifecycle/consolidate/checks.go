@@ -47,6 +47,11 @@ var negation = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(not|no|never|cannot|can't|don't|doesn't|didn't|isn't|aren't|won't|shouldn't|mustn't|avoid|avoids|stop|without|instead)\b`)
 })
 
+// figures are the numbers a text states ("12", "1.5", "v3").
+var figures = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\d+(?:\.\d+)*`)
+})
+
 // replacement marks a newer entry that replaces an older one.
 var replacement = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(no longer|instead of|instead|replaces|replaced|supersedes|superseded|obsolete|deprecated|outdated|turns out|actually|now)\b`)
@@ -67,6 +72,21 @@ func words(s string) map[string]bool {
 		set[stem(w)] = true
 	}
 	return set
+}
+
+// hasFigures says whether text states every number entry does, as often:
+// "learning 1 of round 1" is not "learning 0 of round 1".
+func hasFigures(text, entry string) bool {
+	have := map[string]int{}
+	for _, n := range figures().FindAllString(text, -1) {
+		have[n]++
+	}
+	for _, n := range figures().FindAllString(entry, -1) {
+		if have[n]--; have[n] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // stem strips a common English suffix so "hangs", "hanging" and "hang" meet.

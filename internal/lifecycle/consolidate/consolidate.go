@@ -421,13 +421,18 @@ func contradiction(c *candidate, against []section) (Finding, bool) {
 }
 
 // redundancy drops an entry whose content words a target section already
-// has (coverage >= RedundantMin).
+// has (coverage >= RedundantMin) and whose figures it states too: "12
+// rounds" against "10 rounds" is a new fact, not a repeat, and words
+// leaves out numbers that short.
 func redundancy(c *candidate, against []section) (Finding, bool) {
 	var best Finding
 	if len(c.words) < minWords {
 		return best, false
 	}
 	for _, s := range against {
+		if !hasFigures(s.text, c.text) {
+			continue
+		}
 		if score := coverage(c.words, words(s.text)); score >= RedundantMin && score > best.Score {
 			best = Finding{Title: c.Title, Against: s.name, Score: round(score),
 				Reason: fmt.Sprintf("%.0f%% of its content words are already there", score*100)}
