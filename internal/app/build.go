@@ -89,14 +89,15 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 	return b, nil
 }
 
-// build returns an up-to-date manifest (open: the caller closes it) and
-// what was done for it: the one on disk when it is fresh (unless force), or
-// a new build, written to disk when write is set (the caller holds the
-// build lock) and otherwise kept in memory.
+// build returns an up-to-date manifest (the caller closes it) and what was
+// done for it: the one on disk when it is fresh (unless force), or a new
+// build, written to disk when write is set (the caller holds the build
+// lock) and otherwise kept in memory. It never maps the file: a manifest
+// rewritten in place while it runs would fault the mapping (SIGBUS), so it
+// parses bytes it holds, the ones it read or the ones it wrote.
 func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, error) {
-	path := s.Path(lorepath.Manifest)
-	if !force && manifest.Check(s.Root, compile.Revision) == "" {
-		if m, err := manifest.Open(path); err == nil {
+	if !force {
+		if m := freshManifest(s); m != nil {
 			return Built{Fresh: true}, m, nil
 		}
 	}
@@ -104,15 +105,27 @@ func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, err
 	if err != nil {
 		return b, nil, err
 	}
-	if !write {
-		m, err := manifest.Parse(data)
-		return b, m, err
+	if write {
+		if b.Wrote, err = writeManifest(s, data); err != nil {
+			return b, nil, err
+		}
 	}
-	if b.Wrote, err = writeManifest(s, data); err != nil {
-		return b, nil, err
-	}
-	m, err := manifest.Open(path)
+	m, err := manifest.Parse(data)
 	return b, m, err
+}
+
+// freshManifest is the manifest on disk, read into memory, when it is
+// fresh; nil when it is missing, corrupt or stale.
+func freshManifest(s *gitstore.Store) *manifest.Manifest {
+	data, err := s.ReadFile(lorepath.Manifest)
+	if err != nil {
+		return nil
+	}
+	m, err := manifest.Parse(data)
+	if err != nil || m.Stale(s.Root, compile.Revision) != "" {
+		return nil
+	}
+	return m
 }
 
 // compileStore compiles the project and the global store into manifest

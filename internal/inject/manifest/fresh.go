@@ -157,7 +157,7 @@ func (m *Manifest) Revision() uint32 { return m.rev }
 // Check reports why the manifest of the work tree at root cannot be used
 // as it is: "" when it is fresh, else "missing", "corrupt: ...", "stale:
 // built by compiler revision N" or "stale: <path> changed". It verifies
-// every checksum and stats every source (lore build, lore doctor).
+// every checksum and stats every source (lore doctor).
 func Check(root string, revision uint32) string {
 	m, err := Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -167,6 +167,13 @@ func Check(root string, revision uint32) string {
 		return "corrupt: " + err.Error()
 	}
 	defer m.Close()
+	return m.Stale(root, revision)
+}
+
+// Stale is Check on a manifest already opened (lore build parses the bytes
+// it read, so a manifest rewritten in place cannot fault it): "" when m
+// was built by revision, every checksum holds and no source changed.
+func (m *Manifest) Stale(root string, revision uint32) string {
 	if m.Revision() != revision {
 		return fmt.Sprintf("stale: built by compiler revision %d", m.Revision())
 	}
