@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -46,5 +47,30 @@ func TestBuildNeverReadsBackTheManifest(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestBuildSkipsAnOversizedItem: an item over lint's size limit is left
+// out of the manifest and reported with its file and the reason; the rest
+// of the store still builds.
+func TestBuildSkipsAnOversizedItem(t *testing.T) {
+	s := newStore(t)
+	lesson(t, s, "small", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "git")
+	lesson(t, s, "big", "01JQXYZ8K2M4N6P8Q0R2S4T6V2", "git")
+	f, err := os.OpenFile(s.Path(".lore/lessons/big.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(strings.Repeat("More detail.\n", 2000)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b, err := Build(s, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Problems()
+	if b.Items != 1 || len(p) != 1 || !strings.HasPrefix(p[0], "skipped .lore/lessons/big.md:1: oversized item: ") {
+		t.Fatalf("%d items, problems %q", b.Items, p)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -224,11 +225,11 @@ func (s *Store) Load() ([]*markdown.Item, []error) {
 
 // LoadFile parses one item by repo-relative path.
 func (s *Store) LoadFile(rel string) (*markdown.Item, error) {
-	data, err := os.ReadFile(s.Path(rel))
-	if err != nil {
-		return nil, fmt.Errorf("gitstore: %w", err)
+	it, err := compile.ReadItem(s.Path(rel), rel)
+	if _, bad := errors.AsType[*markdown.Error](err); err != nil && !bad {
+		return nil, fmt.Errorf("gitstore: %w", err) // the file could not be read
 	}
-	return markdown.Parse(rel, data)
+	return it, err
 }
 
 // ReadFile reads a repo-relative file.
