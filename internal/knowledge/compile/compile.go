@@ -36,6 +36,8 @@ type Input struct {
 	Learnings []byte
 	// Snapshot is the stat of the sources, taken before they were read.
 	Snapshot Snapshot
+	// Verdicts are the checks of earlier builds (nil: check every item).
+	Verdicts *Verdicts
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -172,7 +174,7 @@ func (c *compiler) add(list []*markdown.Item, global bool) {
 // valid and safe, its id is new (a global item a project one shadows),
 // it is injectable and confident enough.
 func (c *compiler) admit(it *markdown.Item, global bool) bool {
-	if errs, unsafe := check(it); len(errs) > 0 {
+	if errs, unsafe := c.in.Verdicts.check(it); len(errs) > 0 {
 		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
 		return false
 	}
