@@ -43,3 +43,21 @@ func TestReadItemRefusesOversizedFilesBySize(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitizeASCII: the printable-ASCII shortcut keeps what the full
+// filter keeps and removes every ASCII control but newline and tab.
+func TestSanitizeASCII(t *testing.T) {
+	for c := range 0x80 {
+		in := "a" + string(rune(c)) + "b"
+		want := in
+		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+			want = "ab"
+		}
+		if got := Sanitize(in); got != want {
+			t.Errorf("%#x: %q, want %q", c, got, want)
+		}
+	}
+	if got := Sanitize("x\u202ey\u200bz"); got != "xyz" {
+		t.Errorf("bidi and zero-width kept: %q", got)
+	}
+}
