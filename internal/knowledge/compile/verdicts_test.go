@@ -38,7 +38,10 @@ func TestVerdictsRoundTrip(t *testing.T) {
 	again := LoadVerdicts(saved, "a")
 	bad, unsafe := 0, 0
 	for _, r := range again.old {
-		bad, unsafe = bad+min(len(r.errs), 1), unsafe+int(b2u(r.unsafe))
+		bad = bad + min(len(r.Errs), 1)
+		if r.Unsafe {
+			unsafe++
+		}
 	}
 	if bad != 2 || unsafe != 1 {
 		t.Fatalf("%d verdicts with errors, %d unsafe; want 2 and 1", bad, unsafe)
