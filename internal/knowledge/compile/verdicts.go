@@ -22,7 +22,7 @@ type Verdicts struct {
 	mu      sync.Mutex
 	old     map[string]verdict // read from the last build's cache file
 	now     map[string]verdict // used by this build, what Bytes saves
-	checked bool                 // an item was checked: not all verdicts came from old
+	checked bool               // an item was checked: not all verdicts came from old
 }
 
 type verdict struct {
