@@ -34,19 +34,7 @@ func BenchmarkBuild(b *testing.B) {
 func benchBuild(b *testing.B, lore, dir string, n int) {
 	runs := max(5, 50000/n) // a cold build at 10,000 items takes about a second
 	repo := filepath.Join(dir, "repo")
-	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, ".config"), "GIT_CONFIG_NOSYSTEM=1", "LORE_DISABLE=")
-	run := func(name string, args ...string) time.Duration {
-		b.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = repo, env
-		d, _ := benchproc.Run(b, cmd)
-		return d
-	}
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	run("git", "init", "-q")
-	run(lore, "init", "--no-git-hooks")
+	run := benchRepo(b, lore, repo, dir)
 	files := synthetic.Files(n)
 	for rel, data := range files {
 		writeBenchFile(b, filepath.Join(repo, rel), data)
@@ -78,6 +66,26 @@ func benchBuild(b *testing.B, lore, dir string, n int) {
 	b.ReportMetric(float64(cold.Microseconds())/1000, "cold-ms")
 	b.ReportMetric(float64(one)/float64(v), "one-file-x-version")
 	b.ReportMetric(float64(cold)/float64(v), "cold-x-version")
+}
+
+// benchRepo makes a git repository at repo with lore initialized in it,
+// HOME and the config folder under home, and returns how to time a
+// command run in it.
+func benchRepo(b *testing.B, lore, repo, home string) func(name string, args ...string) time.Duration {
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1", "LORE_DISABLE=")
+	run := func(name string, args ...string) time.Duration {
+		b.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = repo, env
+		d, _ := benchproc.Run(b, cmd)
+		return d
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	run("git", "init", "-q")
+	run(lore, "init", "--no-git-hooks")
+	return run
 }
 
 func writeBenchFile(b *testing.B, path string, data []byte) {
