@@ -37,19 +37,7 @@ func BenchmarkStartup(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := append(os.Environ(), "HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, ".config"), "GIT_CONFIG_NOSYSTEM=1", "LORE_DISABLE=")
-	run := func(name string, args ...string) time.Duration {
-		b.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = repo, env
-		d, _ := benchproc.Run(b, cmd)
-		return d
-	}
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	run("git", "init", "-q")
-	run(lore, "init", "--no-git-hooks")
+	run := benchRepo(b, lore, repo, tmp)
 	run(lore, "scan", "--quiet", transcripts) // the full scan: bookmarks for every file
 	var trivT, versionT, rescanT []time.Duration
 	b.ResetTimer()

@@ -48,6 +48,9 @@ const (
 	// Calls holds the calls cache: one file of recorded tool calls per
 	// transcript (docs/design.md, Evidence of effect).
 	Calls = Cache + "/calls"
+	// Verdicts keeps each item file's check by its bytes, so a build
+	// re-checks only what changed (docs/design.md, Incremental build).
+	Verdicts = Cache + "/verdicts"
 )
 
 // Names of the files kept in Local, or (the observation log and render

@@ -45,6 +45,11 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	if why == "" {
 		return m, false
 	}
+	if !every && m != nil && h.onlyDrafts(m) {
+		h.rebuild(0) // started, not waited for
+		h.note("manifest %s: only drafts were added; answering from it while it is rebuilt", why)
+		return m, false
+	}
 	start := time.Now()
 	if h.rebuild(wait) {
 		var why2 string

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/lore-agents/lore/internal/lorepath"
 )
@@ -175,7 +177,7 @@ func (m *Manifest) Revision() uint32 { return m.rev }
 // Check reports why the manifest of the work tree at root cannot be used
 // as it is: "" when it is fresh, else "missing", "corrupt: ...", "stale:
 // built by compiler revision N" or "stale: <path> changed". It verifies
-// every checksum and stats every source (lore build, lore doctor).
+// every checksum and stats every source (lore doctor).
 func Check(root string, revision uint32) string {
 	m, err := Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -185,6 +187,13 @@ func Check(root string, revision uint32) string {
 		return "corrupt: " + err.Error()
 	}
 	defer m.Close()
+	return m.Stale(root, revision)
+}
+
+// Stale is Check on a manifest already opened (lore build parses the bytes
+// it read, so a manifest rewritten in place cannot fault it): "" when m
+// was built by revision, every checksum holds and no source changed.
+func (m *Manifest) Stale(root string, revision uint32) string {
 	if m.Revision() != revision {
 		return fmt.Sprintf("stale: built by compiler revision %d", m.Revision())
 	}
@@ -199,4 +208,49 @@ func Check(root string, revision uint32) string {
 		return fmt.Sprintf("stale: %s changed", p)
 	}
 	return ""
+}
+
+// Added returns the .md files that appeared in the watched folders since
+// the build, as watched paths, when that is all that changed: nil when a
+// watched file (config, learnings, the edit mark) or any item file the
+// manifest lists changed or went away, or when nothing was added. It
+// stats every item file and lists the changed folders: for a hook call
+// that would otherwise wait for a rebuild (docs/design.md, Incremental
+// build).
+func (m *Manifest) Added(root string) ([]string, error) {
+	if p, err := changed(root, m.files); p != "" || err != nil {
+		return nil, err
+	}
+	listed := map[string]bool{}
+	for off := 0; off < len(m.files); {
+		w, next, err := entry(m.files, off)
+		if err != nil {
+			return nil, err
+		}
+		listed[w.Path], off = true, next
+	}
+	var added []string
+	for off := 0; off < len(m.watch); {
+		w, next, err := entry(m.watch, off)
+		if err != nil {
+			return nil, err
+		}
+		off = next
+		if StatPath(w.Abs(root)) == w.Stat {
+			continue
+		}
+		if !w.Stat.Dir {
+			return nil, nil
+		}
+		ents, err := os.ReadDir(w.Abs(root))
+		if err != nil {
+			return nil, nil
+		}
+		for _, e := range ents {
+			if p := w.Path + "/" + e.Name(); e.Type().IsRegular() && strings.HasSuffix(p, ".md") && !listed[p] {
+				added = append(added, p)
+			}
+		}
+	}
+	return added, nil
 }

@@ -192,7 +192,7 @@ func TestExportRuleFoldersCheck(t *testing.T) {
 // in the report.
 func TestExportWindsurfLimit(t *testing.T) {
 	s := testrepo.NewStore(t)
-	sp := markdown.Spec{Kind: "lesson", Title: "Long", Status: "active", Body: "## Injection\n" + strings.Repeat("é", windsurfLimit) + "\n"}
+	sp := markdown.Spec{Kind: "lesson", Title: "Long", Status: "active", Body: "## Injection\n" + strings.Repeat("x", windsurfLimit) + "\n"} // under lint's 16 KiB
 	id := ulid.MustNew(1, strings.NewReader(strings.Repeat("y", 16))).String()
 	if _, _, err := s.Create(sp.Kind, "", func(ref string) ([]byte, error) { return sp.Compose(id, ref, time.Unix(0, 0)) }); err != nil {
 		t.Fatal(err)

@@ -38,6 +38,8 @@ type Input struct {
 	Learnings []byte
 	// Snapshot is the stat of the sources, taken before they were read.
 	Snapshot Snapshot
+	// Verdicts are the checks of earlier builds (nil: check every item).
+	Verdicts *Verdicts
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -185,7 +187,7 @@ func (c *compiler) admit(it *markdown.Item, scope Scope) bool {
 		c.rep.Disabled++
 		return false
 	}
-	if errs, unsafe := check(it); len(errs) > 0 {
+	if errs, unsafe := c.in.Verdicts.check(it); len(errs) > 0 {
 		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
 		return false
 	}

@@ -71,12 +71,7 @@ func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
 			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(dir, folder, e.Name()))
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			it, err := markdown.Parse(origin+":"+folder+"/"+e.Name(), data)
+			it, err := ReadItem(filepath.Join(dir, folder, e.Name()), origin+":"+folder+"/"+e.Name())
 			if err != nil {
 				errs = append(errs, err)
 				continue
