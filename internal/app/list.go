@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -56,15 +57,20 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		if !keep(it) {
 			continue
 		}
-		tags := it.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		r.Items = append(r.Items, ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
-			Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
-			Tags: tags, Path: it.Path, Delivery: compile.DeliveryOf(it, set)})
+		r.Items = append(r.Items, listEntry(it, set))
 	}
 	return r, nil
+}
+
+// listEntry is one item as lore list --json prints it.
+func listEntry(it *markdown.Item, set manifest.Settings) ListEntry {
+	tags := it.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
+		Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
+		Tags: tags, Path: it.Path, Delivery: compile.DeliveryOf(it, set)}
 }
 
 // filter turns the options into one predicate.
