@@ -43,9 +43,9 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # lore --version names the tag or commit a checkout was built from (the
-# version string: internal/app/version.go); empty outside a git checkout.
+# version string: internal/version); empty outside a git checkout.
 VERSION_TAG   := $(shell git describe --tags --always --dirty 2>/dev/null)
-VERSION_FLAGS := $(if $(VERSION_TAG),-ldflags "-X github.com/lore-agents/lore/internal/app.stamped=$(VERSION_TAG)")
+VERSION_FLAGS := $(if $(VERSION_TAG),-ldflags "-X github.com/lore-agents/lore/internal/version.stamped=$(VERSION_TAG)")
 
 # The binaries are built without cgo: lore's one cgo package is os/user
 # (through kong), and a binary that needs the dynamic loader and libc

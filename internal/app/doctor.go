@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/integrate/githooks"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/store/gitstore"
+	"github.com/lore-agents/lore/internal/version"
 )
 
 // Doctor checks the whole chain lore needs to reach an agent: binaries,
@@ -65,5 +66,5 @@ func binaryVersion(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return buildVersion(bi), nil
+	return version.FromBuildInfo(bi), nil
 }

@@ -1,4 +1,4 @@
-package app
+package version
 
 import (
 	"encoding/json"
@@ -36,7 +36,7 @@ func TestPluginVersionIsRelease(t *testing.T) {
 		}
 		for _, v := range got {
 			if v != Release {
-				t.Errorf("%s: version %q, want %q (app.Release)", f, v, Release)
+				t.Errorf("%s: version %q, want %q (version.Release)", f, v, Release)
 			}
 		}
 	}
@@ -52,8 +52,10 @@ func TestBuildVersion(t *testing.T) {
 		{"module version", debug.BuildInfo{Main: debug.Module{Version: "v0.2.0"}}, "v0.2.0"},
 		{"checkout", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, "v" + Release + "-devel+0123456789ab.dirty"},
 		{"neither", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, ""},
+		{"stamped", debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append([]debug.BuildSetting{
+			{Key: "-ldflags", Value: `"-X github.com/lore-agents/lore/internal/version.stamped=v0.1.0-2-gabc"`}}, rev...)}, "v0.1.0-2-gabc"},
 	} {
-		if got := buildVersion(&c.bi); got != c.want {
+		if got := FromBuildInfo(&c.bi); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -62,7 +64,7 @@ func TestBuildVersion(t *testing.T) {
 func TestVersionStamped(t *testing.T) {
 	defer func(s string) { stamped = s }(stamped)
 	stamped = "v0.1.0-3-gabc1234-dirty"
-	if got := Version(); got != "lore v0.1.0-3-gabc1234-dirty" {
-		t.Errorf("Version() = %q", got)
+	if got := String(); got != "v0.1.0-3-gabc1234-dirty" {
+		t.Errorf("String() = %q", got)
 	}
 }
