@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -61,11 +62,24 @@ func (l *lockedWriter) passed(n int) {
 	l.mu.Unlock()
 }
 
-// drain waits until every call passed on is answered: a client that
-// writes its requests and closes stdin still gets every answer.
+// drainWait bounds drain: a call the SDK never answers (one the client
+// cancelled) must not keep the server from exiting when stdin closes.
+var drainWait = 10 * time.Second
+
+// drain waits until every call passed on is answered, or drainWait: a
+// client that writes its requests and closes stdin still gets every
+// answer.
 func (l *lockedWriter) drain() {
+	expired := false
+	t := time.AfterFunc(drainWait, func() {
+		l.mu.Lock()
+		expired = true
+		l.done.Broadcast()
+		l.mu.Unlock()
+	})
+	defer t.Stop()
 	l.mu.Lock()
-	for l.answers < l.calls {
+	for l.answers < l.calls && !expired {
 		l.done.Wait()
 	}
 	l.mu.Unlock()

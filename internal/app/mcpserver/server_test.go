@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -328,5 +329,20 @@ func TestStoreChanged(t *testing.T) {
 	call(t, cs, "lore_check", map[string]any{"tool": "Bash", "command": "make release"}, &chk)
 	if len(chk.Items) != 1 || chk.Items[0].Title != "Tag before make release" {
 		t.Errorf("after the store changed: %+v", chk.Items)
+	}
+}
+
+// A call that is never answered (one the client cancelled) does not keep
+// the server from exiting when stdin closes.
+func TestDrainBounded(t *testing.T) {
+	defer func(d time.Duration) { drainWait = d }(drainWait)
+	drainWait = time.Millisecond
+	l := newLockedWriter(io.Discard)
+	l.passed(1)
+	done := make(chan struct{})
+	go func() { l.drain(); close(done) }()
+	<-done // before the bound, drain waited for an answer forever
+	if l.answers != 0 {
+		t.Errorf("answers %d", l.answers)
 	}
 }
