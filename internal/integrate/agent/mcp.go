@@ -20,6 +20,28 @@ type MCPClient struct {
 	Comments    bool   // the file may hold comments
 	Entry       any    // lore's server entry
 	Manual      string // for an agent with no project file: where the user adds Entry
+	Rule        *File  // for an agent without hooks: an always-on rule saying when to call the tools
+}
+
+// ruleText tells an agent without hooks when to call lore's tools.
+const ruleText = `# lore: this repository's memory
+
+This repository keeps its lessons (mistakes and their fixes) in lore, served by the
+MCP server "lore".
+
+- Before a shell command or an edit, call lore_check with the tool (Bash, Edit,
+  Write), and the command or the file path, and follow what it returns.
+- To look something up, call lore_search with a few words, and lore_show with an id.
+- When something went wrong and you found the fix, call lore_record with a title,
+  the mistake and the fix. It writes a draft that a person reviews.
+`
+
+// rule is the always-on rule file at path, with the tool's frontmatter.
+func rule(path, frontmatter string) *File {
+	if frontmatter != "" {
+		frontmatter = "---\n" + frontmatter + "---\n"
+	}
+	return &File{Path: path, Content: frontmatter + ruleText}
 }
 
 // loreServer is the entry for a client that starts servers in the project.
@@ -42,12 +64,18 @@ var MCPClients = []*MCPClient{
 	{Name: "codex", Title: "Codex CLI",
 		Manual: "Codex CLI reads MCP servers from ~/.codex/config.toml (outside the repository, which lore does not write): " +
 			"add [mcp_servers.lore] with command = \"lore\" and args = [\"mcp\"]"},
-	{Name: "cursor", Title: "Cursor", Path: ".cursor/mcp.json", Key: "mcpServers", Entry: inWorkspace("")},
-	{Name: "copilot", Title: "GitHub Copilot (VS Code)", Path: ".vscode/mcp.json", Key: "servers", Entry: inWorkspace("stdio")},
+	// The rule files are named lore.*, never lore-<slug>.* as lore export
+	// names an item's rule, so the two never meet.
+	{Name: "cursor", Title: "Cursor", Path: ".cursor/mcp.json", Key: "mcpServers", Entry: inWorkspace(""),
+		Rule: rule(".cursor/rules/lore.mdc", "description: When to call lore's MCP tools\nalwaysApply: true\n")},
+	{Name: "copilot", Title: "GitHub Copilot (VS Code)", Path: ".vscode/mcp.json", Key: "servers", Entry: inWorkspace("stdio"),
+		Rule: rule(".github/instructions/lore.instructions.md", "applyTo: \"**\"\n")},
 	{Name: "windsurf", Title: "Windsurf", Key: "mcpServers", Entry: inWorkspace(""),
-		Manual: "Windsurf reads MCP servers only from ~/.codeium/windsurf/mcp_config.json (outside the repository, which lore does not write)"},
+		Manual: "Windsurf reads MCP servers only from ~/.codeium/windsurf/mcp_config.json (outside the repository, which lore does not write)",
+		Rule:   rule(".windsurf/rules/lore.md", "trigger: always_on\n")},
 	{Name: "cline", Title: "Cline", Key: "mcpServers", Entry: inWorkspace(""),
-		Manual: "Cline reads MCP servers only from its own cline_mcp_settings.json (MCP Servers, Configure; outside the repository, which lore does not write)"},
+		Manual: "Cline reads MCP servers only from its own cline_mcp_settings.json (MCP Servers, Configure; outside the repository, which lore does not write)",
+		Rule:   rule(".clinerules/lore.md", "")},
 }
 
 // MCPNamed returns the MCP client called name, or nil.
@@ -64,6 +92,11 @@ func MCPNamed(name string) *MCPClient {
 // what to add by hand where the client has none.
 func (c *MCPClient) Install(root string) ([]Step, error) {
 	var log steps
+	if c.Rule != nil {
+		if err := installFiles(root, []File{*c.Rule}, &log); err != nil {
+			return log, err
+		}
+	}
 	if c.Path == "" {
 		note := c.Manual
 		if c.Key != "" {
@@ -101,6 +134,11 @@ func (c *MCPClient) Install(root string) ([]Step, error) {
 // and its folders when lore created them.
 func (c *MCPClient) Uninstall(root string) ([]Step, error) {
 	var log steps
+	if c.Rule != nil {
+		if err := removeFile(root, *c.Rule, &log); err != nil {
+			return log, err
+		}
+	}
 	if c.Path == "" {
 		return log, nil
 	}

@@ -68,14 +68,25 @@ func TestMCPMergeRoundTrip(t *testing.T) {
 	}
 }
 
+// Windsurf reads MCP servers only from a user file: lore writes its rule
+// in the project and prints the server entry, naming this folder.
 func TestMCPManual(t *testing.T) {
 	root := t.TempDir()
-	steps, err := MCPNamed("windsurf").Install(root)
-	if err != nil || len(steps) != 1 || !strings.Contains(steps[0].Why, "mcp_config.json") || !strings.Contains(steps[0].Why, `"mcp"`) {
+	c := MCPNamed("windsurf")
+	steps, err := c.Install(root)
+	if err != nil || len(steps) != 2 || steps[0].Path != ".windsurf/rules/lore.md" ||
+		!strings.Contains(steps[1].Why, "mcp_config.json") || !strings.Contains(steps[1].Why, `"-C","`+root+`","mcp"`) {
 		t.Errorf("windsurf: %v %v", steps, err)
 	}
+	data, err := os.ReadFile(filepath.Join(root, ".windsurf", "rules", "lore.md"))
+	if err != nil || !strings.Contains(string(data), "trigger: always_on") || !strings.Contains(string(data), "lore_check") {
+		t.Errorf("rule: %v\n%s", err, data)
+	}
+	if _, err := c.Uninstall(root); err != nil {
+		t.Fatal(err)
+	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
-		t.Errorf("wrote %v", entries)
+		t.Errorf("left after uninstall: %v", entries)
 	}
 }
 
