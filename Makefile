@@ -43,14 +43,19 @@ e2e_run := (?i)^Test($(subst $(e2e_empty) $(e2e_empty),|,$(strip $(E2E_CLIENTS))
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# lore --version names the tag or commit a checkout was built from (the
+# version string: internal/version); empty outside a git checkout.
+VERSION_TAG   := $(shell git describe --tags --always --dirty 2>/dev/null)
+VERSION_FLAGS := $(if $(VERSION_TAG),-ldflags "-X github.com/lore-agents/lore/internal/version.stamped=$(VERSION_TAG)")
+
 # The binaries are built without cgo: lore's one cgo package is os/user
 # (through kong), and a binary that needs the dynamic loader and libc
 # starts 0.6 ms slower, on every git hook and agent hook.
 build: ## build lore and the lean hook binary into ./bin
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/lore ./cmd/lore-hook
+	CGO_ENABLED=0 $(GO) build $(VERSION_FLAGS) -o $(BIN)/ ./cmd/lore ./cmd/lore-hook
 
 install: ## install lore and lore-hook into GOBIN
-	CGO_ENABLED=0 $(GO) install ./cmd/lore ./cmd/lore-hook
+	CGO_ENABLED=0 $(GO) install $(VERSION_FLAGS) ./cmd/lore ./cmd/lore-hook
 
 check: ## the cheap checks: gofmt, go vet, go mod tidy -diff, staticcheck
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo 'gofmt: run make fmt'; exit 1; }

@@ -27,6 +27,7 @@ var layers = []string{
 // benchproc and fuzzlimit) are for tests only: see libraryRules.
 var leaves = map[string][]string{
 	"internal/filewrite": nil, "internal/lazyre": nil, "internal/lorepath": nil, "internal/textcut": nil,
+	"internal/version":   nil,
 	"internal/benchproc": nil, "internal/fuzzlimit": nil,
 	"internal/testrepo":  {"internal/store/gitstore", "internal/lorepath"},
 	"internal/synthetic": {"internal/knowledge/markdown"},
@@ -44,6 +45,7 @@ var cliImports = []string{
 	"internal/store/gitstore",     // the store kong hands each command
 	"internal/knowledge/markdown", // the items show prints, and lore add's Spec
 	"internal/inject/hooks",       // lore hook is the hook
+	"internal/app/mcpserver",      // lore mcp is the MCP server, a front end over app
 	// Types and constants the printers name: delivery kinds, severities,
 	// match results, observation types and thresholds, learn outcomes,
 	// the signal floor.
@@ -61,6 +63,7 @@ var libraryRules = []struct {
 	{"github.com/go-git/go-git", is("internal/store/gitstore", "internal/store/sources"), "only the store reads git (the repository, and the organisation stores it fetches)"},
 	{"github.com/alecthomas/kong", is("cmd/lore"), "flags are parsed in the CLI"},
 	{"github.com/jotaen/kong-completion", is("cmd/lore"), "flags are parsed in the CLI"},
+	{"github.com/modelcontextprotocol/go-sdk", is("internal/app/mcpserver"), "the MCP protocol is spoken in mcpserver"},
 	{"github.com/yuin/goldmark", is("internal/knowledge/markdown", "internal/store/gitstore"), "Markdown is parsed in markdown (and the store's heading index)"},
 	// A command reads flags, calls the application layer and prints:
 	// naming new items and file formats live below it.

@@ -84,6 +84,7 @@ var writeAllowed = map[string]string{
 	"internal/integrate/agent.removeFile":          "the agents' settings files, outside .lore/",
 	"internal/integrate/agent.removeEmptyDirs":     "the agents' settings folders, outside .lore/",
 	"internal/integrate/agent.writeFile":           "the agents' settings files, outside .lore/ (filewrite.Replace, no link followed)",
+	"internal/integrate/agent.MCPClient.Uninstall": "the agents' MCP files (.mcp.json, .cursor/, .vscode/, .gemini/), outside .lore/",
 	"internal/app.ExternalEditor":                  "the draft handed to $EDITOR, in a folder of os.TempDir, outside the work tree",
 
 	// Only tests import testrepo (layers_test.go).

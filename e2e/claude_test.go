@@ -65,7 +65,8 @@ func agentTool(c *conv) string {
 }
 
 func TestClaude(t *testing.T) {
-	claude.suite(t, scenario{"session", claudeSession}, scenario{"subagent", claudeSubagent}, scenario{"paths", claudePaths})
+	claude.suite(t, scenario{"session", claudeSession}, scenario{"subagent", claudeSubagent}, scenario{"paths", claudePaths},
+		scenario{"mcp", claudeMCP}, scenario{"plugin", claudePlugin})
 }
 
 // claudeSession: the shared session (the lesson also not before any

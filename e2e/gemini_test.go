@@ -67,7 +67,8 @@ func geminiTurns(s *standIn) []view {
 }
 
 func TestGemini(t *testing.T) {
-	gemini.suite(t, scenario{"session", geminiSession}, scenario{"subagent", geminiSubagent}, scenario{"tools", geminiTools})
+	gemini.suite(t, scenario{"session", geminiSession}, scenario{"subagent", geminiSubagent}, scenario{"tools", geminiTools},
+		scenario{"mcp", geminiMCP})
 }
 
 // geminiSession: the shared session (the keyword check also proves none

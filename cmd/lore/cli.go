@@ -87,6 +87,7 @@ type CLI struct {
 	Export      ExportCmd      `cmd:"" help:"Write active knowledge into agents' rule files (AGENTS.md, CLAUDE.md, .cursor/rules, ...); --check exits 1 when out of date."`
 	Doctor      DoctorCmd      `cmd:"" help:"Check binaries, agent registrations, manifest, git hooks and lint, with the fix for each finding."`
 	Completion  CompletionCmd  `cmd:"" help:"Print the shell code for tab completion (bash, zsh, fish)."`
+	MCP         MCPCmd         `cmd:"" name:"mcp" help:"Serve the Model Context Protocol on stdin/stdout: lore_check, lore_search, lore_show, lore_record."`
 }
 
 // exitSignal carries kong's exit code (after --help) out of the parser.

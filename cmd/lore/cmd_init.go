@@ -10,7 +10,8 @@ import (
 // repository.
 type InitCmd struct {
 	NoGitHooks bool     `name:"no-git-hooks" help:"Do not install lore's git hooks (see lore hooks)."`
-	Agent      []string `name:"agent" placeholder:"AGENT" help:"Also register lore's hooks and slash commands for these agents: claude, codex, gemini (repeat the flag or separate with commas)."`
+	Agent      []string `name:"agent" placeholder:"AGENT" help:"Also register lore's hooks and slash commands for these agents: claude, codex, gemini; or lore's MCP server and rule files for cursor, copilot, windsurf, cline (repeat the flag or separate with commas)."`
+	MCP        bool     `name:"mcp" help:"With --agent claude, codex or gemini: also register lore's MCP server (lore mcp) beside the hooks."`
 	Guards     string   `name:"guards" enum:",open,closed" default:"" help:"When lore-hook cannot run: open lets the tool call through (the default), closed blocks it (Claude Code 2.1.295+ only). Unset: keep what is registered."`
 	Uninstall  bool     `name:"uninstall" help:"With --agent: remove exactly what --agent installed, and nothing else."`
 }
@@ -22,7 +23,7 @@ func (c *InitCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	r, err := app.Init(s, app.InitOptions{GitHooks: !c.NoGitHooks, Agents: c.Agent, Guards: c.Guards, Uninstall: c.Uninstall})
+	r, err := app.Init(s, app.InitOptions{GitHooks: !c.NoGitHooks, Agents: c.Agent, Guards: c.Guards, Uninstall: c.Uninstall, MCP: c.MCP})
 	for _, rel := range r.Created {
 		fmt.Fprintf(g.Stdout, "created %s\n", rel)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/store/sources"
+	"github.com/lore-agents/lore/internal/version"
 )
 
 // Doctor checks the whole chain lore needs to reach an agent: binaries,
@@ -85,5 +86,5 @@ func binaryVersion(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return buildVersion(bi), nil
+	return version.FromBuildInfo(bi), nil
 }

@@ -24,6 +24,7 @@ type InitOptions struct {
 	Agents    []string // register lore with these agents (names, or comma-separated lists)
 	Guards    string   // "", "open" or "closed" (agent.Guards)
 	Uninstall bool     // remove what Agents installed instead, and nothing else
+	MCP       bool     // also register lore mcp with the hook agents named
 }
 
 // Initialized is what lore init did.
@@ -61,12 +62,30 @@ local/
 // registers lore with the agents named. With Uninstall it only removes the
 // agents' registrations. On an error, the result says what was done before it.
 func Init(s *gitstore.Store, o InitOptions) (Initialized, error) {
+	var mcp []*agent.MCPClient
+	o.Agents, mcp = mcpOnly(o.Agents)
 	agents, err := o.agents()
+	if err == nil && o.MCP && len(agents) == 0 {
+		err = usagef("--mcp needs --agent claude, codex or gemini")
+	}
 	if err != nil {
 		return Initialized{}, err
 	}
+	if o.MCP {
+		mcp = append(mcp, mcpOf(agents)...)
+	}
 	if o.Uninstall {
-		return uninstallAgents(s, agents)
+		return uninstall(s, agents, mcp)
+	}
+	r, err := initHooks(s, o, agents)
+	return installMCP(s, r, mcp, err)
+}
+
+// initHooks is Init without the MCP registrations.
+func initHooks(s *gitstore.Store, o InitOptions, agents []*agent.Agent) (Initialized, error) {
+	var err error
+	if err != nil {
+		return Initialized{}, err
 	}
 	var r Initialized
 	if r.Created, err = createLayout(s); err != nil {
@@ -157,7 +176,7 @@ func agentsNamed(names []string) ([]*agent.Agent, error) {
 			n = strings.ToLower(strings.TrimSpace(n))
 			a := agent.Named(n)
 			if a == nil {
-				return nil, usagef("--agent %q: not one of %s", n, strings.Join(agent.Names(), ", "))
+				return nil, usagef("--agent %q: not one of %s", n, strings.Join(allAgentNames(), ", "))
 			}
 			if !seen[n] {
 				seen[n] = true

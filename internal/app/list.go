@@ -61,13 +61,7 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		if !keep(it) {
 			continue
 		}
-		tags := it.Tags
-		if tags == nil {
-			tags = []string{}
-		}
-		r.Items = append(r.Items, ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
-			Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
-			Tags: tags, Path: it.Path, Origin: origin(it.Path), Delivery: compile.DeliveryOf(it, set)})
+		r.Items = append(r.Items, listEntry(it, set))
 	}
 	return r, nil
 }
@@ -78,6 +72,17 @@ func origin(path string) string {
 		return o
 	}
 	return compile.Project.String()
+}
+
+// listEntry is one item as lore list --json prints it.
+func listEntry(it *markdown.Item, set manifest.Settings) ListEntry {
+	tags := it.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
+		Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
+		Tags: tags, Path: it.Path, Origin: origin(it.Path), Delivery: compile.DeliveryOf(it, set)}
 }
 
 // filter turns the options into one predicate.

@@ -164,6 +164,11 @@ func Write(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written,
 		return nil, err
 	}
 	defer unlock()
+	return writeLocked(s, cands, now)
+}
+
+// writeLocked is Write for a caller that holds the store lock.
+func writeLocked(s *gitstore.Store, cands []scan.Candidate, now time.Time) ([]Written, error) {
 	var out []Written
 	for _, c := range cands {
 		kind := draftKind(c)

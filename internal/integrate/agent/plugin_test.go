@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"path"
+	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/lifecycle/consolidate"
 )
 
 var update = flag.Bool("update", false, "rewrite hooks/hooks.json from what lore init registers")
@@ -43,5 +47,47 @@ func TestPluginHooks(t *testing.T) {
 	}
 	if reg, err := Named("claude").Status(got); err != nil || reg.State != Current {
 		t.Errorf("hooks/hooks.json: %+v %v", reg, err)
+	}
+}
+
+// TestPluginFiles keeps the plugin's /lore-* commands (commands/) and
+// sub-agents (agents/) equal to what lore init --agent claude installs
+// (-update rewrites them); agents/ may add the plugin's own sub-agents,
+// each with a name and a description.
+func TestPluginFiles(t *testing.T) {
+	want := map[string]string{}
+	for _, f := range ClaudeCommands {
+		want["commands/"+path.Base(f.Path)] = f.Content
+	}
+	for name, data := range consolidate.AgentFiles() {
+		want["agents/"+name] = string(data)
+	}
+	for rel, content := range want {
+		p := filepath.Join("..", "..", "..", filepath.FromSlash(rel))
+		if *update {
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != content {
+			t.Errorf("%s differs from what lore init --agent claude installs (go test ./internal/integrate/agent -update): %v", rel, err)
+		}
+	}
+	for _, dir := range []string{"commands", "agents"} {
+		entries, err := os.ReadDir(filepath.Join("..", "..", "..", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			rel := dir + "/" + e.Name()
+			if _, ok := want[rel]; ok {
+				continue
+			}
+			data, _ := os.ReadFile(filepath.Join("..", "..", "..", dir, e.Name()))
+			if dir == "commands" || !regexp.MustCompile(`(?s)^---\nname: [a-z-]+\ndescription: .+\n---\n`).Match(data) {
+				t.Errorf("%s: not one lore installs, nor a sub-agent with name and description", rel)
+			}
+		}
 	}
 }
