@@ -50,14 +50,18 @@ type Found struct {
 // Search finds the items whose title, tags, triggers or body hold the
 // query's words, most relevant first: a word in the title counts 3, in a
 // tag or trigger 2, in the body 1; ties go to the higher priority, then
-// the path. Archived items are left out. limit <= 0: 10.
+// the path. Archived items are left out. Every scope is searched, as lore
+// list does. limit <= 0: 10.
 func Search(s *gitstore.Store, query string, limit int) ([]Found, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
 	set := compile.Settings(cfg)
-	items, _ := s.Load()
+	items, _, err := allItems(s)
+	if err != nil {
+		return nil, err
+	}
 	words := strings.Fields(strings.ToLower(query))
 	var out []Found
 	for _, it := range items {

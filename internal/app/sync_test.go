@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,6 +248,17 @@ func TestListShowsEveryScope(t *testing.T) {
 	sh, err := Show(s, "acme:lessons/plan.md")
 	if err != nil || sh.Item.ID != idOrg {
 		t.Fatalf("show an org item: %+v, %v", sh, err)
+	}
+	found, err := Search(s, "plan", 10) // lore_search, for hookless agents
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range found {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Contains(paths, "acme:lessons/plan.md") {
+		t.Fatalf("search for plan found %v, not the org item", paths)
 	}
 }
 
