@@ -25,16 +25,7 @@ func TestRedundancyInsideTheBatch(t *testing.T) {
 		{"Recent two", "Prefer table tests."},
 		{"Recent three", "Keep fixtures small."},
 	}
-	r.history(batch, kept)
-	s := r.Store()
-	cfg, err := s.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := consolidateHistory(t, r, batch, kept)
 	var pitfalls []string
 	for _, ro := range res.Routed {
 		if strings.Contains(ro.Target, "/pitfalls/") {
@@ -75,16 +66,7 @@ func TestRedundancyKeepsOtherFigures(t *testing.T) {
 		{"Lint before commit", "Run make lint before each commit."},
 	}
 	kept := [][2]string{{"Recent one", "Prefer table tests."}, {"Recent two", "Keep fixtures small."}, {"Recent three", "Name tests by behaviour."}}
-	r.history(batch, kept)
-	s := r.Store()
-	cfg, err := s.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := consolidateHistory(t, r, batch, kept)
 	if len(res.Redundant) != 0 {
 		t.Errorf("dropped as redundant: %+v", res.Redundant)
 	}
@@ -97,4 +79,21 @@ func TestRedundancyKeepsOtherFigures(t *testing.T) {
 	if pitfalls != 2 {
 		t.Errorf("%d pitfalls routed, want 2: %+v", pitfalls, res.Routed)
 	}
+}
+
+// consolidateHistory commits batch, fourteen active days, then kept as
+// learnings (repo.history), and consolidates them.
+func consolidateHistory(t *testing.T, r *repo, batch, kept [][2]string) *consolidate.Result {
+	t.Helper()
+	r.history(batch, kept)
+	s := r.Store()
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := consolidate.Run(s, cfg, consolidate.Options{Today: r.today()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
