@@ -13,7 +13,7 @@ import (
 
 func main() {
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		os.Stdout.WriteString("lore-hook " + version.String() + "\n") // the version lore --version prints
+		_, _ = os.Stdout.WriteString("lore-hook " + version.String() + "\n") // the version lore --version prints
 		return
 	}
 	os.Exit(hooks.MainExiting(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

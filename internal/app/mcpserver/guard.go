@@ -129,7 +129,7 @@ func guard(in io.Reader, pass *io.PipeWriter, out *lockedWriter) {
 		}
 		if err != nil {
 			out.drain()
-			pass.Close()
+			_ = pass.Close() // a pipe writer's Close never fails
 			return
 		}
 	}
