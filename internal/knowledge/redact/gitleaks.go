@@ -59,10 +59,10 @@ func (r *glRule) compile() {
 
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
 // decides them: keyword prefilter, secret group, entropy floor, allowlists.
-func gitleaksSpans(s string) ([]Span, error) {
+func gitleaksSpans(s, lower string) ([]Span, error) {
 	var out []Span
-	for i, at := range keywordHits(strings.ToLower(s)) {
-		if at == nil {
+	for i, at := range keywordHits(lower) {
+		if at == nil || !tailAllows(gitleaksRules[i], lower, at) {
 			continue
 		}
 		var err error
@@ -101,6 +101,7 @@ type keywordRef struct {
 var (
 	keywordOnce  sync.Once
 	keywordIndex map[string][]keywordRef // by a keyword's first two bytes
+	keywordFirst [256]bool               // the first bytes of keywords
 )
 
 // keywordHits reads lower once and returns, for each rule, where its
@@ -109,6 +110,9 @@ func keywordHits(lower string) [][]int {
 	keywordOnce.Do(indexKeywords)
 	hits := make([][]int, len(gitleaksRules))
 	for i := 0; i+1 < len(lower); i++ {
+		if !keywordFirst[lower[i]] {
+			continue // most bytes start no keyword: no map lookup
+		}
 		for _, ref := range keywordIndex[lower[i:i+2]] {
 			if strings.HasPrefix(lower[i:], ref.keyword) {
 				hits[ref.rule] = append(hits[ref.rule], i)
@@ -123,6 +127,7 @@ func indexKeywords() {
 	for i, r := range gitleaksRules {
 		for _, k := range r.Keywords {
 			keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+			keywordFirst[k[0]] = true
 		}
 	}
 }
