@@ -14,8 +14,15 @@ import (
 func TestTailsAreNecessary(t *testing.T) {
 	matched := map[string]int{}
 	envRe := heuristicRe(t, "env", nil)
+	texts := [][]string{{ // the checks' edges: shortest values, = values
+		"api_key = 0123456789", "key: ==========", "key: ========== x", "TOKEN ::= 'aB3dE5gH7j'",
+		"my.secret-key \t\"=>\" aB3dE5gH7j", "vault s." + strings.Repeat("a1", 12), "hvs." + strings.Repeat("a-_1", 23),
+	}}
 	for _, ex := range readGitleaksExamples(t, testing.Short()) {
-		for _, text := range []string{ex.Text, "x " + ex.Text + " y", strings.ToUpper(ex.Text)} {
+		texts = append(texts, []string{ex.Text, "x " + ex.Text + " y", strings.ToUpper(ex.Text)})
+	}
+	for _, group := range texts {
+		for _, text := range group {
 			lower := strings.ToLower(text)
 			hits := keywordHits(lower)
 			for i, r := range gitleaksRules {
