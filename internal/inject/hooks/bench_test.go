@@ -443,3 +443,98 @@ func BenchmarkRebuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStaleCalls is an agent's tool calls, one every 100 ms, after an
+// edit to one item (saved by rename, as editors do) in a large store: the
+// first call finds the manifest stale and starts the build; the calls
+// until it ends find it running. "edit" keeps the saved verdicts (a
+// quick build); "upgrade" removes them first, as a new lore binary does,
+// so the build checks every item again (the seconds-long build of a large
+// store). waited counts the calls that took over 500 ms (each that waits
+// takes up to callWait); first-ms is the first call, other-ms the median
+// of the rest, calls how many ran before the build ended (docs/design.md,
+// Manifest freshness).
+//
+//	go test ./internal/inject/hooks -run '^$' -bench StaleCalls -benchtime=1x
+func BenchmarkStaleCalls(b *testing.B) {
+	hookBin, _ := binaries(b)
+	for _, n := range []int{10000, 20000} {
+		root := benchStore(b, n)
+		build := exec.Command(filepath.Join(filepath.Dir(hookBin), "lore"), "build", "--quiet")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil { // the binary's own verdicts: the steady state
+			b.Fatalf("lore build: %v\n%s", err, out)
+		}
+		for _, upgrade := range []bool{false, true} {
+			name := map[bool]string{false: "edit", true: "upgrade"}[upgrade]
+			b.Run(fmt.Sprintf("items=%d/%s", n, name), func(b *testing.B) {
+				staleCalls(b, hookBin, root, upgrade)
+			})
+		}
+	}
+}
+
+func staleCalls(b *testing.B, hookBin, root string, upgrade bool) {
+	lock := filepath.Join(root, filepath.FromSlash(lorepath.BuildLock))
+	var first, others []time.Duration
+	waited, calls := 0, 0
+	for i := 0; i < b.N; i++ {
+		if upgrade {
+			os.Remove(filepath.Join(root, filepath.FromSlash(lorepath.Verdicts)))
+		}
+		editByRename(b, filepath.Join(root, ".lore/lessons", firstFile(b, filepath.Join(root, ".lore/lessons"))), i)
+		for c := 0; c < 600; c++ {
+			in := fmt.Sprintf(`{"session_id":"bench-stale-%d-%d-%d","cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd app && pytest -x tests"}}`,
+				time.Now().UnixNano(), i, c, root)
+			// The default deadline's waits, not TestMain's stretched ones.
+			d := runOnce(b, hookBin, []string{"claude", "PreToolUse"}, []byte(in), "LORE_HOOK_DEADLINE="+Deadline.String())
+			calls++
+			if d > 500*time.Millisecond {
+				waited++
+			}
+			if c == 0 {
+				first = append(first, d)
+			} else {
+				others = append(others, d)
+			}
+			if !isLocked(lock) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		for isLocked(lock) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	b.ReportMetric(float64(median(first).Microseconds())/1000, "first-ms")
+	if len(others) > 0 {
+		b.ReportMetric(float64(median(others).Microseconds())/1000, "other-ms")
+	}
+	b.ReportMetric(float64(waited)/float64(b.N), "waited")
+	b.ReportMetric(float64(calls)/float64(b.N), "calls")
+}
+
+// editByRename appends a line to the file at p as an editor saves it: a
+// new file renamed over the old one.
+func editByRename(b *testing.B, p string, i int) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, fmt.Appendf(data, "\nEdit %d.\n", i), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// firstFile is the name of the first file in dir.
+func firstFile(b *testing.B, dir string) string {
+	es, err := os.ReadDir(dir)
+	if err != nil || len(es) == 0 {
+		b.Fatalf("no file in %s: %v", dir, err)
+	}
+	return es[0].Name()
+}

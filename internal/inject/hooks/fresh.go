@@ -46,12 +46,20 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 		return m, false
 	}
 	if !every && m != nil && h.onlyDrafts(m) {
-		h.rebuild(0) // started, not waited for
+		h.rebuild(0, false) // started, not waited for
 		h.note("manifest %s: only drafts were added; answering from it while it is rebuilt", why)
 		return m, false
 	}
 	start := time.Now()
-	if h.rebuild(wait) {
+	// A tool call with a manifest to answer from waits only for a build
+	// it starts itself; SessionStart and a call without one (a fresh
+	// clone, whose deny guards must hold) wait for any.
+	done, running := h.rebuild(wait, every || m == nil)
+	if running {
+		h.note("manifest %s: a build another call started is running; answering from it, without the items whose files changed", why)
+		return m, true
+	}
+	if done {
 		var why2 string
 		if m, why2 = h.reopen(m, every); why2 == "" {
 			h.news(why, "manifest %s: rebuilt in %v", why, time.Since(start).Round(time.Millisecond))
@@ -121,37 +129,42 @@ func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 }
 
 // rebuild starts `lore build --quiet` unless a build is running, and
-// reports whether the build (this one or the running one) finished within
-// wait, cut to what the deadline leaves (with no time left it only starts
-// the build). The child gets the build lock this call took, so parallel
-// calls that find the manifest stale start one build, and the build
-// outlives the hook when it takes longer than the wait.
-func (h *handler) rebuild(wait time.Duration) bool {
+// reports whether the build (this one or, with join, the running one)
+// finished within wait, cut to what the deadline leaves (with no time left
+// it only starts the build). running: another call's build is running and
+// join was false, so this call did not wait at all (docs/design.md,
+// Incremental build). The child gets the build lock this call took, so
+// parallel calls that find the manifest stale start one build, and the
+// build outlives the hook when it takes longer than the wait.
+func (h *handler) rebuild(wait time.Duration, join bool) (done, running bool) {
 	wait = min(h.stretched(wait), time.Until(h.deadline)-deadlineMargin)
 	lockPath := lorepath.Abs(h.root, lorepath.BuildLock)
 	if fi, err := os.Lstat(lockPath); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		h.logf("rebuild: %s is a symbolic link: not followed, no rebuild; remove it", lorepath.BuildLock)
-		return false
+		return false, false
 	}
 	f, err := filewrite.Open(lockPath, os.O_RDWR, filewrite.Options{})
 	if err != nil {
 		h.logf("rebuild: %v", err)
-		return false
+		return false, false
 	}
 	var exited chan struct{}
 	if tryLock(f) {
 		exited = h.startBuild(f)
 		f.Close() // the child holds the lock now
 		if exited == nil {
-			return false
+			return false, false
 		}
 	} else {
-		f.Close() // another call's build is running: wait for it
+		f.Close() // another call's build is running
+		if !join {
+			return false, true
+		}
 	}
 	if wait <= 0 {
-		return false
+		return false, false
 	}
-	return waitBuild(lockPath, exited, wait)
+	return waitBuild(lockPath, exited, wait), false
 }
 
 // stretched is a wait set for the default Deadline, under this call's.
@@ -257,10 +270,12 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 // finish in time, nil when there is none.
 func (h *handler) rebuildFor(why string) *manifest.Manifest {
 	start := time.Now()
-	rebuilt := h.rebuild(callWait)
+	rebuilt, running := h.rebuild(callWait, strings.HasPrefix(why, "corrupt"))
 	m, again := h.openChecked(false)
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
+	case running && m != nil:
+		h.news(why, "manifest %s: a build another call started is running; answering without the items whose files changed", why)
 	case m == nil:
 		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, took)
 	case rebuilt && again == "":

@@ -139,3 +139,49 @@ func TestWaitsStretchWithTheDeadline(t *testing.T) {
 		}
 	}
 }
+
+// holdBuildLock takes the build lock as a running build would, until the
+// test ends.
+func holdBuildLock(t *testing.T, root string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(root, ".lore/cache/build.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if !tryLock(f) {
+		t.Fatal("the build lock is taken already")
+	}
+}
+
+// A tool call that finds the manifest stale while a build another call
+// started is running answers at once from the stale manifest and logs it;
+// with no manifest at all (a fresh clone) it still waits for that build.
+func TestStaleCallDoesNotWaitForAnotherCallsBuild(t *testing.T) {
+	root := repo(t, testItems)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
+	holdBuildLock(t, root)
+	added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
+	if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
+	if !strings.Contains(context(t, out), "pytest hangs") {
+		t.Errorf("the stale manifest's lesson is missing: %s", out)
+	}
+	logPath := filepath.Join(root, ".lore/cache/hook.log")
+	log, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(log), "a build another call started is running; answering from it") ||
+		strings.Contains(string(log), "not rebuilt within") {
+		t.Errorf("the call waited for another call's build, or did not say so:\n%s", log)
+	}
+	os.Remove(logPath)
+	os.Remove(filepath.Join(root, ".lore/cache/manifest"))
+	hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
+	if log, _ = os.ReadFile(logPath); !strings.Contains(string(log), "manifest missing: not rebuilt within") {
+		t.Errorf("with no manifest the call did not wait for the running build:\n%s", log)
+	}
+}

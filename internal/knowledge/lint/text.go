@@ -74,9 +74,15 @@ func checkHidden(p string, data []byte) []Finding {
 	}
 	inRun := false
 	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
+		r, n := rune(data[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(data[i:])
+		}
 		col++
-		name, hidden := hiddenName(r)
+		name, hidden := "", false
+		if r >= 0x80 { // no ASCII character is hidden: spare the lookups
+			name, hidden = hiddenName(r)
+		}
 		switch {
 		case !hidden || r == 0xFEFF && i == 0:
 			end()

@@ -59,10 +59,10 @@ func (r *glRule) compile() {
 
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
 // decides them: keyword prefilter, secret group, entropy floor, allowlists.
-func gitleaksSpans(s string) ([]Span, error) {
+func gitleaksSpans(s, lower string) ([]Span, error) {
 	var out []Span
-	for i, at := range keywordHits(strings.ToLower(s)) {
-		if at == nil {
+	for i, at := range keywordHits(lower) {
+		if at == nil || !tailAllows(gitleaksRules[i], lower, at) {
 			continue
 		}
 		var err error
@@ -99,8 +99,13 @@ type keywordRef struct {
 }
 
 var (
-	keywordOnce  sync.Once
-	keywordIndex map[string][]keywordRef // by a keyword's first two bytes
+	keywordOnce sync.Once
+	// keywordSlot numbers each pair of first two bytes of keywords (by
+	// the pair as a 16-bit number; 0: no keyword starts so), keywordRefs
+	// holds the keywords of slot n at n-1: one array read per byte of
+	// text, where a map lookup cost a third of the secret check.
+	keywordSlot [1 << 16]uint16
+	keywordRefs [][]keywordRef
 )
 
 // keywordHits reads lower once and returns, for each rule, where its
@@ -109,7 +114,11 @@ func keywordHits(lower string) [][]int {
 	keywordOnce.Do(indexKeywords)
 	hits := make([][]int, len(gitleaksRules))
 	for i := 0; i+1 < len(lower); i++ {
-		for _, ref := range keywordIndex[lower[i:i+2]] {
+		n := keywordSlot[uint16(lower[i])<<8|uint16(lower[i+1])]
+		if n == 0 {
+			continue
+		}
+		for _, ref := range keywordRefs[n-1] {
 			if strings.HasPrefix(lower[i:], ref.keyword) {
 				hits[ref.rule] = append(hits[ref.rule], i)
 			}
@@ -119,10 +128,15 @@ func keywordHits(lower string) [][]int {
 }
 
 func indexKeywords() {
-	keywordIndex = map[string][]keywordRef{}
 	for i, r := range gitleaksRules {
 		for _, k := range r.Keywords {
-			keywordIndex[k[:2]] = append(keywordIndex[k[:2]], keywordRef{k, i})
+			pair := uint16(k[0])<<8 | uint16(k[1])
+			if keywordSlot[pair] == 0 {
+				keywordRefs = append(keywordRefs, nil)
+				keywordSlot[pair] = uint16(len(keywordRefs))
+			}
+			n := keywordSlot[pair] - 1
+			keywordRefs[n] = append(keywordRefs[n], keywordRef{k, i})
 		}
 	}
 }

@@ -84,12 +84,11 @@ func compileHeuristics() {
 	}
 }
 
-func heuristicSpans(s string) ([]Span, error) {
+func heuristicSpans(s, lower string) ([]Span, error) {
 	heurOnce.Do(compileHeuristics)
 	if heurErr != nil {
 		return nil, heurErr
 	}
-	lower := strings.ToLower(s)
 	var out []Span
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
@@ -115,12 +114,35 @@ func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []
 		} else {
 			le += ls
 		}
-		if h.allows(lower[ls:le]) {
+		if h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
 			out = append(out, h.spans(re, s, ls, le)...)
 		}
 		ls = le + 1
 	}
 	return out
+}
+
+// envLine says a .env line's pattern (the one without literals) can
+// match the line l: past blanks and an optional export, an upper-case
+// name and blanks are followed by = or :. It reads the line as the
+// pattern does, so most lines fail at their first byte and are spared
+// the pattern (docs/design.md, Incremental build).
+func envLine(l string) bool {
+	l = strings.TrimLeft(l, " \t")
+	if rest, ok := strings.CutPrefix(l, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		l = strings.TrimLeft(rest, " \t")
+	}
+	i := 0
+	for i < len(l) && envNameByte(l[i], i == 0) {
+		i++
+	}
+	rest := strings.TrimLeft(l[i:], " \t")
+	return i > 0 && rest != "" && (rest[0] == '=' || rest[0] == ':')
+}
+
+// envNameByte says c continues a .env name ([A-Z_][A-Z0-9_.-]*).
+func envNameByte(c byte, first bool) bool {
+	return c >= 'A' && c <= 'Z' || c == '_' || !first && (c >= '0' && c <= '9' || c == '.' || c == '-')
 }
 
 // allows says the pattern can match the lower-case line l: one of its

@@ -32,11 +32,12 @@ func Find(s string) (spans []Span, err error) {
 			spans, err = nil, fmt.Errorf("redact: %v", r)
 		}
 	}()
-	gl, err := gitleaksSpans(s)
+	lower := strings.ToLower(s) // once: both detectors read it
+	gl, err := gitleaksSpans(s, lower)
 	if err != nil {
 		return nil, err
 	}
-	h, err := heuristicSpans(s)
+	h, err := heuristicSpans(s, lower)
 	if err != nil {
 		return nil, err
 	}
