@@ -28,6 +28,14 @@ const (
 	deadlineMargin = 200 * time.Millisecond
 )
 
+// waitItems is the largest manifest whose stale version a tool call waits
+// to see rebuilt: a one-file rebuild of 1,000 items takes about 100 ms,
+// of 10,000 about 800 ms. A larger store's calls never wait; they answer
+// from the manifest they have, without the items whose files changed,
+// while the build runs (docs/design.md, Manifest freshness). A variable
+// so that tests can make a small store large.
+var waitItems = 2000
+
 // load returns the manifest to answer from: the one on disk when no source
 // changed since it was built, else a rebuilt one when the rebuild finishes
 // within wait. Otherwise it logs why and returns what there is: nil, or the
@@ -49,6 +57,11 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 		h.rebuild(0, false) // started, not waited for
 		h.note("manifest %s: only drafts were added; answering from it while it is rebuilt", why)
 		return m, false
+	}
+	if !every && m != nil && m.Len() > waitItems {
+		h.rebuild(0, false) // started, not waited for
+		h.note("manifest %s: %d items, more than a call waits to see rebuilt; answering from it, without the items whose files changed", why, m.Len())
+		return m, true
 	}
 	start := time.Now()
 	// A tool call with a manifest to answer from waits only for a build
@@ -245,11 +258,12 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 	}
 	if !stale {
 		d, why := h.check(m, f)
+		n := m.Len()
 		h.release(m)
 		if why == "" {
 			return d, true
 		}
-		if m = h.rebuildFor(why); m == nil {
+		if m = h.rebuildFor(why, n > waitItems); m == nil {
 			return match.Decision{}, false
 		}
 	}
@@ -267,10 +281,15 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 
 // rebuildFor rebuilds the manifest a decision found corrupt or stale (why)
 // and opens it again: the rebuilt one, the old one when the build did not
-// finish in time, nil when there is none.
-func (h *handler) rebuildFor(why string) *manifest.Manifest {
+// finish in time, nil when there is none. large: the manifest has more
+// items than a call waits for (waitItems); the build is only started.
+func (h *handler) rebuildFor(why string, large bool) *manifest.Manifest {
 	start := time.Now()
-	rebuilt, running := h.rebuild(callWait, strings.HasPrefix(why, "corrupt"))
+	wait := callWait
+	if large && !strings.HasPrefix(why, "corrupt") {
+		wait = 0
+	}
+	rebuilt, running := h.rebuild(wait, strings.HasPrefix(why, "corrupt"))
 	m, again := h.openChecked(false)
 	took := time.Since(start).Round(time.Millisecond)
 	switch {

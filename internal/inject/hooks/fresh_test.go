@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,41 @@ func TestStaleCallDoesNotWaitForAnotherCallsBuild(t *testing.T) {
 	hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
 	if log, _ = os.ReadFile(logPath); !strings.Contains(string(log), "manifest missing: not rebuilt within") {
 		t.Errorf("with no manifest the call did not wait for the running build:\n%s", log)
+	}
+}
+
+// A store larger than waitItems never makes a tool call wait: the call
+// that finds its manifest stale starts the build and answers at once from
+// the stale manifest; a smaller store's call waits for the build.
+func TestLargeStoreCallDoesNotWait(t *testing.T) {
+	for _, large := range []bool{true, false} {
+		t.Run(fmt.Sprintf("large=%v", large), func(t *testing.T) {
+			root := repo(t, testItems)
+			runs := fakeLore(t) // a build that never ends while the test runs
+			t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+			abort = func(int) {}
+			defer func() { abort = os.Exit }()
+			if large {
+				defer func(n int) { waitItems = n }(waitItems)
+				waitItems = 1
+			}
+			added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
+			if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
+			if !strings.Contains(context(t, out), "pytest hangs") {
+				t.Errorf("the stale manifest's lesson is missing: %s", out)
+			}
+			if got := waitFile(runs, func(data []byte) bool { return len(data) > 0 }); string(got) != "build --quiet fd=3\n" {
+				t.Errorf("lore runs: %q, want the one build this call started", got)
+			}
+			log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+			said := strings.Contains(string(log), "more than a call waits to see rebuilt")
+			waited := strings.Contains(string(log), "not rebuilt within")
+			if said != large || waited == large {
+				t.Errorf("large %v: said %v, waited %v:\n%s", large, said, waited, log)
+			}
+		})
 	}
 }
