@@ -53,15 +53,17 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 	if why == "" {
 		return m, false
 	}
-	if !every && m != nil && h.onlyDrafts(m) {
-		h.rebuild(0, false) // started, not waited for
-		h.note("manifest %s: only drafts were added; answering from it while it is rebuilt", why)
-		return m, false
-	}
+	// Checked before onlyDrafts, which stats every item file: a large
+	// store's call answers the same way without that sweep.
 	if !every && m != nil && m.Len() > waitItems {
 		h.rebuild(0, false) // started, not waited for
 		h.note("manifest %s: %d items, more than a call waits to see rebuilt; answering from it, without the items whose files changed", why, m.Len())
 		return m, true
+	}
+	if !every && m != nil && h.onlyDrafts(m) {
+		h.rebuild(0, false) // started, not waited for
+		h.note("manifest %s: only drafts were added; answering from it while it is rebuilt", why)
+		return m, false
 	}
 	start := time.Now()
 	// A tool call with a manifest to answer from waits only for a build
