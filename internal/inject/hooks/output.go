@@ -103,16 +103,15 @@ func record(injected, dropped, held []string, origin [][2]string) string {
 		b.WriteString(`,"held":`)
 		writeIDs(&b, held)
 	}
-	for i, o := range origin {
-		if i == 0 {
-			b.WriteString(`,"origin":{`)
-		} else {
-			b.WriteByte(',')
+	if len(origin) > 0 {
+		b.WriteString(`,"origin":{`)
+		for i, o := range origin {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(commentString(o[0]) + ":" + commentString(o[1]))
 		}
-		b.WriteString(jsonString(strings.ReplaceAll(o[0], "--", "-\u2010")) + ":" + jsonString(strings.ReplaceAll(o[1], "--", "-\u2010")))
-		if i == len(origin)-1 {
-			b.WriteByte('}')
-		}
+		b.WriteByte('}')
 	}
 	b.WriteString(`} -->`)
 	return b.String()
@@ -124,11 +123,16 @@ func writeIDs(b *strings.Builder, ids []string) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		// ids are ULIDs; the quoting keeps a hand-written odd one valid JSON
-		// without letting it close the HTML comment.
-		b.WriteString(jsonString(strings.ReplaceAll(id, "--", "-\u2010")))
+		b.WriteString(commentString(id))
 	}
 	b.WriteByte(']')
+}
+
+// commentString quotes s for the record: ids are ULIDs and origins source
+// names, but a hand-written odd one stays valid JSON without closing the
+// HTML comment.
+func commentString(s string) string {
+	return jsonString(strings.ReplaceAll(s, "--", "-\u2010"))
 }
 
 // jsonString quotes s as a JSON string (valid UTF-8 assumed: sanitize first).
