@@ -146,10 +146,7 @@ func compileStore(s *gitstore.Store, write bool) ([]byte, Built, error) {
 	// removal failed) only makes the next hook call check the files again.
 	_ = s.RemoveLocked(lorepath.Edited)
 	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
-	in, skipped, err := CompileInput(s, sc)
-	if err != nil {
-		return nil, Built{}, err
-	}
+	in, skipped := CompileInput(s, sc)
 	in.Snapshot = snap
 	in.Verdicts = loadVerdicts(s)
 	lists := [][]*markdown.Item{in.Items}

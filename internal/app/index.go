@@ -24,10 +24,7 @@ func Index(s *gitstore.Store, o IndexOptions) (Indexed, error) {
 	if err != nil {
 		return Indexed{}, err
 	}
-	in, errs, err := CompileInput(s, sc)
-	if err != nil {
-		return Indexed{}, err
-	}
+	in, errs := CompileInput(s, sc)
 	_, rep := compile.Compile(in)
 	idx := compile.RenderIndex(rep.Index, o.Budget)
 	if idx.Shown == nil {

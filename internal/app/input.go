@@ -111,7 +111,7 @@ func readUserConfig(dir string) (config.User, error) {
 // CompileInput loads what a build compiles: the config, the project's items
 // and skill documents, and the items of the other scopes' stores. Files
 // that cannot be read or parsed come back as errs and are skipped.
-func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error, err error) {
+func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
 	in.Config = sc.Config
 	in.Items, errs = s.Load()
 	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
@@ -125,7 +125,7 @@ func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error,
 		}
 		in.Stores = append(in.Stores, st)
 	}
-	return in, errs, nil
+	return in, errs
 }
 
 // projectInput is CompileInput of the project's own store alone, for the
@@ -135,7 +135,8 @@ func projectInput(s *gitstore.Store) (compile.Input, []error, error) {
 	if err != nil {
 		return compile.Input{}, nil, err
 	}
-	return CompileInput(s, Scopes{Config: cfg})
+	in, errs := CompileInput(s, Scopes{Config: cfg})
+	return in, errs, nil
 }
 
 // allItems loads the items of every scope, the project's first, for the
@@ -145,10 +146,7 @@ func allItems(s *gitstore.Store) ([]*markdown.Item, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	in, errs, err := CompileInput(s, sc)
-	if err != nil {
-		return nil, nil, err
-	}
+	in, errs := CompileInput(s, sc)
 	items := in.Items
 	for _, st := range in.Stores {
 		items = append(items, st.Items...)

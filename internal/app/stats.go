@@ -69,10 +69,7 @@ func evidenceInput(s *gitstore.Store, transcripts []string, r *StatsResult) (evi
 	if err != nil {
 		return in, err
 	}
-	ci, errs, err := CompileInput(s, sc)
-	if err != nil {
-		return in, err
-	}
+	ci, errs := CompileInput(s, sc)
 	in.Items, in.Config, r.Skipped = ci.Items, ci.Config, errs
 	for _, st := range ci.Stores {
 		in.Global = append(in.Global, st.Items...)
