@@ -875,8 +875,12 @@ func rerunOf(a, b string) bool {
 		}
 		return strings.Join(strings.Fields(s), " ")
 	}
-	for _, step := range append(strings.Split(b, "&&"), b) {
-		if core(a) == core(step) {
+	want := core(a)
+	if core(b) == want {
+		return true
+	}
+	for _, step := range strings.Split(b, "&&") {
+		if core(step) == want {
 			return true
 		}
 	}
