@@ -68,6 +68,21 @@ func TestRegexLiteralSets(t *testing.T) {
 	}
 }
 
+// The analyses are memoized: what a caller does with its copy never
+// changes the next caller's answer.
+func TestPatternAnalysesAreCopies(t *testing.T) {
+	const pat = `\bnpm\s+publish\b`
+	sets, req := RegexLiteralSets(pat), RequiredLiterals(pat)
+	sets[0][0], req[0] = "changed", "changed"
+	sets = append(sets[:1], sets[2:]...)
+	if got, want := RegexLiteralSets(pat), [][]string{{"npm"}, {"publish"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("RegexLiteralSets again = %q, want %q", got, want)
+	}
+	if got, want := RequiredLiterals(pat), []string{"npm", "publish"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("RequiredLiterals again = %q, want %q", got, want)
+	}
+}
+
 // An item is gated by the literal the fewest items share: the flag, not the
 // program name that every pytest item names.
 func TestCommandGatesPickRarest(t *testing.T) {

@@ -94,3 +94,16 @@ func TestMoreImportant(t *testing.T) {
 		t.Errorf("order %v, want %s (priority, then confidence, then the older id)", got, want)
 	}
 }
+
+// CheckRegex is memoized by pattern: asked twice, it gives the same answer,
+// a valid pattern included (a nil stored answer).
+func TestCheckRegexTwice(t *testing.T) {
+	for range 2 {
+		if err := CheckRegex(`\bgit\s+push\b`); err != nil {
+			t.Errorf("valid pattern: %v", err)
+		}
+		if err := CheckRegex(`git(?!\s+pull)`); err == nil || !strings.Contains(err.Error(), "lookahead") {
+			t.Errorf("lookahead: %v, want an error naming it", err)
+		}
+	}
+}

@@ -243,6 +243,20 @@ var backrefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // CheckRegex compiles an RE2 pattern. For PCRE-only syntax it names the
 // construct and its byte position and points at the unless rewrite.
 func CheckRegex(pat string) error {
+	if v, ok := checked.Load(pat); ok {
+		err, _ := v.(error) // nil when it compiles
+		return err
+	}
+	err := checkRegex(pat)
+	checked.Store(pat, err)
+	return err
+}
+
+// checked memoizes checkRegex by pattern for the life of the process (a
+// store repeats patterns; a build checked each every time).
+var checked sync.Map // pattern -> error (nil: compiles)
+
+func checkRegex(pat string) error {
 	_, err := regexp.Compile(pat)
 	if err == nil {
 		return nil
