@@ -8,7 +8,6 @@ import (
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
-	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -149,11 +148,6 @@ func compileStore(s *gitstore.Store, write bool) ([]byte, Built, error) {
 	in, skipped := CompileInput(s, sc)
 	in.Snapshot = snap
 	in.Verdicts = loadVerdicts(s)
-	lists := [][]*markdown.Item{in.Items}
-	for _, st := range in.Stores {
-		lists = append(lists, st.Items)
-	}
-	in.Verdicts.Prefill(lists...)
 	data, rep, err := compile.Build(in)
 	if err != nil {
 		return nil, Built{}, err

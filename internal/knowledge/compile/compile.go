@@ -20,12 +20,13 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/parallel"
 )
 
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the manifest,
 // and a manifest of another revision is rebuilt.
-const Revision uint32 = 7
+const Revision uint32 = 8
 
 // Input is what a build reads.
 type Input struct {
@@ -147,16 +148,18 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 	global := st.Scope != Project
 	sorted := append([]*markdown.Item(nil), list...)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
-	for _, it := range sorted {
+	prep := c.prepare(sorted, st.Scope)
+	for i, it := range sorted {
+		p := &prep[i]
 		fmt.Fprintf(c.h, "%s %d %d\n", it.Path, st.Scope, len(it.Raw()))
-		c.h.Write(it.Raw())
+		c.h.Write(p.digest[:])
 		if !global && (it.Status == "draft" || it.Status == "proposed") {
 			c.rep.Drafts++
 		}
-		if !c.admit(it, st.Scope) {
+		if !c.admit(it, p, st.Scope) {
 			continue
 		}
-		switch t := Triggers(it); {
+		switch t := p.rec.Triggers; {
 		case match.Untriggered(t):
 			c.always = append(c.always, it)
 			c.rep.AlwaysOn++
@@ -170,25 +173,58 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 			c.rep.Folded++
 			continue
 		}
-		m := item(it, st.Scope, c.itemCap)
-		m.Sources = c.in.Snapshot.sources(it.Path)
-		c.items = append(c.items, m)
+		p.rec.Sources = c.in.Snapshot.sources(it.Path)
+		c.items = append(c.items, p.rec)
 		c.rep.Index = append(c.rep.Index, entry(it))
 	}
+}
+
+// prepared is what the merge needs of one item, worked out for every item
+// over all cores before it: the merge is serial (ids, order), and checking
+// and rendering 10,000 items one at a time was most of a build
+// (docs/design.md, Incremental build).
+type prepared struct {
+	digest [sha256.Size]byte // of the item's path and bytes
+	errs   []*markdown.Error
+	unsafe bool
+	rec    manifest.Item // the item's record; rendered only when it has no errors
+}
+
+// prepare checks and renders the items, in parallel.
+func (c *compiler) prepare(items []*markdown.Item, scope Scope) []prepared {
+	out := make([]prepared, len(items))
+	parallel.Each(len(items), func(i int) {
+		it, p := items[i], &out[i]
+		p.digest = digest(it)
+		p.errs, p.unsafe = c.in.Verdicts.check(it, p.digest)
+		if len(p.errs) == 0 {
+			p.rec = item(it, scope, c.itemCap)
+		}
+	})
+	return out
+}
+
+// digest identifies an item by its path and bytes.
+func digest(it *markdown.Item) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(it.Path))
+	h.Write([]byte{0})
+	h.Write(it.Raw())
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // admit says an item is compiled, counting why not in the report: it is
 // valid and safe, not disabled, its id is new (an org or user item a
 // project one shadows), it is injectable (an org item only when active)
 // and confident enough.
-func (c *compiler) admit(it *markdown.Item, scope Scope) bool {
+func (c *compiler) admit(it *markdown.Item, p *prepared, scope Scope) bool {
 	global := scope != Project
 	if global && slices.Contains(c.in.Config.Disable, it.ID) {
 		c.rep.Disabled++
 		return false
 	}
-	if errs, unsafe := c.in.Verdicts.check(it); len(errs) > 0 {
-		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: errs, Unsafe: unsafe})
+	if len(p.errs) > 0 {
+		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: p.errs, Unsafe: p.unsafe})
 		return false
 	}
 	if prev, dup := c.byID[it.ID]; dup {

@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/parallel"
 )
 
 // Scope is where an item comes from (docs/design.md, Scopes and
@@ -55,7 +57,7 @@ func UserDir() string {
 // A missing folder is an empty store; files that cannot be parsed are
 // returned as errors and skipped.
 func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
-	var items []*markdown.Item
+	var files []string // folder/name
 	var errs []error
 	for _, kind := range markdown.Kinds {
 		folder := markdown.Folder(kind)
@@ -68,16 +70,16 @@ func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
 			continue
 		}
 		for _, e := range entries {
-			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
+				files = append(files, folder+"/"+e.Name())
 			}
-			it, err := ReadItem(filepath.Join(dir, folder, e.Name()), origin+":"+folder+"/"+e.Name())
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			items = append(items, it)
 		}
 	}
-	return items, errs
+	items := make([]*markdown.Item, len(files))
+	read := make([]error, len(files))
+	parallel.Each(len(files), func(i int) {
+		items[i], read[i] = ReadItem(filepath.Join(dir, filepath.FromSlash(files[i])), origin+":"+files[i])
+	})
+	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
+		append(errs, slices.DeleteFunc(read, func(err error) bool { return err == nil })...)
 }

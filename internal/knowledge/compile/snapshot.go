@@ -11,6 +11,7 @@ import (
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/parallel"
 )
 
 // Snapshot is the stat of every source a build reads, taken before it reads
@@ -64,13 +65,18 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		if err != nil {
 			return
 		}
+		first := len(s.Files)
 		for _, e := range entries {
 			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
 				continue
 			}
 			s.files[display+"/"+e.Name()] = len(s.Files)
-			s.Files = append(s.Files, manifest.Watched{Path: entry + "/" + e.Name(), Stat: manifest.StatPath(filepath.Join(dir, e.Name()))})
+			s.Files = append(s.Files, manifest.Watched{Path: entry + "/" + e.Name()})
 		}
+		added := s.Files[first:]
+		parallel.Each(len(added), func(i int) {
+			added[i].Stat = manifest.StatPath(filepath.Join(dir, path.Base(added[i].Path)))
+		})
 	}
 	for _, kind := range markdown.Kinds {
 		f := lorepath.InDir(markdown.Folder(kind))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
-	"runtime"
 	"sync"
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -48,42 +47,14 @@ func LoadVerdicts(data []byte, salt string) *Verdicts {
 	return v
 }
 
-// Prefill checks, over all cores, every item not checked before, so the
-// compile that follows only looks verdicts up.
-func (v *Verdicts) Prefill(lists ...[]*markdown.Item) {
-	work := make(chan *markdown.Item)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for it := range work {
-				v.check(it)
-			}
-		})
-	}
-	for _, l := range lists {
-		for _, it := range l {
-			work <- it
-		}
-	}
-	close(work)
-	wg.Wait()
-}
-
-// check is check(it), memoized; nil checks every time.
-func (v *Verdicts) check(it *markdown.Item) ([]*markdown.Error, bool) {
+// check is check(it), memoized by the item's digest; nil checks every time.
+func (v *Verdicts) check(it *markdown.Item, digest [sha256.Size]byte) ([]*markdown.Error, bool) {
 	if v == nil {
 		return check(it)
 	}
-	h := sha256.New()
-	h.Write([]byte(it.Path))
-	h.Write([]byte{0})
-	h.Write(it.Raw())
-	k := string(h.Sum(nil))
+	k := string(digest[:])
 	v.mu.Lock()
-	r, ok := v.now[k]
-	if !ok {
-		r, ok = v.old[k]
-	}
+	r, ok := v.old[k]
 	v.mu.Unlock()
 	if !ok {
 		r.Errs, r.Unsafe = check(it)

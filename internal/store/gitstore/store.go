@@ -12,13 +12,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-billy/v5"
@@ -34,6 +31,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/parallel"
 )
 
 // ErrNotRepo is returned when no git repository encloses the folder.
@@ -229,25 +227,9 @@ func (s *Store) Load() ([]*markdown.Item, []error) {
 	}
 	items := make([]*markdown.Item, len(files))
 	errs := make([]error, len(files))
-	loadAll(len(files), func(i int) { items[i], errs[i] = s.LoadFile(files[i]) })
+	parallel.Each(len(files), func(i int) { items[i], errs[i] = s.LoadFile(files[i]) })
 	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
 		slices.DeleteFunc(errs, func(err error) bool { return err == nil })
-}
-
-// loadAll runs load(0..n-1) over all cores: reading and parsing 10,000
-// item files one at a time took a third of a build (docs/design.md,
-// Incremental build).
-func loadAll(n int, load func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				load(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // LoadFile parses one item by repo-relative path.
