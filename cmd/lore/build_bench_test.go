@@ -51,7 +51,7 @@ func benchBuild(b *testing.B, lore, dir string, n int) {
 			writeBenchFile(b, filepath.Join(repo, changed), fmt.Appendf(files[changed], "\nEdit %d.\n", i))
 			versionT = append(versionT, run(lore, "--version"))
 			oneT = append(oneT, run(lore, "build", "--quiet"))
-			for _, rel := range []string{lorepath.Manifest, lorepath.Verdicts} {
+			for _, rel := range []string{lorepath.Manifest, lorepath.ItemCache} {
 				if err := os.Remove(filepath.Join(repo, rel)); err != nil {
 					b.Fatal(err)
 				}

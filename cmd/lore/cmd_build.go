@@ -35,6 +35,9 @@ func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 		verb = "unchanged"
 	}
 	fmt.Fprintf(g.Stdout, "%s %s: %d items compiled", verb, lorepath.Manifest, r.Compiled)
+	if b.Read < b.All {
+		fmt.Fprintf(g.Stdout, ", %d of %d item files unchanged", b.All-b.Read, b.All)
+	}
 	if notes := b.Notes(); len(notes) > 0 {
 		fmt.Fprintf(g.Stdout, " (%s)", strings.Join(notes, ", "))
 	}

@@ -20,11 +20,14 @@ type BuildOptions struct {
 // Built is what a build did. Skipped (files that could not be read) and
 // Report.Excluded (items left out for errors) are for the caller to report.
 type Built struct {
-	Fresh   bool // the manifest on disk was up to date: nothing was compiled
-	Wrote   bool // the manifest's bytes changed on disk
-	Items   int  // items in the manifest
-	Report  compile.Report
-	Skipped []error
+	Fresh bool // the manifest on disk was up to date: nothing was compiled
+	Wrote bool // the manifest's bytes changed on disk
+	Items int  // items in the manifest
+	// Read is how many of the All item files the build read and parsed;
+	// the others its cache had unchanged (docs/design.md, Incremental build).
+	Read, All int
+	Report    compile.Report
+	Skipped   []error
 }
 
 // Notes say what a build left out and why, one "N what" phrase per reason
@@ -145,18 +148,21 @@ func compileStore(s *gitstore.Store, write bool) ([]byte, Built, error) {
 	// removal failed) only makes the next hook call check the files again.
 	_ = s.RemoveLocked(lorepath.Edited)
 	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
-	in, skipped := CompileInput(s, sc)
-	in.Snapshot = snap
-	in.Verdicts = loadVerdicts(s)
+	cache := loadCache(s, compile.ItemCap(compile.Settings(sc.Config)))
+	cache.Match(snap)
+	in, skipped := loadInput(s, sc, cache.Has)
+	in.Snapshot, in.Cache = snap, cache
 	data, rep, err := compile.Build(in)
 	if err != nil {
 		return nil, Built{}, err
 	}
-	if write && in.Verdicts.Changed() {
-		// Unsaved, the next build checks the items again: not an error.
-		_ = s.WriteFile(lorepath.Verdicts, in.Verdicts.Bytes())
+	if write && cache.Stale() {
+		// Unsaved, the next build parses the files again: not an error.
+		_ = s.WriteFile(lorepath.ItemCache, cache.Bytes())
 	}
-	return data, Built{Report: rep, Skipped: skipped}, nil
+	b := Built{Report: rep, Skipped: skipped}
+	b.Read, b.All = cache.Read()
+	return data, b, nil
 }
 
 // writeManifest writes the manifest when its bytes changed, and says
@@ -171,19 +177,19 @@ func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
 	return true, s.WriteFile(lorepath.Manifest, data)
 }
 
-// loadVerdicts reads the items' verdicts the last build saved, salted
-// with this binary's identity: a lore built with other checks never
-// trusts them (docs/design.md, Incremental build).
-func loadVerdicts(s *gitstore.Store) *compile.Verdicts {
+// loadCache reads what the last build knew of the item files, salted
+// with this binary's identity: a lore built with other checks or
+// rendering never trusts it (docs/design.md, Incremental build).
+func loadCache(s *gitstore.Store, itemCap int) *compile.Cache {
 	salt := ""
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
-			salt = fmt.Sprintf("%d %s %d %d", compile.Revision, exe, st.Size(), st.ModTime().UnixNano())
+			salt = fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
 		}
 	}
-	data, _ := s.ReadFile(lorepath.Verdicts) // none or unreadable: every item is checked
-	if salt == "" {
-		data = nil
+	var data []byte
+	if salt != "" {
+		data, _ = s.ReadFile(lorepath.ItemCache) // none or unreadable: every file is parsed
 	}
-	return compile.LoadVerdicts(data, salt)
+	return compile.LoadCache(data, salt, itemCap)
 }

@@ -3,13 +3,16 @@ package app
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/synthetic"
 	"github.com/lore-agents/lore/internal/testrepo"
@@ -67,17 +70,44 @@ func (e edits) random() string {
 	}
 }
 
-// TestCachedBuildEqualsColdBuild: after every edit, a build that reuses
-// the saved verdicts writes the same manifest bytes and the same report
-// as a build that checks every item again.
+// TestCachedBuildEqualsColdBuild: after every edit, a build that takes
+// the unchanged files from its cache reads only the changed ones, and
+// writes the same manifest bytes and the same report as a build that
+// reads and checks every file again. The store has the user's items
+// beside the project's (one shadowed by a project id), critical and
+// always-on items, and a skill whose lessons fold under it.
 func TestCachedBuildEqualsColdBuild(t *testing.T) {
 	r := testrepo.New(t)
 	s := r.Store()
 	if _, err := Init(s, InitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for rel, data := range synthetic.Files(120) {
+	files := synthetic.Files(120)
+	for rel, data := range files {
 		r.Write(rel, string(data))
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the user's store is this test's alone
+	user := compile.UserDir()
+	for i, rel := range slices.Sorted(maps.Keys(files))[:12] {
+		data := string(files[rel])
+		if i > 0 { // the first keeps its id: the project's shadows it
+			data = strings.Replace(data, "id: 01", "id: 02", 1)
+		}
+		writeFile(t, filepath.Join(user, strings.TrimPrefix(rel, lorepath.Dir+"/")), data)
+	}
+	for i := range compile.MinAggregate {
+		r.Write(fmt.Sprintf("%s/lessons/pytest-%d.md", lorepath.Dir, i), fmt.Sprintf(
+			"---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T%03d\nkind: lesson\ntitle: pytest lesson %d\nstatus: active\npriority: high\n"+
+				"tags: [tool:pytest]\ntriggers:\n  tools: [Bash]\n  commands: ['\\bpytest\\b']\n---\n\n## Fix\nRun it with -p no:cacheprovider (%d).\n", i, i, i))
+	}
+	r.Write(lorepath.Dir+"/lessons/always.md", "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4TA01\nkind: lesson\ntitle: Answer in English\n"+
+		"status: active\npriority: high\n---\n\n## Fix\nAnswer in English, whatever the language of the code.\n")
+	plan, err := PlanAggregate(s)
+	if err != nil || len(plan.Steps) == 0 {
+		t.Fatalf("aggregate: %v %+v", err, plan)
+	}
+	if err := ApplyAggregate(s, plan); err != nil {
+		t.Fatal(err)
 	}
 	e := edits{t, r, rand.New(rand.NewPCG(7, 26))}
 	steps := []func() string{
@@ -104,16 +134,21 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 	for range 25 {
 		steps = append(steps, e.random)
 	}
-	checked := 0
-	for _, step := range steps {
+	checked, folded := 0, 0
+	for i, step := range steps {
 		what := step()
 		cached, err := Build(s, BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The changed file, and those a build left the cache out of date
+		// for (fewer than one in a hundred).
+		if i > 0 && !cached.Fresh && (cached.Read > 1+cached.All/100 || cached.All < 120) {
+			t.Errorf("after %s: read %d of %d item files, want the changed one and at most 1%% more", what, cached.Read, cached.All)
+		}
 		got := r.Read(lorepath.Manifest)
-		verdicts := r.Read(lorepath.Verdicts)
-		if err := os.Remove(r.Path(lorepath.Verdicts)); err != nil {
+		cache := r.Read(lorepath.ItemCache)
+		if err := os.Remove(r.Path(lorepath.ItemCache)); err != nil {
 			t.Fatal(err)
 		}
 		want, cold, err := compileStore(s, false)
@@ -124,9 +159,23 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 			t.Fatalf("after %s: the cached build differs from the cold one\ncached %+v\ncold   %+v", what, cached.Report.Excluded, cold.Report.Excluded)
 		}
 		checked += len(cold.Report.Excluded)
-		r.Write(lorepath.Verdicts, verdicts)
+		folded += cold.Report.Folded
+		if cold.Report.Shadowed == 0 || cold.Report.AlwaysOn == 0 {
+			t.Fatalf("after %s: %d shadowed, %d always on: the store lost what the test is about", what, cold.Report.Shadowed, cold.Report.AlwaysOn)
+		}
+		r.Write(lorepath.ItemCache, cache)
 	}
-	if checked == 0 {
-		t.Fatal("no edit made an item invalid or unsafe: the test checks nothing of the cached errors")
+	if checked == 0 || folded == 0 {
+		t.Fatalf("%d excluded, %d folded over the edits: the test checks nothing of the cached errors or skills", checked, folded)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -112,15 +112,21 @@ func readUserConfig(dir string) (config.User, error) {
 // and skill documents, and the items of the other scopes' stores. Files
 // that cannot be read or parsed come back as errs and are skipped.
 func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
+	return loadInput(s, sc, nil)
+}
+
+// loadInput is CompileInput without the item files skip names (as loaded;
+// nil skips none): those the build's cache has unchanged.
+func loadInput(s *gitstore.Store, sc Scopes, skip func(path string) bool) (in compile.Input, errs []error) {
 	in.Config = sc.Config
-	in.Items, errs = s.Load()
+	in.Items, errs = s.LoadExcept(skip)
 	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
 	skills, serrs := loadSkills(s)
 	in.Skills, errs = skills, append(errs, serrs...)
 	for _, st := range sc.Stores {
 		if st.Dir != "" {
 			var serrs []error
-			st.Items, serrs = compile.LoadDir(st.Dir, st.Name)
+			st.Items, serrs = compile.LoadDirExcept(st.Dir, st.Name, skip)
 			errs = append(errs, serrs...)
 		}
 		in.Stores = append(in.Stores, st)

@@ -48,9 +48,10 @@ const (
 	// Calls holds the calls cache: one file of recorded tool calls per
 	// transcript (docs/design.md, Evidence of effect).
 	Calls = Cache + "/calls"
-	// Verdicts keeps each item file's check by its bytes, so a build
-	// re-checks only what changed (docs/design.md, Incremental build).
-	Verdicts = Cache + "/verdicts"
+	// ItemCache keeps what a build knew of each item file (its check,
+	// record and index line) by its stat and bytes, so a build parses and
+	// checks only what changed (docs/design.md, Incremental build).
+	ItemCache = Cache + "/items"
 )
 
 // Names of the files kept in Local, or (the observation log and render

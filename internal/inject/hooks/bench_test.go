@@ -480,7 +480,7 @@ func staleCalls(b *testing.B, hookBin, root string, upgrade bool) {
 	waited, calls := 0, 0
 	for i := 0; i < b.N; i++ {
 		if upgrade {
-			os.Remove(filepath.Join(root, filepath.FromSlash(lorepath.Verdicts)))
+			os.Remove(filepath.Join(root, filepath.FromSlash(lorepath.ItemCache)))
 		}
 		editByRename(b, filepath.Join(root, ".lore/lessons", firstFile(b, filepath.Join(root, ".lore/lessons"))), i)
 		for c := 0; c < 600; c++ {

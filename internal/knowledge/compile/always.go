@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
-	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
 // alwaysHead opens the block of items without triggers.
@@ -15,22 +14,22 @@ const alwaysHead = "## Always-on rules for this repository\n\n"
 // leftOutRoom is kept free for the line naming what the budget left out.
 const leftOutRoom = 240
 
-// AlwaysOn renders the items without triggers (imported always-on rules,
+// alwaysOn renders the items without triggers (imported always-on rules,
 // AGENTS.md sections, general directives) for SessionStart and
 // SubagentStart within budget bytes: most important first (priority, then
-// confidence, then id), each as its injection text cut to itemCap, with a
+// confidence, then id), each as its record's text (cut to the cap), with a
 // last line naming what the budget left out. A text that does not fit is
 // left out and smaller ones after it still go in.
-func AlwaysOn(items []*markdown.Item, budget, itemCap int) manifest.Always {
-	if len(items) == 0 {
+func alwaysOn(known []*Known, budget int) manifest.Always {
+	if len(known) == 0 {
 		return manifest.Always{}
 	}
-	sorted := append([]*markdown.Item(nil), items...)
-	sort.SliceStable(sorted, func(a, b int) bool { return markdown.MoreImportant(sorted[a], sorted[b]) })
+	sorted := append([]*Known(nil), known...)
+	sort.SliceStable(sorted, func(a, b int) bool { return moreImportant(sorted[a], sorted[b]) })
 	texts := make([]string, len(sorted))
 	total := len(alwaysHead)
-	for i, it := range sorted {
-		texts[i] = Render(it, it.Path, itemCap) + "\n"
+	for i, k := range sorted {
+		texts[i] = k.Rec.Text + "\n" // Render(it, it.Path, itemCap)
 		total += len(texts[i])
 	}
 	room := budget
@@ -43,7 +42,7 @@ func AlwaysOn(items []*markdown.Item, budget, itemCap int) manifest.Always {
 	var out []string
 	for i, t := range texts {
 		if b.Len()+len(t) > room {
-			out = append(out, Sanitize(sorted[i].Title))
+			out = append(out, sorted[i].Title)
 			a.Dropped = append(a.Dropped, sorted[i].ID)
 			continue
 		}

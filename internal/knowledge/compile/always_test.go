@@ -17,7 +17,11 @@ func TestAlwaysOnBudget(t *testing.T) {
 		fm := fmt.Sprintf("id: 01JQXYZ8K2M4N6P8Q0R2S4T%03d\nkind: lesson\ntitle: rule %02d with a rather long title to name\nstatus: active\npriority: %d\n", i, i, 1+i%10)
 		items = append(items, parse(t, fmt.Sprintf(".lore/lessons/r%02d.md", i), fm, "## Fix\n"+strings.Repeat("Do it right. ", 20)+"\n"))
 	}
-	a := AlwaysOn(items, 1024, MaxItemBytes)
+	var known []*Known
+	for _, it := range items {
+		known = append(known, know(it, Project, MaxItemBytes))
+	}
+	a := alwaysOn(known, 1024)
 	got := a.Text
 	if len(a.Injected)+len(a.Dropped) != len(items) || len(a.Dropped) < 4 || a.Injected[0] != "01JQXYZ8K2M4N6P8Q0R2S4T009" {
 		t.Errorf("injected %v, dropped %v", a.Injected, a.Dropped)
@@ -34,7 +38,7 @@ func TestAlwaysOnBudget(t *testing.T) {
 	if !strings.HasPrefix(last, `(left out by inject.sessionBudgetBytes: "rule `) || !strings.Contains(last, " more; `lore list` lists them)") {
 		t.Errorf("left-out line = %q", last)
 	}
-	if a := AlwaysOn(nil, 1024, MaxItemBytes); a.Text != "" || a.Injected != nil {
+	if a := alwaysOn(nil, 1024); a.Text != "" || a.Injected != nil {
 		t.Error("a block without items")
 	}
 }

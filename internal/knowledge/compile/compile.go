@@ -20,7 +20,6 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
-	"github.com/lore-agents/lore/internal/parallel"
 )
 
 // Revision changes whenever compile's output for the same files changes
@@ -39,8 +38,9 @@ type Input struct {
 	Learnings []byte
 	// Snapshot is the stat of the sources, taken before they were read.
 	Snapshot Snapshot
-	// Verdicts are the checks of earlier builds (nil: check every item).
-	Verdicts *Verdicts
+	// Cache is what earlier builds knew of the item files (nil: none);
+	// Items and Stores' Items leave out the files it has unchanged.
+	Cache *Cache
 }
 
 // Report says what a build compiled and what it left out, and why.
@@ -84,7 +84,7 @@ func Build(in Input) ([]byte, Report, error) {
 // Compile selects and renders the items and plans the index.
 func Compile(in Input) (manifest.Source, Report) {
 	set := Settings(in.Config)
-	c := &compiler{in: in, set: set, itemCap: max(min(MaxItemBytes, set.BudgetBytes), 256),
+	c := &compiler{in: in, set: set, itemCap: ItemCap(set),
 		byID: map[string]string{}, skillOf: map[string]int{}, h: sha256.New()}
 	fmt.Fprintf(c.h, "lore manifest %d compile %d\n", manifest.Version, Revision)
 	fmt.Fprintf(c.h, "%+v session %d\n", set, in.Config.Inject.SessionBudgetBytes)
@@ -105,7 +105,7 @@ func Compile(in Input) (manifest.Source, Report) {
 		Files:        in.Snapshot.Files,
 		Settings:     set,
 		SessionStart: sessionStart(c.critical, c.rep.Index, c.rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
-		AlwaysOn:     AlwaysOn(c.always, in.Config.Inject.SessionBudgetBytes, c.itemCap),
+		AlwaysOn:     alwaysOn(c.always, in.Config.Inject.SessionBudgetBytes),
 		Items:        c.items,
 		Buckets:      match.Index(c.items, set),
 	}
@@ -122,8 +122,8 @@ type compiler struct {
 	h       hash.Hash // of everything the manifest depends on
 
 	items    []manifest.Item
-	critical []*markdown.Item
-	always   []*markdown.Item  // no triggers: delivered at session start
+	critical []*Known
+	always   []*Known          // no triggers: delivered at session start
 	byID     map[string]string // id -> file that has it
 	skillOf  map[string]int    // lesson id -> the first skill that lists it
 	members  [][]*markdown.Item
@@ -143,105 +143,89 @@ func (c *compiler) indexSkills() {
 	c.members = make([][]*markdown.Item, len(c.in.Skills))
 }
 
-// add compiles the project's items, or a store's, in path order.
+// add compiles the project's items, or a store's, in path order: the
+// items parsed this build and the files the cache has unchanged.
 func (c *compiler) add(list []*markdown.Item, st Store) {
 	global := st.Scope != Project
-	sorted := append([]*markdown.Item(nil), list...)
-	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
-	prep := c.prepare(sorted, st.Scope)
-	for i, it := range sorted {
-		p := &prep[i]
-		fmt.Fprintf(c.h, "%s %d %d\n", it.Path, st.Scope, len(it.Raw()))
-		c.h.Write(p.digest[:])
-		if !global && (it.Status == "draft" || it.Status == "proposed") {
+	known := c.in.Cache.known(list, st, c.in.Snapshot, c.itemCap)
+	sort.Slice(known, func(a, b int) bool { return known[a].Path < known[b].Path })
+	for _, k := range known {
+		fmt.Fprintf(c.h, "%s %d %d\n", k.Path, st.Scope, k.Len)
+		c.h.Write(k.Digest[:])
+		if !global && (k.Status == "draft" || k.Status == "proposed") {
 			c.rep.Drafts++
 		}
-		if !c.admit(it, p, st.Scope) {
+		if !c.admit(k, st.Scope) {
 			continue
 		}
-		switch t := p.rec.Triggers; {
+		switch t := k.Rec.Triggers; {
 		case match.Untriggered(t):
-			c.always = append(c.always, it)
+			c.always = append(c.always, k)
 			c.rep.AlwaysOn++
-		case it.Priority >= 9:
-			c.critical = append(c.critical, it)
-		case match.Never(t, int(it.Priority), c.set.Threshold) != "":
+		case k.Priority >= 9:
+			c.critical = append(c.critical, k)
+		case match.Never(t, k.Priority, c.set.Threshold) != "":
 			c.rep.Dead++ // (a critical one reaches at least the session's list of critical items)
 		}
-		if si, ok := c.skillOf[it.ID]; ok && !global && foldable(it, c.set.MinConfidence) {
-			c.members[si] = append(c.members[si], it)
-			c.rep.Folded++
+		if c.fold(k, st) {
 			continue
 		}
-		p.rec.Sources = c.in.Snapshot.sources(it.Path)
-		c.items = append(c.items, p.rec)
-		c.rep.Index = append(c.rep.Index, entry(it))
+		rec := k.Rec
+		rec.Sources = c.in.Snapshot.sources(k.Path)
+		c.items = append(c.items, rec)
+		c.rep.Index = append(c.rep.Index, k.Entry)
 	}
 }
 
-// prepared is what the merge needs of one item, worked out for every item
-// over all cores before it: the merge is serial (ids, order), and checking
-// and rendering 10,000 items one at a time was most of a build
-// (docs/design.md, Incremental build).
-type prepared struct {
-	digest [sha256.Size]byte // of the item's path and bytes
-	errs   []*markdown.Error
-	unsafe bool
-	rec    manifest.Item // the item's record; rendered only when it has no errors
-}
-
-// prepare checks and renders the items, in parallel.
-func (c *compiler) prepare(items []*markdown.Item, scope Scope) []prepared {
-	out := make([]prepared, len(items))
-	parallel.Each(len(items), func(i int) {
-		it, p := items[i], &out[i]
-		p.digest = digest(it)
-		p.errs, p.unsafe = c.in.Verdicts.check(it, p.digest)
-		if len(p.errs) == 0 {
-			p.rec = item(it, scope, c.itemCap)
+// fold puts a project lesson a skill document lists under the skill's
+// record, and says whether it did. A lesson the cache had is read again
+// for it (skills are few); one that cannot be is compiled on its own.
+func (c *compiler) fold(k *Known, st Store) bool {
+	si, ok := c.skillOf[k.ID]
+	if !ok || st.Scope != Project || !k.Foldable || k.Confidence < c.set.MinConfidence-1e-9 {
+		return false
+	}
+	it := k.item
+	if it == nil {
+		var err error
+		if it, err = ReadItem(c.in.Snapshot.abs(k.Path), k.Path); err != nil {
+			return false
 		}
-	})
-	return out
-}
-
-// digest identifies an item by its path and bytes.
-func digest(it *markdown.Item) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write([]byte(it.Path))
-	h.Write([]byte{0})
-	h.Write(it.Raw())
-	return [sha256.Size]byte(h.Sum(nil))
+	}
+	c.members[si] = append(c.members[si], it)
+	c.rep.Folded++
+	return true
 }
 
 // admit says an item is compiled, counting why not in the report: it is
 // valid and safe, not disabled, its id is new (an org or user item a
 // project one shadows), it is injectable (an org item only when active)
 // and confident enough.
-func (c *compiler) admit(it *markdown.Item, p *prepared, scope Scope) bool {
+func (c *compiler) admit(k *Known, scope Scope) bool {
 	global := scope != Project
-	if global && slices.Contains(c.in.Config.Disable, it.ID) {
+	if global && slices.Contains(c.in.Config.Disable, k.ID) {
 		c.rep.Disabled++
 		return false
 	}
-	if len(p.errs) > 0 {
-		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: p.errs, Unsafe: p.unsafe})
+	if len(k.Errs) > 0 {
+		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: k.Path, Errors: k.Errs, Unsafe: k.Unsafe})
 		return false
 	}
-	if prev, dup := c.byID[it.ID]; dup {
+	if prev, dup := c.byID[k.ID]; dup {
 		if global {
 			c.rep.Shadowed++
 		} else {
-			c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: it.Path, Errors: []*markdown.Error{{
-				Path: it.Path, Line: it.KeyLine("id"), Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
+			c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: k.Path, Errors: []*markdown.Error{{
+				Path: k.Path, Line: k.IDLine, Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
 		}
 		return false
 	}
-	c.byID[it.ID] = it.Path
-	if !it.Injectable(c.set.Drafts && scope != Org) {
+	c.byID[k.ID] = k.Path
+	if !markdown.InjectableStatus(k.Status, c.set.Drafts && scope != Org) {
 		c.rep.Inactive++
 		return false
 	}
-	if it.Confidence < c.set.MinConfidence-match.Tolerance {
+	if k.Confidence < c.set.MinConfidence-match.Tolerance {
 		c.rep.LowConf++
 		return false
 	}
@@ -330,17 +314,17 @@ const maxCritical = 5
 
 // sessionStart renders the SessionStart block: the top critical items with
 // their fix, a compact index of what is compiled, and the drafts count.
-func sessionStart(critical []*markdown.Item, index []IndexEntry, drafts int) string {
+func sessionStart(critical []*Known, index []IndexEntry, drafts int) string {
 	var b strings.Builder
-	sort.Slice(critical, func(a, c int) bool { return markdown.MoreImportant(critical[a], critical[c]) })
+	sort.Slice(critical, func(a, c int) bool { return moreImportant(critical[a], critical[c]) })
 	if len(critical) > 0 {
 		b.WriteString("## Critical knowledge for this repository\n\n")
-		for i, it := range critical {
+		for i, k := range critical {
 			if i == maxCritical {
 				fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", len(critical)-maxCritical)
 				break
 			}
-			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", Sanitize(it.Title), FixText(it), it.Path)
+			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", k.Title, k.Fix, k.Path)
 		}
 	}
 	if len(index) > 0 {

@@ -56,7 +56,11 @@ func UserDir() string {
 // pitfalls/, decisions/). Paths are origin+":"+folder+"/"+name.
 // A missing folder is an empty store; files that cannot be parsed are
 // returned as errors and skipped.
-func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
+func LoadDir(dir, origin string) ([]*markdown.Item, []error) { return LoadDirExcept(dir, origin, nil) }
+
+// LoadDirExcept is LoadDir without the files skip names (as loaded:
+// origin:folder/name; nil skips none): those a build's cache has unchanged.
+func LoadDirExcept(dir, origin string, skip func(path string) bool) ([]*markdown.Item, []error) {
 	var files []string // folder/name
 	var errs []error
 	for _, kind := range markdown.Kinds {
@@ -70,8 +74,9 @@ func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
-				files = append(files, folder+"/"+e.Name())
+			rel := folder + "/" + e.Name()
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") && (skip == nil || !skip(origin+":"+rel)) {
+				files = append(files, rel)
 			}
 		}
 	}

@@ -84,14 +84,16 @@ func slug(s string) string {
 // valid lesson the build compiles, with a tool or target to match on, and
 // not a deny or a hold (each blocks per item).
 func foldable(it *markdown.Item, minConf float64) bool {
-	t := it.Triggers
-	return it.Kind == markdown.KindLesson && it.Status == "active" && (it.Enforce == "" || it.Enforce == markdown.EnforceNone) &&
-		len(t.Tools)+len(t.Commands)+len(t.Paths) > 0 && it.Confidence >= minConf-1e-9 && valid(it)
+	errs, _ := check(it)
+	return foldShape(it) && it.Confidence >= minConf-1e-9 && len(errs) == 0
 }
 
-func valid(it *markdown.Item) bool {
-	errs, _ := check(it)
-	return len(errs) == 0
+// foldShape is foldable but for confidence and validity, which a build
+// has apart (Known).
+func foldShape(it *markdown.Item) bool {
+	t := it.Triggers
+	return it.Kind == markdown.KindLesson && it.Status == "active" && (it.Enforce == "" || it.Enforce == markdown.EnforceNone) &&
+		len(t.Tools)+len(t.Commands)+len(t.Paths) > 0
 }
 
 // Groups returns, by tool (lowercased first tool: tag), the lessons a skill

@@ -20,6 +20,7 @@ import (
 type Snapshot struct {
 	Watch, Files []manifest.Watched
 	files        map[string]int // item path as loaded -> index in Files
+	root         string         // the work tree the relative paths are in
 }
 
 // racyWindow is how old a source's timestamps must be before a snapshot
@@ -49,7 +50,7 @@ func TakeSnapshot(root string, stores []Store, learnings string) Snapshot {
 }
 
 func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
-	s := Snapshot{files: map[string]int{}}
+	s := Snapshot{files: map[string]int{}, root: root}
 	watchFile := func(rel string) {
 		s.Watch = append(s.Watch, manifest.Watched{Path: rel, Stat: manifest.StatPath(filepath.Join(root, filepath.FromSlash(rel)))})
 	}
@@ -107,6 +108,24 @@ func (s Snapshot) newest() time.Time {
 		}
 	}
 	return time.Unix(0, n)
+}
+
+// stat is the snapshot's stat of an item file (path as loaded).
+func (s Snapshot) stat(path string) (manifest.Stat, bool) {
+	i, ok := s.files[path]
+	if !ok {
+		return manifest.Stat{}, false
+	}
+	return s.Files[i].Stat, true
+}
+
+// abs is where the item file at path (as loaded) is on disk.
+func (s Snapshot) abs(path string) string {
+	i, ok := s.files[path]
+	if !ok {
+		return ""
+	}
+	return s.Files[i].Abs(s.root)
 }
 
 // sources returns the Files indexes of the given item paths (as loaded),

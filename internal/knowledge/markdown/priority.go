@@ -65,11 +65,17 @@ func (p Priority) String() string { return p.Band() }
 // ULIDs, so the order of creation), which makes the order total. The
 // session-start blocks and the review queue follow it.
 func MoreImportant(a, b *Item) bool {
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
+	return Ranked(a.Priority, a.Confidence, a.ID, b.Priority, b.Confidence, b.ID)
+}
+
+// Ranked is MoreImportant of an item (priority p, confidence c, id) and
+// another (p2, c2, id2), for what keeps those facts without the item.
+func Ranked(p Priority, c float64, id string, p2 Priority, c2 float64, id2 string) bool {
+	if p != p2 {
+		return p > p2
 	}
-	if a.Confidence != b.Confidence {
-		return a.Confidence > b.Confidence
+	if c != c2 {
+		return c > c2
 	}
-	return a.ID < b.ID
+	return id < id2
 }

@@ -35,8 +35,11 @@ func RefPrefix(kind string) string { return refPrefix[kind] }
 
 // Injectable reports whether an item's status makes it injectable: active
 // lessons and pitfalls, accepted decisions, and drafts when drafts is set.
-func (it *Item) Injectable(drafts bool) bool {
-	switch it.Status {
+func (it *Item) Injectable(drafts bool) bool { return InjectableStatus(it.Status, drafts) }
+
+// InjectableStatus is Injectable of an item with the status.
+func InjectableStatus(status string, drafts bool) bool {
+	switch status {
 	case "active", "accepted":
 		return true
 	case "draft", "proposed":

@@ -1,0 +1,214 @@
+package compile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"fmt"
+	"strings"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/parallel"
+)
+
+// Known is what a build knows of one item file: everything the merge
+// reads of it. It is worked out when the file is parsed (over all cores),
+// or taken from the last build's cache when the file has not changed
+// (docs/design.md, Incremental build).
+type Known struct {
+	Path       string            // as loaded: repo-relative, or origin:folder/name
+	Scope      Scope             // (a cached entry of another scope is not used)
+	Stat       manifest.Stat     // the snapshot's stat of the file: the cache key
+	Digest     [sha256.Size]byte // of the path and bytes
+	Len        int               // the file's size in bytes
+	ID, Status string
+	Priority   int
+	Confidence float64
+	IDLine     int // the line of the id key
+	Errs       []*markdown.Error
+	Unsafe     bool          // Errs has lint's safety findings
+	Foldable   bool          // a skill may fold it, if confident enough
+	Rec        manifest.Item // its record, when it has no errors
+	Entry      IndexEntry
+	Title      string // sanitized, for the session's lists
+	Fix        string // a critical item's fix, for the session's list
+
+	item *markdown.Item // parsed this build; nil when cached
+}
+
+// know works out what the merge needs of a parsed item.
+func know(it *markdown.Item, scope Scope, itemCap int) *Known {
+	k := &Known{Path: it.Path, Scope: scope, Digest: digest(it), Len: len(it.Raw()), item: it}
+	k.Errs, k.Unsafe = check(it)
+	k.facts(it, itemCap)
+	return k
+}
+
+// facts fills in what a parsed item's bytes decide, its verdict aside.
+func (k *Known) facts(it *markdown.Item, itemCap int) {
+	k.ID, k.Status, k.Priority, k.Confidence = it.ID, it.Status, int(it.Priority), it.Confidence
+	k.IDLine, k.Entry, k.Title = it.KeyLine("id"), entry(it), Sanitize(it.Title)
+	if len(k.Errs) > 0 {
+		return
+	}
+	k.Rec = item(it, k.Scope, itemCap)
+	k.Foldable = foldShape(it)
+	if it.Priority >= 9 {
+		k.Fix = FixText(it)
+	}
+}
+
+// digest identifies an item by its path and bytes.
+func digest(it *markdown.Item) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(it.Path))
+	h.Write([]byte{0})
+	h.Write(it.Raw())
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
+// moreImportant orders as markdown.MoreImportant.
+func moreImportant(a, b *Known) bool {
+	return markdown.Ranked(markdown.Priority(a.Priority), a.Confidence, a.ID, markdown.Priority(b.Priority), b.Confidence, b.ID)
+}
+
+// Cache is what the last build knew of each item file, by path, and what
+// this build knows. A file whose stat is the one the cache has is neither
+// read nor parsed; a file read again whose bytes are the cached ones is not
+// checked or rendered again. The salt names the binary and the settings
+// that shape a record: under another salt no entry is used. The file's
+// stat is the snapshot's, taken before the read, and the snapshot waits
+// out the file system's racy window, so a change after it always changes
+// the stat (docs/design.md, Manifest freshness).
+type Cache struct {
+	salt string
+	old  map[string]*Known // read from the last build's cache file
+	hits map[string]*Known // the entries of unchanged files (Match)
+	now  []*Known          // known this build, with a snapshot stat: what Bytes saves
+	read int               // files parsed this build: how much the saved cache is out of date
+}
+
+// cacheFile is what the cache file holds (encoding/gob).
+type cacheFile struct {
+	Salt  string
+	Known []*Known
+}
+
+// LoadCache reads the cache a build saved (nil data: none). Saved under
+// another salt, or unreadable (truncated, corrupt), it is ignored: every
+// file is parsed and checked again. The salt is the caller's (the
+// binary's identity) with the revision and the records' size cap added.
+func LoadCache(data []byte, salt string, itemCap int) *Cache {
+	c := &Cache{salt: fmt.Sprintf("%s revision %d cap %d", salt, Revision, itemCap), old: map[string]*Known{}, hits: map[string]*Known{}}
+	var f cacheFile
+	if len(data) == 0 || gob.NewDecoder(bytes.NewReader(data)).Decode(&f) != nil || f.Salt != c.salt {
+		return c
+	}
+	for _, k := range f.Known {
+		c.old[k.Path] = k
+	}
+	return c
+}
+
+// ItemCap is the size cap of a record's text under the settings.
+func ItemCap(set manifest.Settings) int { return max(min(MaxItemBytes, set.BudgetBytes), 256) }
+
+// Match finds the cached files the snapshot saw unchanged: the loaders
+// skip them (Has) and the build takes them from the cache.
+func (c *Cache) Match(s Snapshot) {
+	if c == nil {
+		return
+	}
+	for path, k := range c.old {
+		if st, ok := s.stat(path); ok && st == k.Stat {
+			c.hits[path] = k
+		}
+	}
+}
+
+// Has says the cache has the file at path (as loaded) unchanged.
+func (c *Cache) Has(path string) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.hits[path]
+	return ok
+}
+
+// known returns what the build knows of a store's files: the parsed items,
+// worked out over all cores (what the cache has of the same bytes taken
+// from it), and the cache's unchanged files of that store.
+func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap int) []*Known {
+	out := make([]*Known, len(items))
+	parallel.Each(len(items), func(i int) { out[i] = c.parsed(items[i], st.Scope, itemCap) })
+	if c == nil {
+		return out
+	}
+	c.read += len(items)
+	for _, k := range out {
+		if st, ok := snap.stat(k.Path); ok {
+			k.Stat = st
+			c.now = append(c.now, k)
+		}
+	}
+	for path, k := range c.hits {
+		if storeName(path) == st.Name && k.Scope == st.Scope {
+			out = append(out, k)
+			c.now = append(c.now, k)
+		}
+	}
+	return out
+}
+
+// parsed is know(it), reusing the cached verdict and record of the same
+// bytes (a file touched, or checked out again unchanged).
+func (c *Cache) parsed(it *markdown.Item, scope Scope, itemCap int) *Known {
+	if c != nil {
+		if old, ok := c.old[it.Path]; ok && old.Scope == scope && old.Digest == digest(it) {
+			k := *old
+			k.item = it
+			return &k
+		}
+	}
+	return know(it, scope, itemCap)
+}
+
+// Read counts the item files this build read and parsed (nil: none
+// known); the others the cache had unchanged.
+func (c *Cache) Read() (read, all int) {
+	if c == nil {
+		return 0, 0
+	}
+	return c.read, c.read + len(c.hits)
+}
+
+// storeName is the origin of a path as loaded: "" for the project's.
+func storeName(path string) string {
+	name, _, found := strings.Cut(path, ":")
+	if !found {
+		return ""
+	}
+	return name
+}
+
+// Stale says the saved cache is worth writing again: every file it has
+// was parsed, or at least one in a hundred it has were (a one-file change
+// in a large store is parsed again by the next build instead: rewriting
+// 10,000 entries cost more than the build saved).
+func (c *Cache) Stale() bool {
+	if c == nil || c.read == 0 && len(c.hits) == len(c.old) {
+		return false
+	}
+	gone := len(c.old) - len(c.hits)
+	return len(c.old) == 0 || (c.read+gone)*100 >= len(c.now)
+}
+
+// Bytes encodes what this build knows, for the next build.
+func (c *Cache) Bytes() []byte {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(cacheFile{Salt: c.salt, Known: c.now}); err != nil {
+		return nil // nothing gob cannot encode is in it; an empty file is no cache
+	}
+	return buf.Bytes()
+}

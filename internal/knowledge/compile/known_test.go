@@ -1,0 +1,114 @@
+package compile
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+)
+
+func cacheItems(t *testing.T) []*markdown.Item {
+	t.Helper()
+	var out []*markdown.Item
+	for rel, doc := range map[string]string{
+		"lessons/ok.md":     lessonHead + "Fine.\n",
+		"lessons/bad.md":    "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V2\nkind: lesson\ntitle: t\nstatus: bogus\n---\n\n## Fix\nx\n",
+		"lessons/unsafe.md": "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V3\nkind: lesson\ntitle: t\nstatus: active\n---\n\n## Fix\nUse sk-proj-abc123DEF456ghi789JKL0.\n",
+	} {
+		it, err := markdown.Parse(rel, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// savedCache is a cache that knows the items, each with a stat of its own.
+func savedCache(t *testing.T, items []*markdown.Item, salt string, itemCap int) ([]byte, Snapshot) {
+	t.Helper()
+	snap := Snapshot{files: map[string]int{}}
+	for i, it := range items {
+		snap.files[it.Path] = len(snap.Files)
+		snap.Files = append(snap.Files, manifest.Watched{Path: it.Path, Stat: manifest.Stat{Ino: uint64(i + 1), Size: uint64(len(it.Raw()))}})
+	}
+	c := LoadCache(nil, salt, itemCap)
+	c.Match(snap)
+	c.known(items, Store{Scope: Project}, snap, itemCap)
+	if !c.Stale() {
+		t.Fatal("a first build saves nothing")
+	}
+	return c.Bytes(), snap
+}
+
+// TestCacheRoundTrip: a saved cache loads back what a parse works out, is
+// used for the files whose stat is unchanged, and is ignored under another
+// salt or record cap; a truncated file loads as none (never a panic, never
+// a partial set).
+func TestCacheRoundTrip(t *testing.T) {
+	items := cacheItems(t)
+	saved, snap := savedCache(t, items, "a", MaxItemBytes)
+	again := LoadCache(saved, "a", MaxItemBytes)
+	again.Match(snap)
+	bad, unsafe := 0, 0
+	for _, it := range items {
+		k, want := again.hits[it.Path], know(it, Project, MaxItemBytes)
+		if k == nil {
+			t.Fatalf("%s: not taken from the cache", it.Path)
+		}
+		k.Stat, want.item = manifest.Stat{}, nil
+		if !reflect.DeepEqual(k.Errs, want.Errs) || k.Unsafe != want.Unsafe || k.Rec.Text != want.Rec.Text || k.Digest != want.Digest {
+			t.Errorf("%s: loaded %+v, parsed %+v", it.Path, k, want)
+		}
+		bad += min(len(k.Errs), 1)
+		if k.Unsafe {
+			unsafe++
+		}
+	}
+	if bad != 2 || unsafe != 1 {
+		t.Fatalf("%d cached with errors, %d unsafe; want 2 and 1", bad, unsafe)
+	}
+	if got := again.known(nil, Store{Scope: Project}, snap, MaxItemBytes); len(got) != 3 || again.Stale() {
+		t.Fatalf("unchanged: %d known from the cache, stale %v; want 3, false", len(got), again.Stale())
+	}
+	snap.Files[0].Stat.Mtime++ // one file changed
+	moved := LoadCache(saved, "a", MaxItemBytes)
+	if moved.Match(snap); len(moved.hits) != 2 || moved.Has(snap.Files[0].Path) {
+		t.Errorf("a changed stat still taken from the cache")
+	}
+	for _, other := range []*Cache{LoadCache(saved, "b", MaxItemBytes), LoadCache(saved, "a", 1024)} {
+		if n := len(other.old); n != 0 {
+			t.Errorf("another salt or cap kept %d entries", n)
+		}
+	}
+	for i := range saved {
+		if n := len(LoadCache(saved[:i], "a", MaxItemBytes).old); n != 0 {
+			t.Fatalf("cut at %d: %d entries", i, n)
+		}
+	}
+}
+
+// A file read again with the bytes the cache has (touched, checked out
+// again) is not checked again: its entry is reused with the new stat.
+func TestCacheReusesSameBytes(t *testing.T) {
+	items := cacheItems(t)
+	saved, snap := savedCache(t, items, "a", MaxItemBytes)
+	for i := range snap.Files {
+		snap.Files[i].Stat.Mtime += 10
+	}
+	c := LoadCache(saved, "a", MaxItemBytes)
+	c.Match(snap)
+	reused := 0
+	for _, k := range c.known(items, Store{Scope: Project}, snap, MaxItemBytes) {
+		if k.Stat != snap.Files[snap.files[k.Path]].Stat || k.item == nil {
+			t.Errorf("%s: stat %+v, parsed %v", k.Path, k.Stat, k.item != nil)
+		}
+		if old := c.old[k.Path]; len(k.Errs) > 0 && k.Errs[0] == old.Errs[0] { // the same error, not one checked again
+			reused++
+		}
+	}
+	if reused != 2 {
+		t.Errorf("%d verdicts reused, want the 2 with errors", reused)
+	}
+}
