@@ -158,7 +158,7 @@ func compileStore(s *gitstore.Store, write bool) ([]byte, Built, error) {
 	}
 	if write && cache.Stale() {
 		// Unsaved, the next build parses the files again: not an error.
-		_ = s.WriteFile(lorepath.ItemCache, cache.Bytes())
+		_ = s.WriteDerived(lorepath.ItemCache, cache.Bytes())
 	}
 	b := Built{Report: rep, Skipped: skipped}
 	b.Read, b.All = cache.Read()
@@ -174,7 +174,7 @@ func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
 	if old, err := s.ReadFile(lorepath.Manifest); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	return true, s.WriteFile(lorepath.Manifest, data)
+	return true, s.WriteDerived(lorepath.Manifest, data)
 }
 
 // loadCache reads what the last build knew of the item files, salted

@@ -35,6 +35,9 @@ func TestNoWriteThroughALink(t *testing.T) {
 	if _, err := s.Lock(); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("Lock in a linked cache: %v", err)
 	}
+	if err := s.WriteDerived(".lore/cache/manifest", []byte("x")); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("WriteDerived through a linked cache: %v", err)
+	}
 	if f, err := openAppend(s.Path(".lore/cache/scan.log")); !errors.Is(err, ErrSymlink) {
 		f.Close()
 		t.Fatalf("openAppend through a linked cache: %v", err)
@@ -106,5 +109,29 @@ func TestNoWriteThroughALinkToARepository(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(other, "cache")); len(entries) != 1 {
 		t.Errorf("%d entries in the other checkout's cache", len(entries))
+	}
+}
+
+// A derived file is replaced whole, with no temp file left beside it.
+func TestWriteDerivedReplaces(t *testing.T) {
+	s, err := Open(tempRepo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{"first, the longer one", "second"} {
+		if err := s.WriteDerived(".lore/cache/items", []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.ReadFile(".lore/cache/items"); string(got) != data {
+			t.Fatalf("read %q, wrote %q", got, data)
+		}
+	}
+	entries, _ := os.ReadDir(s.Path(".lore/cache"))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !reflect.DeepEqual(names, []string{"items", "write.lock"}) {
+		t.Errorf("cache folder holds %q", names)
 	}
 }

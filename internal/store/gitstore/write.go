@@ -57,6 +57,30 @@ func step(partial func()) {
 // tests.
 var opts = filewrite.Options{Sync: true, Step: step}
 
+// derived are the write options of the files a build derives from the
+// others (the manifest, the item cache): atomic but not synced. A power
+// cut may leave one empty or short; its reader finds that out (the
+// manifest's sizes and checksums, the cache's encoding) and the next
+// build writes it again, so syncing megabytes on every build buys nothing.
+var derived = filewrite.Options{Step: step}
+
+// WriteDerived writes a repo-relative file a build derives (derived)
+// atomically, under the store lock.
+func (s *Store) WriteDerived(rel string, data []byte) error {
+	unlock, err := s.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := NoSymlink(s.Path(rel)); err != nil {
+		return err
+	}
+	if err := filewrite.Replace(s.Path(rel), data, derived); err != nil {
+		return fmt.Errorf("gitstore: %w", err)
+	}
+	return nil
+}
+
 // writeAtomic writes path with restic's order: temp file, fsync, rename,
 // fsync the folder, refusing a path through a link. It does not lock;
 // callers that share the file lock first. Outside this package, write
