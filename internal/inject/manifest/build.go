@@ -272,11 +272,23 @@ func (b *builder) table(grams map[uint32][]posting) (off, slots uint32) {
 	return off, uint32(n)
 }
 
+// recordGuess is about a record's size without its texts, to size the
+// record section once.
+const recordGuess = 192
+
 // records writes the items' records and texts, in id order.
 func (b *builder) records(fileOffs []uint32) error {
 	b.recOffs = make([]uint32, len(b.order))
 	b.headOffs = make([]uint32, len(b.order))
 	heads := make([][]byte, len(b.order))
+	// The texts are most of the file: sized once, the buffer is not
+	// copied as it grows (a fifth of a 10,000-item build's page faults).
+	texts := 0
+	for _, it := range b.src.Items {
+		texts += len(it.Text) + len(it.Fix)
+	}
+	b.texts.Grow(texts)
+	b.recs.Grow(len(b.order) * recordGuess)
 	for nw, old := range b.order {
 		it := b.src.Items[old]
 		h, err := encodeHead(nw, it)

@@ -1,9 +1,7 @@
 package compile
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"fmt"
 	"strings"
 
@@ -89,23 +87,17 @@ type Cache struct {
 	read int               // files parsed this build: how much the saved cache is out of date
 }
 
-// cacheFile is what the cache file holds (encoding/gob).
-type cacheFile struct {
-	Salt  string
-	Known []*Known
-}
-
 // LoadCache reads the cache a build saved (nil data: none). Saved under
 // another salt, or unreadable (truncated, corrupt), it is ignored: every
 // file is parsed and checked again. The salt is the caller's (the
 // binary's identity) with the revision and the records' size cap added.
 func LoadCache(data []byte, salt string, itemCap int) *Cache {
 	c := &Cache{salt: fmt.Sprintf("%s revision %d cap %d", salt, Revision, itemCap), old: map[string]*Known{}, hits: map[string]*Known{}}
-	var f cacheFile
-	if len(data) == 0 || gob.NewDecoder(bytes.NewReader(data)).Decode(&f) != nil || f.Salt != c.salt {
+	known, err := decodeKnown(data, c.salt)
+	if err != nil {
 		return c
 	}
-	for _, k := range f.Known {
+	for _, k := range known {
 		c.old[k.Path] = k
 	}
 	return c
@@ -205,10 +197,4 @@ func (c *Cache) Stale() bool {
 }
 
 // Bytes encodes what this build knows, for the next build.
-func (c *Cache) Bytes() []byte {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cacheFile{Salt: c.salt, Known: c.now}); err != nil {
-		return nil // nothing gob cannot encode is in it; an empty file is no cache
-	}
-	return buf.Bytes()
-}
+func (c *Cache) Bytes() []byte { return encodeKnown(c.salt, c.now) }

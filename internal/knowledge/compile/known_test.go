@@ -6,6 +6,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/synthetic"
 )
 
 func cacheItems(t *testing.T) []*markdown.Item {
@@ -110,5 +111,37 @@ func TestCacheReusesSameBytes(t *testing.T) {
 	}
 	if reused != 2 {
 		t.Errorf("%d verdicts reused, want the 2 with errors", reused)
+	}
+}
+
+// The cache's encoding gives back every field of what a parse works out,
+// on synthetic items shaped like real ones and on items with errors.
+func TestKnownCodecRoundTrip(t *testing.T) {
+	items := append(synthetic.Items(300), cacheItems(t)...)
+	var known []*Known
+	required := 0
+	for i, it := range items {
+		k := know(it, Scope(i%3), MaxItemBytes)
+		k.Stat = manifest.Stat{Ino: uint64(i), Size: uint64(k.Len), Mtime: int64(i) << 40, Ctime: -1, Absent: i%7 == 0}
+		k.item = nil
+		for _, l := range k.Rec.Required {
+			required += len(l)
+		}
+		known = append(known, k)
+	}
+	if required == 0 {
+		t.Fatal("no item has required literals: the test checks nothing of them")
+	}
+	got, err := decodeKnown(encodeKnown("s", known), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, known) {
+		for i := range known {
+			if !reflect.DeepEqual(got[i], known[i]) {
+				t.Fatalf("entry %d:\ngot  %+v\nwant %+v", i, got[i], known[i])
+			}
+		}
+		t.Fatalf("decoded %d entries, encoded %d", len(got), len(known))
 	}
 }
