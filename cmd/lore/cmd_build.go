@@ -12,7 +12,7 @@ import (
 // BuildCmd compiles .lore/ into the manifest the agent hook reads.
 type BuildCmd struct {
 	Quiet bool `help:"Print nothing but problems (what the git hooks run)."`
-	Force bool `help:"Rebuild even when no file under .lore/ changed."`
+	Force bool `help:"Rebuild from every item file, even when none changed (the build's item cache is not used)."`
 }
 
 // Run builds, or returns at once when no source changed since the last build.

@@ -151,7 +151,7 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 		if err := os.Remove(r.Path(lorepath.ItemCache)); err != nil {
 			t.Fatal(err)
 		}
-		want, cold, err := compileStore(s, false)
+		want, cold, err := compileStore(s, false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,6 +164,9 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 			t.Fatalf("after %s: %d shadowed, %d always on: the store lost what the test is about", what, cold.Report.Shadowed, cold.Report.AlwaysOn)
 		}
 		r.Write(lorepath.ItemCache, cache)
+	}
+	if b, err := Build(s, BuildOptions{Force: true}); err != nil || b.Read != b.All || b.All < 120 {
+		t.Errorf("a forced build read %d of %d item files (%v), want all", b.Read, b.All, err)
 	}
 	if checked == 0 || folded == 0 {
 		t.Fatalf("%d excluded, %d folded over the edits: the test checks nothing of the cached errors or skills", checked, folded)
