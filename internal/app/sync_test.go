@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/store/sources"
 	"github.com/lore-agents/lore/internal/testrepo"
@@ -373,5 +375,39 @@ func TestUserConfigSources(t *testing.T) {
 	}
 	if _, err := Build(s, BuildOptions{}); err == nil || !strings.HasPrefix(err.Error(), userConfig+":2: sources[0].url:") {
 		t.Fatalf("a broken user config: %v", err)
+	}
+}
+
+// A sync that brings a new commit moves the source to a new checkout:
+// every org file has a new stat, so the build reads them again (the
+// cache still has the verdicts of unchanged bytes), and its manifest is
+// the one a build from nothing writes, with the pushed change in it.
+func TestSyncedChangeBuildsAsFromNothing(t *testing.T) {
+	hermetic(t)
+	work, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync: %+v, %v", r, err)
+	}
+	work.Write(".lore/lessons/plan.md", scopedLesson(idOrg, "Org plan, revised", "active"))
+	work.Write(".lore/lessons/new.md", scopedLesson("01JRQABE0000000000000000N1", "Org new", "active"))
+	work.Commit("2026-01-06T10:00:00Z", "revise")
+	work.Git("push", "-q", "origin", "main")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() || !r.Sources[0].Changed {
+		t.Fatalf("second sync: %+v, %v", r, err)
+	}
+	got, err := s.ReadFile(lorepath.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := compileStore(s, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("the synced build's manifest differs from a build from nothing")
+	}
+	if !bytes.Contains(got, []byte("Org plan, revised")) || !bytes.Contains(got, []byte("acme:lessons/new.md")) {
+		t.Fatal("the manifest misses the pushed change")
 	}
 }
