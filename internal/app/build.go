@@ -151,8 +151,8 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
 	cache := loadCache(s, compile.ItemCap(compile.Settings(sc.Config)), fromScratch)
 	cache.Match(snap)
-	in, skipped := loadInput(s, sc, cache.Has)
-	in.Snapshot, in.Cache = snap, cache
+	in, skipped := buildInput(s, sc, cache)
+	in.Snapshot = snap
 	data, rep, err := compile.Build(in)
 	if err != nil {
 		return nil, Built{}, err
@@ -162,7 +162,7 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 		_ = s.WriteDerived(lorepath.ItemCache, cache.Bytes())
 	}
 	b := Built{Report: rep, Skipped: skipped}
-	b.Read, b.All = cache.Read()
+	b.Read, b.All = cache.Counts()
 	return data, b, nil
 }
 

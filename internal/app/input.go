@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,25 +113,53 @@ func readUserConfig(dir string) (config.User, error) {
 // and skill documents, and the items of the other scopes' stores. Files
 // that cannot be read or parsed come back as errs and are skipped.
 func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
-	return loadInput(s, sc, nil)
-}
-
-// loadInput is CompileInput without the item files skip names (as loaded;
-// nil skips none): those the build's cache has unchanged.
-func loadInput(s *gitstore.Store, sc Scopes, skip func(path string) bool) (in compile.Input, errs []error) {
-	in.Config = sc.Config
-	in.Items, errs = s.LoadExcept(skip)
-	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
-	skills, serrs := loadSkills(s)
-	in.Skills, errs = skills, append(errs, serrs...)
-	for _, st := range sc.Stores {
+	in, errs = baseInput(s, sc)
+	items, lerrs := s.Load()
+	in.Items, errs = items, append(lerrs, errs...)
+	for i, st := range in.Stores {
 		if st.Dir != "" {
 			var serrs []error
-			st.Items, serrs = compile.LoadDirExcept(st.Dir, st.Name, skip)
+			in.Stores[i].Items, serrs = compile.LoadDir(st.Dir, st.Name)
 			errs = append(errs, serrs...)
 		}
-		in.Stores = append(in.Stores, st)
 	}
+	return in, errs
+}
+
+// buildInput is CompileInput for a build: the item files go through the
+// cache, which reads only those it does not have unchanged.
+func buildInput(s *gitstore.Store, sc Scopes, cache *compile.Cache) (compile.Input, []error) {
+	in, errs := baseInput(s, sc)
+	rels, err := s.ItemFiles()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	var files []compile.File
+	for _, rel := range rels {
+		if !cache.Has(rel) {
+			files = append(files, compile.File{Abs: s.Path(rel), Path: rel})
+		}
+	}
+	errs = append(cache.Read(files, compile.Project), errs...)
+	for _, st := range in.Stores {
+		if st.Dir == "" {
+			continue
+		}
+		all, lerrs := compile.ListDir(st.Dir, st.Name)
+		errs = append(errs, lerrs...)
+		errs = append(errs, cache.Read(slices.DeleteFunc(all, func(f compile.File) bool { return cache.Has(f.Path) }), st.Scope)...)
+	}
+	in.Cache = cache
+	return in, errs
+}
+
+// baseInput is what every input has besides the item files: the config,
+// the learnings file, the skill documents and the other scopes' stores.
+func baseInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
+	in.Config = sc.Config
+	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
+	in.Skills, errs = loadSkills(s)
+	in.Stores = slices.Clone(sc.Stores)
 	return in, errs
 }
 

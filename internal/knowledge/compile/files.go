@@ -56,12 +56,23 @@ func UserDir() string {
 // pitfalls/, decisions/). Paths are origin+":"+folder+"/"+name.
 // A missing folder is an empty store; files that cannot be parsed are
 // returned as errors and skipped.
-func LoadDir(dir, origin string) ([]*markdown.Item, []error) { return LoadDirExcept(dir, origin, nil) }
+func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
+	files, errs := ListDir(dir, origin)
+	items := make([]*markdown.Item, len(files))
+	read := make([]error, len(files))
+	parallel.Each(len(files), func(i int) { items[i], read[i] = ReadItem(files[i].Abs, files[i].Path) })
+	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
+		append(errs, slices.DeleteFunc(read, func(err error) bool { return err == nil })...)
+}
 
-// LoadDirExcept is LoadDir without the files skip names (as loaded:
-// origin:folder/name; nil skips none): those a build's cache has unchanged.
-func LoadDirExcept(dir, origin string, skip func(path string) bool) ([]*markdown.Item, []error) {
-	var files []string // folder/name
+// File is an item file a build reads: where it is, and its path as
+// loaded (repo-relative, or origin:folder/name).
+type File struct{ Abs, Path string }
+
+// ListDir lists the item files of a store folder laid out like .lore/,
+// as LoadDir reads them; a folder that cannot be read is an error.
+func ListDir(dir, origin string) ([]File, []error) {
+	var files []File
 	var errs []error
 	for _, kind := range markdown.Kinds {
 		folder := markdown.Folder(kind)
@@ -74,17 +85,10 @@ func LoadDirExcept(dir, origin string, skip func(path string) bool) ([]*markdown
 			continue
 		}
 		for _, e := range entries {
-			rel := folder + "/" + e.Name()
-			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") && (skip == nil || !skip(origin+":"+rel)) {
-				files = append(files, rel)
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
+				files = append(files, File{Abs: filepath.Join(dir, folder, e.Name()), Path: origin + ":" + folder + "/" + e.Name()})
 			}
 		}
 	}
-	items := make([]*markdown.Item, len(files))
-	read := make([]error, len(files))
-	parallel.Each(len(files), func(i int) {
-		items[i], read[i] = ReadItem(filepath.Join(dir, filepath.FromSlash(files[i])), origin+":"+files[i])
-	})
-	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
-		append(errs, slices.DeleteFunc(read, func(err error) bool { return err == nil })...)
+	return files, errs
 }

@@ -3,6 +3,7 @@ package compile
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
@@ -58,11 +59,13 @@ func (k *Known) facts(it *markdown.Item, itemCap int) {
 }
 
 // digest identifies an item by its path and bytes.
-func digest(it *markdown.Item) [sha256.Size]byte {
+func digest(it *markdown.Item) [sha256.Size]byte { return digestOf(it.Path, it.Raw()) }
+
+func digestOf(path string, data []byte) [sha256.Size]byte {
 	h := sha256.New()
-	h.Write([]byte(it.Path))
+	h.Write([]byte(path))
 	h.Write([]byte{0})
-	h.Write(it.Raw())
+	h.Write(data)
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
@@ -80,11 +83,13 @@ func moreImportant(a, b *Known) bool {
 // out the file system's racy window, so a change after it always changes
 // the stat (docs/design.md, Manifest freshness).
 type Cache struct {
-	salt string
-	old  map[string]*Known // read from the last build's cache file
-	hits map[string]*Known // the entries of unchanged files (Match)
-	now  []*Known          // known this build, with a snapshot stat: what Bytes saves
-	read int               // files parsed this build: how much the saved cache is out of date
+	salt    string
+	itemCap int
+	old     map[string]*Known   // read from the last build's cache file
+	hits    map[string]*Known   // the entries of unchanged files (Match)
+	fresh   map[string][]*Known // by store name ("" the project's): the files Read read
+	now     []*Known            // known this build, with a snapshot stat: what Bytes saves
+	read    int                 // files read this build: how much the saved cache is out of date
 }
 
 // LoadCache reads the cache a build saved (nil data: none). Saved under
@@ -92,7 +97,8 @@ type Cache struct {
 // file is parsed and checked again. The salt is the caller's (the
 // binary's identity) with the revision and the records' size cap added.
 func LoadCache(data []byte, salt string, itemCap int) *Cache {
-	c := &Cache{salt: fmt.Sprintf("%s revision %d cap %d", salt, Revision, itemCap), old: map[string]*Known{}, hits: map[string]*Known{}}
+	c := &Cache{salt: fmt.Sprintf("%s revision %d cap %d", salt, Revision, itemCap), itemCap: itemCap,
+		old: map[string]*Known{}, hits: map[string]*Known{}, fresh: map[string][]*Known{}}
 	known, err := decodeKnown(data, c.salt)
 	if err != nil {
 		return c
@@ -128,16 +134,58 @@ func (c *Cache) Has(path string) bool {
 	return ok
 }
 
-// known returns what the build knows of a store's files: the parsed items,
-// worked out over all cores (what the cache has of the same bytes taken
-// from it), and the cache's unchanged files of that store.
+// Read reads the files (those Has does not have) over all cores, each
+// once: a file whose bytes the cache has (touched, checked out again) is
+// taken from it unparsed; any other is parsed, checked and rendered, and
+// the parsed item dropped, so the YAML trees of 10,000 files are never
+// all alive at once (they were most of a cold build's memory). Files that
+// cannot be read or parsed come back as errors and are left out.
+func (c *Cache) Read(files []File, scope Scope) []error {
+	known := make([]*Known, len(files))
+	errs := make([]error, len(files))
+	parallel.Each(len(files), func(i int) { known[i], errs[i] = c.readFile(files[i], scope) })
+	for _, k := range known {
+		if k != nil {
+			name := storeName(k.Path)
+			c.fresh[name] = append(c.fresh[name], k)
+		}
+	}
+	c.read += len(files)
+	return slices.DeleteFunc(errs, func(err error) bool { return err == nil })
+}
+
+func (c *Cache) readFile(f File, scope Scope) (*Known, error) {
+	data, err := readItemBytes(f.Abs, f.Path)
+	if err != nil {
+		return nil, err
+	}
+	if old, ok := c.old[f.Path]; ok && old.Scope == scope && old.Digest == digestOf(f.Path, data) {
+		k := *old
+		return &k, nil
+	}
+	it, err := markdown.Parse(f.Path, data)
+	if err != nil {
+		return nil, err
+	}
+	k := know(it, scope, c.itemCap)
+	k.item = nil // fold reads a skill's lessons again
+	return k, nil
+}
+
+// known returns what the build knows of a store's files: the items the
+// caller parsed, worked out over all cores, and, from the cache, the files
+// it read and those it had unchanged.
 func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap int) []*Known {
 	out := make([]*Known, len(items))
-	parallel.Each(len(items), func(i int) { out[i] = c.parsed(items[i], st.Scope, itemCap) })
+	parallel.Each(len(items), func(i int) { out[i] = know(items[i], st.Scope, itemCap) })
 	if c == nil {
 		return out
 	}
-	c.read += len(items)
+	for _, k := range c.fresh[st.Name] {
+		if k.Scope == st.Scope {
+			out = append(out, k)
+		}
+	}
 	for _, k := range out {
 		if st, ok := snap.stat(k.Path); ok {
 			k.Stat = st
@@ -153,22 +201,9 @@ func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap i
 	return out
 }
 
-// parsed is know(it), reusing the cached verdict and record of the same
-// bytes (a file touched, or checked out again unchanged).
-func (c *Cache) parsed(it *markdown.Item, scope Scope, itemCap int) *Known {
-	if c != nil {
-		if old, ok := c.old[it.Path]; ok && old.Scope == scope && old.Digest == digest(it) {
-			k := *old
-			k.item = it
-			return &k
-		}
-	}
-	return know(it, scope, itemCap)
-}
-
-// Read counts the item files this build read and parsed (nil: none
-// known); the others the cache had unchanged.
-func (c *Cache) Read() (read, all int) {
+// Counts says how many item files this build read, of all it knows;
+// the others the cache had unchanged.
+func (c *Cache) Counts() (read, all int) {
 	if c == nil {
 		return 0, 0
 	}

@@ -1,22 +1,28 @@
 package compile
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/synthetic"
 )
 
+var cacheDocs = map[string]string{
+	".lore/lessons/ok.md":     lessonHead + "Fine.\n",
+	".lore/lessons/bad.md":    "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V2\nkind: lesson\ntitle: t\nstatus: bogus\n---\n\n## Fix\nx\n",
+	".lore/lessons/unsafe.md": "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V3\nkind: lesson\ntitle: t\nstatus: active\n---\n\n## Fix\nUse sk-proj-abc123DEF456ghi789JKL0.\n",
+}
+
 func cacheItems(t *testing.T) []*markdown.Item {
 	t.Helper()
 	var out []*markdown.Item
-	for rel, doc := range map[string]string{
-		"lessons/ok.md":     lessonHead + "Fine.\n",
-		"lessons/bad.md":    "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V2\nkind: lesson\ntitle: t\nstatus: bogus\n---\n\n## Fix\nx\n",
-		"lessons/unsafe.md": "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4T6V3\nkind: lesson\ntitle: t\nstatus: active\n---\n\n## Fix\nUse sk-proj-abc123DEF456ghi789JKL0.\n",
-	} {
+	for rel, doc := range cacheDocs {
 		it, err := markdown.Parse(rel, []byte(doc))
 		if err != nil {
 			t.Fatal(err)
@@ -26,21 +32,36 @@ func cacheItems(t *testing.T) []*markdown.Item {
 	return out
 }
 
-// savedCache is a cache that knows the items, each with a stat of its own.
-func savedCache(t *testing.T, items []*markdown.Item, salt string, itemCap int) ([]byte, Snapshot) {
+// cacheRoot is a work tree with cacheDocs' files, and the files as a
+// build reads them.
+func cacheRoot(t *testing.T) (string, []File) {
 	t.Helper()
-	snap := Snapshot{files: map[string]int{}}
-	for i, it := range items {
-		snap.files[it.Path] = len(snap.Files)
-		snap.Files = append(snap.Files, manifest.Watched{Path: it.Path, Stat: manifest.Stat{Ino: uint64(i + 1), Size: uint64(len(it.Raw()))}})
+	root := t.TempDir()
+	var files []File
+	for rel, doc := range cacheDocs {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, File{Abs: abs, Path: rel})
 	}
-	c := LoadCache(nil, salt, itemCap)
+	return root, files
+}
+
+// builtCache is the cache a build of the files saves, and its snapshot.
+func builtCache(t *testing.T, root string, files []File, saved []byte, salt string) (*Cache, Snapshot) {
+	t.Helper()
+	snap := TakeSnapshot(root, nil, "")
+	c := LoadCache(saved, salt, MaxItemBytes)
 	c.Match(snap)
-	c.known(items, Store{Scope: Project}, snap, itemCap)
-	if !c.Stale() {
-		t.Fatal("a first build saves nothing")
+	if errs := c.Read(slices.DeleteFunc(slices.Clone(files), func(f File) bool { return c.Has(f.Path) }), Project); len(errs) > 0 {
+		t.Fatal(errs)
 	}
-	return c.Bytes(), snap
+	c.known(nil, Store{Scope: Project}, snap, MaxItemBytes)
+	return c, snap
 }
 
 // TestCacheRoundTrip: a saved cache loads back what a parse works out, is
@@ -48,18 +69,22 @@ func savedCache(t *testing.T, items []*markdown.Item, salt string, itemCap int) 
 // salt or record cap; a truncated file loads as none (never a panic, never
 // a partial set).
 func TestCacheRoundTrip(t *testing.T) {
-	items := cacheItems(t)
-	saved, snap := savedCache(t, items, "a", MaxItemBytes)
+	root, files := cacheRoot(t)
+	first, snap := builtCache(t, root, files, nil, "a")
+	if !first.Stale() {
+		t.Fatal("a first build saves nothing")
+	}
+	saved := first.Bytes()
 	again := LoadCache(saved, "a", MaxItemBytes)
 	again.Match(snap)
 	bad, unsafe := 0, 0
-	for _, it := range items {
+	for _, it := range cacheItems(t) {
 		k, want := again.hits[it.Path], know(it, Project, MaxItemBytes)
 		if k == nil {
 			t.Fatalf("%s: not taken from the cache", it.Path)
 		}
 		k.Stat, want.item = manifest.Stat{}, nil
-		if !reflect.DeepEqual(k.Errs, want.Errs) || k.Unsafe != want.Unsafe || k.Rec.Text != want.Rec.Text || k.Digest != want.Digest {
+		if !reflect.DeepEqual(k, want) {
 			t.Errorf("%s: loaded %+v, parsed %+v", it.Path, k, want)
 		}
 		bad += min(len(k.Errs), 1)
@@ -91,19 +116,24 @@ func TestCacheRoundTrip(t *testing.T) {
 }
 
 // A file read again with the bytes the cache has (touched, checked out
-// again) is not checked again: its entry is reused with the new stat.
+// again) is taken from the cache unparsed, with its new stat.
 func TestCacheReusesSameBytes(t *testing.T) {
-	items := cacheItems(t)
-	saved, snap := savedCache(t, items, "a", MaxItemBytes)
-	for i := range snap.Files {
-		snap.Files[i].Stat.Mtime += 10
+	root, files := cacheRoot(t)
+	first, _ := builtCache(t, root, files, nil, "a")
+	later := time.Now().Add(time.Hour)
+	for _, f := range files {
+		if err := os.Chtimes(f.Abs, later, later); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c := LoadCache(saved, "a", MaxItemBytes)
-	c.Match(snap)
+	c, snap := builtCache(t, root, files, first.Bytes(), "a")
+	if read, all := c.Counts(); read != 3 || all != 3 {
+		t.Fatalf("read %d of %d files, want all 3 (every stat changed)", read, all)
+	}
 	reused := 0
-	for _, k := range c.known(items, Store{Scope: Project}, snap, MaxItemBytes) {
-		if k.Stat != snap.Files[snap.files[k.Path]].Stat || k.item == nil {
-			t.Errorf("%s: stat %+v, parsed %v", k.Path, k.Stat, k.item != nil)
+	for _, k := range c.now {
+		if k.Stat != snap.Files[snap.files[k.Path]].Stat {
+			t.Errorf("%s: stat %+v, not the new one", k.Path, k.Stat)
 		}
 		if old := c.old[k.Path]; len(k.Errs) > 0 && k.Errs[0] == old.Errs[0] { // the same error, not one checked again
 			reused++

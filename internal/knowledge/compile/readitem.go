@@ -16,6 +16,15 @@ import (
 // hundreds of megabytes. The read is bounded too, for a file that grows
 // between the stat and the read.
 func ReadItem(path, rel string) (*markdown.Item, error) {
+	data, err := readItemBytes(path, rel)
+	if err != nil {
+		return nil, err
+	}
+	return markdown.Parse(rel, data)
+}
+
+// readItemBytes is ReadItem's read, with its size limits.
+func readItemBytes(path, rel string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -35,7 +44,7 @@ func ReadItem(path, rel string) (*markdown.Item, error) {
 	if len(data) > lint.MaxItemBytes {
 		return nil, oversized(rel, int64(len(data)))
 	}
-	return markdown.Parse(rel, data)
+	return data, nil
 }
 
 func oversized(rel string, size int64) *markdown.Error {

@@ -220,17 +220,10 @@ func (s *Store) ItemFiles() ([]string, error) {
 // Load parses every item. Files that cannot be parsed are returned as
 // errors (each a *markdown.Error naming the file and line) and skipped;
 // the rest still load, in ItemFiles' order.
-func (s *Store) Load() ([]*markdown.Item, []error) { return s.LoadExcept(nil) }
-
-// LoadExcept is Load without the files skip names (repo-relative; nil
-// skips none): those a build's cache has unchanged.
-func (s *Store) LoadExcept(skip func(rel string) bool) ([]*markdown.Item, []error) {
+func (s *Store) Load() ([]*markdown.Item, []error) {
 	files, err := s.ItemFiles()
 	if err != nil {
 		return nil, []error{err}
-	}
-	if skip != nil {
-		files = slices.DeleteFunc(files, skip)
 	}
 	items := make([]*markdown.Item, len(files))
 	errs := make([]error, len(files))
