@@ -197,15 +197,17 @@ func (m *Manifest) Stale(root string, revision uint32) string {
 	if m.Revision() != revision {
 		return fmt.Sprintf("stale: built by compiler revision %d", m.Revision())
 	}
-	if err := m.Verify(); err != nil {
-		return "corrupt: " + err.Error()
-	}
+	// The stats first: they stop at the first change, where checking every
+	// record first cost a one-file build at 10,000 items 20 ms for nothing.
 	p, err := m.ChangedAny(root)
 	if err != nil {
 		return "corrupt: " + err.Error()
 	}
 	if p != "" {
 		return fmt.Sprintf("stale: %s changed", p)
+	}
+	if err := m.Verify(); err != nil {
+		return "corrupt: " + err.Error()
 	}
 	return ""
 }
