@@ -182,3 +182,22 @@ func writeFile(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// A project file whose name has a colon is the project's, not a store's
+// (origin:path): it is compiled, built from nothing and from the cache.
+func TestColonInAFileName(t *testing.T) {
+	r := testrepo.New(t)
+	s := r.Store()
+	if _, err := Init(s, InitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Write(lorepath.Dir+"/lessons/ci:timeouts.md", "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4TC01\nkind: lesson\ntitle: Raise the CI timeout first\n"+
+		"status: active\npriority: high\ntriggers:\n  tools: [Bash]\n  commands: ['\\bgo\\s+test\\b']\n---\n\n## Fix\nRaise the timeout.\n")
+	if b, err := Build(s, BuildOptions{Force: true}); err != nil || b.Report.Compiled != 1 {
+		t.Fatalf("build from nothing: %d compiled, %v", b.Report.Compiled, err)
+	}
+	r.Write(lorepath.Dir+"/lessons/other.md", "---\nid: 01JQXYZ8K2M4N6P8Q0R2S4TC02\nkind: lesson\ntitle: Other\nstatus: active\n---\n\n## Fix\nx\n")
+	if b, err := Build(s, BuildOptions{}); err != nil || b.Report.Compiled != 2 || b.Read != 1 {
+		t.Fatalf("build with the cache: %d compiled, %d read, %v", b.Report.Compiled, b.Read, err)
+	}
+}

@@ -140,14 +140,14 @@ func buildInput(s *gitstore.Store, sc Scopes, cache *compile.Cache) (compile.Inp
 			files = append(files, compile.File{Abs: s.Path(rel), Path: rel})
 		}
 	}
-	errs = append(cache.Read(files, compile.Project), errs...)
+	errs = append(cache.Read(files, compile.Store{Scope: compile.Project}), errs...)
 	for _, st := range in.Stores {
 		if st.Dir == "" {
 			continue
 		}
 		all, lerrs := compile.ListDir(st.Dir, st.Name)
 		errs = append(errs, lerrs...)
-		errs = append(errs, cache.Read(slices.DeleteFunc(all, func(f compile.File) bool { return cache.Has(f.Path) }), st.Scope)...)
+		errs = append(errs, cache.Read(slices.DeleteFunc(all, func(f compile.File) bool { return cache.Has(f.Path) }), st)...)
 	}
 	in.Cache = cache
 	return in, errs

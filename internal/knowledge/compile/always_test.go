@@ -19,7 +19,7 @@ func TestAlwaysOnBudget(t *testing.T) {
 	}
 	var known []*Known
 	for _, it := range items {
-		known = append(known, know(it, Project, MaxItemBytes))
+		known = append(known, know(it, Store{Scope: Project}, MaxItemBytes))
 	}
 	a := alwaysOn(known, 1024)
 	got := a.Text

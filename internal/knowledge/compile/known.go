@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -17,7 +16,8 @@ import (
 // (docs/design.md, Incremental build).
 type Known struct {
 	Path       string            // as loaded: repo-relative, or origin:folder/name
-	Scope      Scope             // (a cached entry of another scope is not used)
+	Scope      Scope             // (a cached entry of another scope or store is not used)
+	Store      string            // the store's name, "" for the project's
 	Stat       manifest.Stat     // the snapshot's stat of the file: the cache key
 	Digest     [sha256.Size]byte // of the path and bytes
 	Len        int               // the file's size in bytes
@@ -37,8 +37,8 @@ type Known struct {
 }
 
 // know works out what the merge needs of a parsed item.
-func know(it *markdown.Item, scope Scope, itemCap int) *Known {
-	k := &Known{Path: it.Path, Scope: scope, Digest: digest(it), Len: len(it.Raw()), item: it}
+func know(it *markdown.Item, st Store, itemCap int) *Known {
+	k := &Known{Path: it.Path, Scope: st.Scope, Store: st.Name, Digest: digest(it), Len: len(it.Raw()), item: it}
 	k.Errs, k.Unsafe = check(it)
 	k.facts(it, itemCap)
 	return k
@@ -140,26 +140,25 @@ func (c *Cache) Has(path string) bool {
 // the parsed item dropped, so the YAML trees of 10,000 files are never
 // all alive at once (they were most of a cold build's memory). Files that
 // cannot be read or parsed come back as errors and are left out.
-func (c *Cache) Read(files []File, scope Scope) []error {
+func (c *Cache) Read(files []File, st Store) []error {
 	known := make([]*Known, len(files))
 	errs := make([]error, len(files))
-	parallel.Each(len(files), func(i int) { known[i], errs[i] = c.readFile(files[i], scope) })
+	parallel.Each(len(files), func(i int) { known[i], errs[i] = c.readFile(files[i], st) })
 	for _, k := range known {
 		if k != nil {
-			name := storeName(k.Path)
-			c.fresh[name] = append(c.fresh[name], k)
+			c.fresh[st.Name] = append(c.fresh[st.Name], k)
 		}
 	}
 	c.read += len(files)
 	return slices.DeleteFunc(errs, func(err error) bool { return err == nil })
 }
 
-func (c *Cache) readFile(f File, scope Scope) (*Known, error) {
+func (c *Cache) readFile(f File, st Store) (*Known, error) {
 	data, err := readItemBytes(f.Abs, f.Path)
 	if err != nil {
 		return nil, err
 	}
-	if old, ok := c.old[f.Path]; ok && old.Scope == scope && old.Digest == digestOf(f.Path, data) {
+	if old, ok := c.old[f.Path]; ok && old.in(st) && old.Digest == digestOf(f.Path, data) {
 		k := *old
 		return &k, nil
 	}
@@ -167,7 +166,7 @@ func (c *Cache) readFile(f File, scope Scope) (*Known, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := know(it, scope, c.itemCap)
+	k := know(it, st, c.itemCap)
 	k.item = nil // fold reads a skill's lessons again
 	return k, nil
 }
@@ -177,12 +176,12 @@ func (c *Cache) readFile(f File, scope Scope) (*Known, error) {
 // it read and those it had unchanged.
 func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap int) []*Known {
 	out := make([]*Known, len(items))
-	parallel.Each(len(items), func(i int) { out[i] = know(items[i], st.Scope, itemCap) })
+	parallel.Each(len(items), func(i int) { out[i] = know(items[i], st, itemCap) })
 	if c == nil {
 		return out
 	}
 	for _, k := range c.fresh[st.Name] {
-		if k.Scope == st.Scope {
+		if k.in(st) {
 			out = append(out, k)
 		}
 	}
@@ -192,8 +191,8 @@ func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap i
 			c.now = append(c.now, k)
 		}
 	}
-	for path, k := range c.hits {
-		if storeName(path) == st.Name && k.Scope == st.Scope {
+	for _, k := range c.hits {
+		if k.in(st) {
 			out = append(out, k)
 			c.now = append(c.now, k)
 		}
@@ -210,14 +209,8 @@ func (c *Cache) Counts() (read, all int) {
 	return c.read, c.read + len(c.hits)
 }
 
-// storeName is the origin of a path as loaded: "" for the project's.
-func storeName(path string) string {
-	name, _, found := strings.Cut(path, ":")
-	if !found {
-		return ""
-	}
-	return name
-}
+// in says the file is one of the store's.
+func (k *Known) in(st Store) bool { return k.Scope == st.Scope && k.Store == st.Name }
 
 // Stale says the saved cache is worth writing again: every file it has
 // was parsed, or at least one in a hundred it has were (a one-file change

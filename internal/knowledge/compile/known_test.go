@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -57,7 +58,7 @@ func builtCache(t *testing.T, root string, files []File, saved []byte, salt stri
 	snap := TakeSnapshot(root, nil, "")
 	c := LoadCache(saved, salt, MaxItemBytes)
 	c.Match(snap)
-	if errs := c.Read(slices.DeleteFunc(slices.Clone(files), func(f File) bool { return c.Has(f.Path) }), Project); len(errs) > 0 {
+	if errs := c.Read(slices.DeleteFunc(slices.Clone(files), func(f File) bool { return c.Has(f.Path) }), Store{Scope: Project}); len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	c.known(nil, Store{Scope: Project}, snap, MaxItemBytes)
@@ -79,7 +80,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	again.Match(snap)
 	bad, unsafe := 0, 0
 	for _, it := range cacheItems(t) {
-		k, want := again.hits[it.Path], know(it, Project, MaxItemBytes)
+		k, want := again.hits[it.Path], know(it, Store{Scope: Project}, MaxItemBytes)
 		if k == nil {
 			t.Fatalf("%s: not taken from the cache", it.Path)
 		}
@@ -151,7 +152,7 @@ func TestKnownCodecRoundTrip(t *testing.T) {
 	var known []*Known
 	required := 0
 	for i, it := range items {
-		k := know(it, Scope(i%3), MaxItemBytes)
+		k := know(it, Store{Scope: Scope(i % 3), Name: fmt.Sprint("s", i%3)}, MaxItemBytes)
 		k.Stat = manifest.Stat{Ino: uint64(i), Size: uint64(k.Len), Mtime: int64(i) << 40, Ctime: -1, Absent: i%7 == 0}
 		k.item = nil
 		for _, l := range k.Rec.Required {

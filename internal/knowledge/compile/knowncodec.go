@@ -20,7 +20,7 @@ import (
 // Strings are a uvarint length and the bytes; a list is a uvarint count
 // and its strings; a list that may be nil inside a list of lists is its
 // count plus one, 0 for nil.
-const cacheMagic = "LORECACHE1\x00"
+const cacheMagic = "LORECACHE2\x00"
 
 var errCache = errors.New("compile: item cache cut short or malformed")
 
@@ -31,6 +31,7 @@ func encodeKnown(salt string, known []*Known) []byte {
 	for _, k := range known {
 		b = appendStr(b, k.Path)
 		b = append(b, byte(k.Scope))
+		b = appendStr(b, k.Store)
 		b = appendStat(b, k.Stat)
 		b = append(b, k.Digest[:]...)
 		b = binary.AppendUvarint(b, uint64(k.Len))
@@ -212,7 +213,7 @@ func (d *knownDecoder) list() []string {
 }
 
 func (d *knownDecoder) known() *Known {
-	k := &Known{Path: d.str(), Scope: Scope(d.byte()), Stat: d.stat()}
+	k := &Known{Path: d.str(), Scope: Scope(d.byte()), Store: d.str(), Stat: d.stat()}
 	copy(k.Digest[:], d.take(uint64(len(k.Digest))))
 	k.Len = int(d.uvarint())
 	k.ID, k.Status = d.str(), d.str()
