@@ -63,6 +63,9 @@ func checkText(p string, data []byte) []Finding {
 // one finding at its first character, counting the rest (a tag-smuggled
 // sentence is one problem to remove, not a hundred).
 func checkHidden(p string, data []byte) []Finding {
+	if ascii(data) {
+		return nil // no ASCII character is hidden: most items
+	}
 	var out []Finding
 	line, col := 1, 0
 	more := 0 // hidden characters after the first of the current run
@@ -103,6 +106,16 @@ func checkHidden(p string, data []byte) []Finding {
 	return out
 }
 
+// ascii says data holds no byte of a multi-byte character.
+func ascii(data []byte) bool {
+	for _, c := range data {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // position returns the 1-based line and character column of a byte offset.
 func position(data []byte, off int) (line, col int) {
 	start := strings.LastIndexByte(string(data[:off]), '\n') + 1
@@ -127,8 +140,11 @@ var descriptive = map[string]bool{"mistake": true, "issue": true, "impact": true
 // checkFetch flags shell pipelines from a network fetcher into an
 // interpreter in the sections an agent is told to follow.
 func checkFetch(it *markdown.Item) []Finding {
-	var out []Finding
 	raw := it.Raw()
+	if !namesFetcher(string(raw)) {
+		return nil // no line can name one: most items (see namesFetcher)
+	}
+	var out []Finding
 	for _, s := range it.Sections {
 		if !descriptive[strings.ToLower(s.Title)] {
 			out = append(out, sectionFetches(it.Path, raw, s)...)

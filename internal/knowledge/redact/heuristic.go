@@ -92,13 +92,27 @@ func heuristicSpans(s, lower string) ([]Span, error) {
 	var out []Span
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
-	// its few candidate lines cost.
+	// its few candidate lines cost. Where lower-casing changed the text's
+	// length (a few runes, such as the Kelvin sign, change their UTF-8
+	// length), offsets in lower are not those in s, and each line is read
+	// on its own as before.
+	var lines [][2]int
+	var seen []int
+	if len(lower) == len(s) {
+		lines = lineRanges(s)
+		seen = make([]int, len(lines))
+	}
 	for i := range heuristics {
 		h := &heuristics[i]
-		if h.kind != "private-key" {
+		switch {
+		case h.kind == "private-key":
+			if containsAny(lower, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+			}
+		case seen != nil:
+			out = h.hitSpans(out, heurRes[i], s, lower, lines, seen, i+1)
+		default:
 			out = h.lineSpans(out, heurRes[i], s, lower)
-		} else if containsAny(lower, h.literal) {
-			out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
 		}
 	}
 	return out, nil
@@ -223,15 +237,20 @@ func assignedWord(s, w string) bool {
 		if i < 0 {
 			return false
 		}
-		j := off + i + len(w)
-		for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
-			j++
-		}
-		if j < len(s) && (s[j] == ':' || s[j] == '=') {
+		if assignedAt(s, off+i+len(w)) {
 			return true
 		}
 		off += i + 1
 	}
+}
+
+// assignedAt says s[j:] starts with : or =, past any quotes, backslashes
+// and blanks.
+func assignedAt(s string, j int) bool {
+	for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+		j++
+	}
+	return j < len(s) && (s[j] == ':' || s[j] == '=')
 }
 
 func containsAny(s string, lits []string) bool {

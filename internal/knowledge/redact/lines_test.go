@@ -1,0 +1,73 @@
+package redact
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/synthetic"
+)
+
+// TestHitSpansPerLine: searching each literal once over the whole text
+// (hitSpans) finds the spans reading every line for every literal
+// (lineSpans) finds, in the same order, over gitleaks' rule examples
+// (alone and run together, as lint reads a file), a synthetic store's
+// items, ordinary prose and texts made to put hits at line edges.
+func TestHitSpansPerLine(t *testing.T) {
+	texts := []string{"", "\n", "password=hunter2x9", "a\n\npassword :\n= x\ntoken\n: abcdef12345678\n",
+		"key\n=sk-abcdefghij1234567890\nkey-0123456789abcdefghijklmnopqrstuv\nACabcdef0123456789abcdef0123456789ab",
+		"\"password\"\n: \"x\"\nexport API_TOKEN=a8f9e2b1c4d7\nDB_PASSWORD = 's3cr3t-Value'\n\n",
+		// Lower-casing moves these bytes but keeps the length (Ⱥ grows by
+		// one, the Kelvin sign shrinks by two): offsets are still s's.
+		"ȺȺ password=hunter2x9 \u212a\ntoken: abcdef12345678\nȺ\u212aȺ secret = q8Zr2LmN4pX7\n"}
+	var long strings.Builder
+	for _, ex := range readGitleaksExamples(t, false) {
+		texts = append(texts, ex.Text)
+		if long.WriteString(ex.Text + "\n"); long.Len() > 8<<10 {
+			texts = append(texts, long.String())
+			long.Reset()
+		}
+	}
+	files := synthetic.Files(2000)
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		texts = append(texts, string(files[p]))
+	}
+	ordinary, err := os.ReadFile("testdata/ordinary.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts = append(texts, string(ordinary))
+	found := 0
+	for _, s := range append(texts, long.String()) {
+		fast, err := heuristicSpans(s, strings.ToLower(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slow := perLineSpans(s); !slices.Equal(fast, slow) {
+			t.Fatalf("%q:\nhit spans  %v\nper line   %v", s, fast, slow)
+		}
+		found += len(fast)
+	}
+	if found < 1000 {
+		t.Fatalf("only %d spans: the texts do not exercise the heuristics", found)
+	}
+}
+
+// perLineSpans is heuristicSpans reading each line for each heuristic.
+func perLineSpans(s string) []Span {
+	lower := strings.ToLower(s)
+	var out []Span
+	for i := range heuristics {
+		h := &heuristics[i]
+		if h.kind == "private-key" {
+			if containsAny(lower, h.literal) {
+				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+			}
+			continue
+		}
+		out = h.lineSpans(out, heurRes[i], s, lower)
+	}
+	return out
+}
