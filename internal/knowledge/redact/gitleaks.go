@@ -58,10 +58,11 @@ func (r *glRule) compile() {
 }
 
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
-// decides them: keyword prefilter, secret group, entropy floor, allowlists.
-func gitleaksSpans(s, lower string) ([]Span, error) {
+// decides them: keyword prefilter, secret group, entropy floor, allowlists;
+// hits are keywordHits(lower).
+func gitleaksSpans(s, lower string, hits [][]int) ([]Span, error) {
 	var out []Span
-	for i, at := range keywordHits(lower) {
+	for i, at := range hits[:len(gitleaksRules)] {
 		if at == nil || !tailAllows(gitleaksRules[i], lower, at) {
 			continue
 		}
@@ -92,7 +93,9 @@ func (r *glRule) spans(out []Span, s string, at []int) ([]Span, error) {
 	return out, nil
 }
 
-// keywordRef is one keyword of one rule.
+// keywordRef is one keyword of one rule, or one literal of two bytes or
+// more of one heuristic (at len(gitleaksRules) plus the heuristic's
+// index).
 type keywordRef struct {
 	keyword string
 	rule    int
@@ -108,11 +111,13 @@ var (
 	keywordRefs [][]keywordRef
 )
 
-// keywordHits reads lower once and returns, for each rule, where its
-// keywords occur (nil: nowhere, so the rule cannot match).
+// keywordHits reads lower once and returns, for each rule and then for
+// each heuristic, where its keywords (literals) occur (nil: nowhere, so
+// the rule cannot match). A heuristic's literals of one byte are left to
+// it.
 func keywordHits(lower string) [][]int {
 	keywordOnce.Do(indexKeywords)
-	hits := make([][]int, len(gitleaksRules))
+	hits := make([][]int, len(gitleaksRules)+len(heuristics))
 	for i := 0; i+1 < len(lower); i++ {
 		n := keywordSlot[uint16(lower[i])<<8|uint16(lower[i+1])]
 		if n == 0 {
@@ -127,18 +132,32 @@ func keywordHits(lower string) [][]int {
 	return hits
 }
 
+// indexKeywords builds the index afresh (a test adds a rule and indexes
+// again).
 func indexKeywords() {
+	keywordSlot, keywordRefs = [1 << 16]uint16{}, nil
 	for i, r := range gitleaksRules {
 		for _, k := range r.Keywords {
-			pair := uint16(k[0])<<8 | uint16(k[1])
-			if keywordSlot[pair] == 0 {
-				keywordRefs = append(keywordRefs, nil)
-				keywordSlot[pair] = uint16(len(keywordRefs))
-			}
-			n := keywordSlot[pair] - 1
-			keywordRefs[n] = append(keywordRefs[n], keywordRef{k, i})
+			indexKeyword(k, i)
 		}
 	}
+	for i, h := range heuristics {
+		for _, l := range h.literal {
+			if len(l) > 1 {
+				indexKeyword(l, len(gitleaksRules)+i)
+			}
+		}
+	}
+}
+
+func indexKeyword(k string, rule int) {
+	pair := uint16(k[0])<<8 | uint16(k[1])
+	if keywordSlot[pair] == 0 {
+		keywordRefs = append(keywordRefs, nil)
+		keywordSlot[pair] = uint16(len(keywordRefs))
+	}
+	n := keywordSlot[pair] - 1
+	keywordRefs[n] = append(keywordRefs[n], keywordRef{k, rule})
 }
 
 // windowLines is how many lines around a keyword a rule's match can reach

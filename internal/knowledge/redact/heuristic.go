@@ -84,7 +84,9 @@ func compileHeuristics() {
 	}
 }
 
-func heuristicSpans(s, lower string) ([]Span, error) {
+// heuristicSpans returns the secrets lore's heuristics find in s; hits
+// are where each heuristic's literals occur in lower (keywordHits).
+func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 	heurOnce.Do(compileHeuristics)
 	if heurErr != nil {
 		return nil, heurErr
@@ -106,11 +108,11 @@ func heuristicSpans(s, lower string) ([]Span, error) {
 		h := &heuristics[i]
 		switch {
 		case h.kind == "private-key":
-			if containsAny(lower, h.literal) {
+			if hits[i] != nil {
 				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
 			}
 		case seen != nil:
-			out = h.hitSpans(out, heurRes[i], s, lower, lines, seen, i+1)
+			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines, seen, i+1)
 		default:
 			out = h.lineSpans(out, heurRes[i], s, lower)
 		}

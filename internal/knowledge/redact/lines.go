@@ -2,7 +2,6 @@ package redact
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -31,58 +30,70 @@ func lineRanges(s string) [][2]int {
 }
 
 // hitSpans is lineSpans for a text whose lower-case form lower is as long
-// as s, so a byte offset means the same in both. seen is scratch space of
-// one int per line, marked with mark for the lines already picked.
-func (h *heuristic) hitSpans(out []Span, re *regexp.Regexp, s, lower string, lines [][2]int, seen []int, mark int) []Span {
-	if h.literal == nil { // the .env pattern: every line is read by envLine
+// as s, so a byte offset means the same in both; at are where the
+// heuristic's literals of two bytes or more begin in lower (keywordHits).
+// seen is scratch space of one int per line, marked with mark for the
+// lines already picked.
+func (h *heuristic) hitSpans(out []Span, re *regexp.Regexp, s, lower string, at []int, lines [][2]int, seen []int, mark int) []Span {
+	switch {
+	case h.literal == nil: // the .env pattern: every line is read by envLine
 		for _, l := range lines {
 			if envLine(s[l[0]:l[1]]) {
 				out = append(out, h.spans(re, s, l[0], l[1])...)
 			}
 		}
 		return out
+	case len(h.literal[0]) == 1: // one byte: = or "
+		at = bytePositions(lower, h.literal[0][0])
 	}
-	var picked []int
-	for _, w := range h.literal {
-		picked = h.linesWith(picked, w, lower, lines, seen, mark)
-	}
-	slices.Sort(picked)
-	for _, li := range picked {
+	for _, li := range h.linesAt(at, lower, lines, seen, mark) {
 		out = append(out, h.spans(re, s, lines[li][0], lines[li][1])...)
 	}
 	return out
 }
 
-// linesWith appends to picked the lines not yet seen that the literal w
-// allows (as allows reads one line: w within it, and for a pattern with
-// assign followed by : or =), and marks them seen.
-func (h *heuristic) linesWith(picked []int, w, lower string, lines [][2]int, seen []int, mark int) []int {
+// linesAt returns, in order, the lines that the heuristic's literals
+// beginning at the offsets at (ascending) allow, as allows reads one line:
+// a literal within it, and for a pattern with assign followed by : or =.
+func (h *heuristic) linesAt(at []int, lower string, lines [][2]int, seen []int, mark int) []int {
+	var picked []int
 	li := 0
-	for off := 0; off < len(lower); {
-		i := strings.Index(lower[off:], w)
-		if i < 0 {
-			break
-		}
-		p := off + i
-		for li < len(lines) && lines[li][1] < p+len(w) {
-			li++ // lines ending before the hit does: it is not in them
+	for _, p := range at {
+		for li < len(lines) && lines[li][1] <= p {
+			li++ // lines ending before the literal begins
 		}
 		if li == len(lines) {
 			break
 		}
-		ls, le := lines[li][0], lines[li][1]
-		switch {
-		case p < ls: // spans a newline
-			off = p + 1
-		case seen[li] == mark:
-			off = le + 1
-		case !h.assign || assignedAt(lower[:le], p+len(w)):
+		if seen[li] != mark && lines[li][0] <= p && h.allowsAt(lower[:lines[li][1]], p) {
 			seen[li] = mark
 			picked = append(picked, li)
-			off = le + 1
-		default:
-			off = p + 1
 		}
 	}
 	return picked
+}
+
+// allowsAt says one of the heuristic's literals occurs at p in l (a line
+// and what comes before it), and is assigned there for a pattern with
+// assign.
+func (h *heuristic) allowsAt(l string, p int) bool {
+	for _, w := range h.literal {
+		if strings.HasPrefix(l[p:], w) && (!h.assign || assignedAt(l, p+len(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// bytePositions are the offsets of the byte c in s.
+func bytePositions(s string, c byte) []int {
+	var out []int
+	for off := 0; ; {
+		i := strings.IndexByte(s[off:], c)
+		if i < 0 {
+			return out
+		}
+		out = append(out, off+i)
+		off += i + 1
+	}
 }
