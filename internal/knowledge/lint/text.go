@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -210,9 +209,9 @@ var fetchers = []string{"curl", "wget", "fetch", "iwr", "irm", "invoke-"}
 
 // itemNamesFetcher says one of data's lines may name a fetcher (none
 // holds a line break, so a line that names one is in an item that does).
-// An ASCII item is read in place, each byte folded to lower case as
-// ToLower folds it: lower-casing a copy of each item cost a cold build
-// as much as the lines it spares (docs/design.md, Incremental build).
+// An ASCII item is read in place, each byte lowered as ToLower lowers it:
+// lower-casing a copy of each item cost a cold build as much as the
+// lines it spares (docs/design.md, Incremental build).
 func itemNamesFetcher(data []byte) bool {
 	if !ascii(data) {
 		return namesFetcher(string(data))
@@ -222,12 +221,29 @@ func itemNamesFetcher(data []byte) bool {
 			continue // no fetcher starts so: most bytes
 		}
 		for _, w := range fetchers {
-			if len(data)-i >= len(w) && bytes.EqualFold(data[i:i+len(w)], []byte(w)) {
+			if lowerPrefix(data[i:], w) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// lowerPrefix says the ASCII text b, lower-cased, begins with w.
+func lowerPrefix(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := b[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // unspan blanks the backtick runs that open and close Markdown code spans

@@ -46,10 +46,32 @@ func (h *heuristic) hitSpans(out []Span, re *regexp.Regexp, s, lower string, at 
 	case len(h.literal[0]) == 1: // one byte: = or "
 		at = bytePositions(lower, h.literal[0][0])
 	}
+	check := lineChecks[h.kind]
 	for _, li := range h.linesAt(at, lower, lines, seen, mark) {
-		out = append(out, h.spans(re, s, lines[li][0], lines[li][1])...)
+		if l := lines[li]; check == nil || check(s[l[0]:l[1]]) {
+			out = append(out, h.spans(re, s, l[0], l[1])...)
+		}
 	}
 	return out
+}
+
+// lineChecks are, for a heuristic whose literal occurs on many lines its
+// pattern cannot match, a test of the line each of its matches passes,
+// read off the pattern (as envLine is for the .env one): twilio's ac
+// occurs in much prose (each, back, package).
+var lineChecks = map[string]func(line string) bool{
+	// `\bAC[0-9a-f]{32}\b`: AC and 32 small hex digits.
+	"twilio-account-sid": func(line string) bool {
+		for off := 0; ; {
+			i := strings.Index(line[off:], "AC")
+			if i < 0 {
+				return false
+			}
+			if off += i + 2; len(line)-off >= 32 && strings.Trim(line[off:off+32], "0123456789abcdef") == "" {
+				return true
+			}
+		}
+	},
 }
 
 // linesAt returns, in order, the lines that the heuristic's literals

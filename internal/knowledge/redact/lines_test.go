@@ -18,6 +18,7 @@ import (
 func TestHitSpansPerLine(t *testing.T) {
 	texts := []string{"", "\n", "password=hunter2x9", "a\n\npassword :\n= x\ntoken\n: abcdef12345678\n",
 		"key\n=sk-abcdefghij1234567890\nkey-0123456789abcdefghijklmnopqrstuv\nACabcdef0123456789abcdef0123456789ab",
+		"each sid: AC0123456789abcdef0123456789abcdef\nback AC0123456789ABCDEF0123456789abcdef\nACAC0123456789abcdef0123456789abcdef.",
 		"\"password\"\n: \"x\"\nexport API_TOKEN=a8f9e2b1c4d7\nDB_PASSWORD = 's3cr3t-Value'\n\n",
 		// Lower-casing moves these bytes but keeps the length (Ⱥ grows by
 		// one, the Kelvin sign shrinks by two): offsets are still s's.
