@@ -72,6 +72,11 @@ func checkControls(p string, data []byte) []Finding {
 	if plain(data) {
 		return nil
 	}
+	return controlLines(p, data)
+}
+
+// controlLines is checkControls reading each line.
+func controlLines(p string, data []byte) []Finding {
 	var out []Finding
 	for n, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSuffix(line, "\r")
