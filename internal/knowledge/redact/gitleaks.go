@@ -109,6 +109,10 @@ var (
 	// text, where a map lookup cost a third of the secret check.
 	keywordSlot [1 << 16]uint16
 	keywordRefs [][]keywordRef
+	// keywordThird holds, for slot n at n-1, the bytes its keywords go
+	// on with (all of them for a keyword of two bytes): most pairs of
+	// prose (co, re, to) start keywords, few go on to one.
+	keywordThird [][4]uint64
 )
 
 // keywordHits reads lower once and returns, for each rule and then for
@@ -117,10 +121,10 @@ var (
 // it.
 func keywordHits(lower string) [][]int {
 	keywordOnce.Do(indexKeywords)
-	hits := make([][]int, len(gitleaksRules)+len(heuristics))
+	hits := newHits()
 	for i := 0; i+1 < len(lower); i++ {
 		n := keywordSlot[uint16(lower[i])<<8|uint16(lower[i+1])]
-		if n == 0 {
+		if n == 0 || i+2 < len(lower) && keywordThird[n-1][lower[i+2]>>6]&(1<<(lower[i+2]&63)) == 0 {
 			continue
 		}
 		for _, ref := range keywordRefs[n-1] {
@@ -132,10 +136,27 @@ func keywordHits(lower string) [][]int {
 	return hits
 }
 
+// hitsPool recycles keywordHits' tables (one slice per rule and
+// heuristic): allocating one for each text cost as much as reading it.
+var hitsPool sync.Pool
+
+// newHits is an empty table for keywordHits.
+func newHits() [][]int {
+	n := len(gitleaksRules) + len(heuristics)
+	if p, ok := hitsPool.Get().(*[][]int); ok && len(*p) == n {
+		clear(*p)
+		return *p
+	}
+	return make([][]int, n)
+}
+
+// releaseHits hands back a table keywordHits returned, once read.
+func releaseHits(hits [][]int) { hitsPool.Put(&hits) }
+
 // indexKeywords builds the index afresh (a test adds a rule and indexes
 // again).
 func indexKeywords() {
-	keywordSlot, keywordRefs = [1 << 16]uint16{}, nil
+	keywordSlot, keywordRefs, keywordThird = [1 << 16]uint16{}, nil, nil
 	for i, r := range gitleaksRules {
 		for _, k := range r.Keywords {
 			indexKeyword(k, i)
@@ -154,10 +175,16 @@ func indexKeyword(k string, rule int) {
 	pair := uint16(k[0])<<8 | uint16(k[1])
 	if keywordSlot[pair] == 0 {
 		keywordRefs = append(keywordRefs, nil)
+		keywordThird = append(keywordThird, [4]uint64{})
 		keywordSlot[pair] = uint16(len(keywordRefs))
 	}
 	n := keywordSlot[pair] - 1
 	keywordRefs[n] = append(keywordRefs[n], keywordRef{k, rule})
+	if len(k) == 2 {
+		keywordThird[n] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	} else {
+		keywordThird[n][k[2]>>6] |= 1 << (k[2] & 63)
+	}
 }
 
 // windowLines is how many lines around a keyword a rule's match can reach

@@ -11,11 +11,64 @@ import (
 )
 
 // TestHitSpansPerLine: searching each literal once over the whole text
-// (hitSpans) finds the spans reading every line for every literal
-// (lineSpans) finds, in the same order, over gitleaks' rule examples
-// (alone and run together, as lint reads a file), a synthetic store's
-// items, ordinary prose and texts made to put hits at line edges.
+// (keywordHits, hitSpans) finds the spans reading every line for every
+// literal (lineSpans) finds, in the same order, over sampleTexts.
 func TestHitSpansPerLine(t *testing.T) {
+	found := 0
+	for _, s := range sampleTexts(t) {
+		lower := strings.ToLower(s)
+		fast, err := heuristicSpans(s, lower, keywordHits(lower)[len(gitleaksRules):])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slow := perLineSpans(s); !slices.Equal(fast, slow) {
+			t.Fatalf("%q:\nhit spans  %v\nper line   %v", s, fast, slow)
+		}
+		found += len(fast)
+	}
+	if found < 1000 {
+		t.Fatalf("only %d spans: the texts do not exercise the heuristics", found)
+	}
+}
+
+// TestKeywordHitsEveryOccurrence: keywordHits' one pass finds where each
+// keyword of each rule, and each literal of two bytes or more of each
+// heuristic, occurs, as searching for each one does.
+func TestKeywordHitsEveryOccurrence(t *testing.T) {
+	words := make([][]string, 0, len(gitleaksRules)+len(heuristics))
+	for _, r := range gitleaksRules {
+		words = append(words, r.Keywords)
+	}
+	for _, h := range heuristics {
+		words = append(words, slices.DeleteFunc(slices.Clone(h.literal), func(l string) bool { return len(l) < 2 }))
+	}
+	for _, s := range sampleTexts(t) {
+		lower := strings.ToLower(s)
+		hits := keywordHits(lower)
+		for r, ws := range words {
+			var want []int
+			for _, w := range ws {
+				for off := 0; ; off++ {
+					i := strings.Index(lower[off:], w)
+					if i < 0 {
+						break
+					}
+					off += i
+					want = append(want, off)
+				}
+			}
+			slices.Sort(want)
+			if !slices.Equal(hits[r], want) {
+				t.Fatalf("%q: keyword %v at %v, want %v", s, ws, hits[r], want)
+			}
+		}
+	}
+}
+
+// sampleTexts are gitleaks' rule examples (alone and run together, as
+// lint reads a file), a synthetic store's items, ordinary prose and
+// texts made to put literals at line edges.
+func sampleTexts(t *testing.T) []string {
 	texts := []string{"", "\n", "password=hunter2x9", "a\n\npassword :\n= x\ntoken\n: abcdef12345678\n",
 		"key\n=sk-abcdefghij1234567890\nkey-0123456789abcdefghijklmnopqrstuv\nACabcdef0123456789abcdef0123456789ab",
 		"each sid: AC0123456789abcdef0123456789abcdef\nback AC0123456789ABCDEF0123456789abcdef\nACAC0123456789abcdef0123456789abcdef.",
@@ -39,22 +92,7 @@ func TestHitSpansPerLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	texts = append(texts, string(ordinary))
-	found := 0
-	for _, s := range append(texts, long.String()) {
-		lower := strings.ToLower(s)
-		fast, err := heuristicSpans(s, lower, keywordHits(lower)[len(gitleaksRules):])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if slow := perLineSpans(s); !slices.Equal(fast, slow) {
-			t.Fatalf("%q:\nhit spans  %v\nper line   %v", s, fast, slow)
-		}
-		found += len(fast)
-	}
-	if found < 1000 {
-		t.Fatalf("only %d spans: the texts do not exercise the heuristics", found)
-	}
+	return append(texts, string(ordinary), long.String())
 }
 
 // perLineSpans is heuristicSpans reading each line for each heuristic.

@@ -34,6 +34,7 @@ func Find(s string) (spans []Span, err error) {
 	}()
 	lower := strings.ToLower(s) // once: both detectors read it
 	hits := keywordHits(lower)  // and where their keywords occur
+	defer releaseHits(hits)
 	gl, err := gitleaksSpans(s, lower, hits)
 	if err != nil {
 		return nil, err
