@@ -98,11 +98,10 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 	// length (a few runes, such as the Kelvin sign, change their UTF-8
 	// length), offsets in lower are not those in s, and each line is read
 	// on its own as before.
+	aligned := len(lower) == len(s)
 	var lines [][2]int
-	var seen []int
-	if len(lower) == len(s) {
+	if aligned {
 		lines = lineRanges(s)
-		seen = make([]int, len(lines))
 	}
 	for i := range heuristics {
 		h := &heuristics[i]
@@ -111,8 +110,8 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 			if hits[i] != nil {
 				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
 			}
-		case seen != nil:
-			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines, seen, i+1)
+		case aligned:
+			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines)
 		default:
 			out = h.lineSpans(out, heurRes[i], s, lower)
 		}

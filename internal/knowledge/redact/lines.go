@@ -2,15 +2,16 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// A heuristic's literals are searched for once each over the whole
-// lower-cased text, and its pattern runs on the lines that hold a hit:
-// reading every line for every literal of every heuristic was the largest
-// share of a cold build's safety check (docs/design.md, Incremental
-// build). The lines visited, and in what order, are those the per-line
-// reading (lineSpans) visits, so the spans are the same.
+// A heuristic runs on the lines that hold one of its literals, found
+// where keywordHits' one pass over the lower-cased text says they begin:
+// searching every line for every literal of every heuristic was the
+// largest share of a cold build's safety check (docs/design.md,
+// Incremental build). The lines visited, and in what order, are those the
+// per-line reading (lineSpans) visits, so the spans are the same.
 
 // lineRanges are the [start, end) byte ranges of the lines of s that
 // lineSpans reads: up to each newline, and the rest after the last one.
@@ -32,22 +33,23 @@ func lineRanges(s string) [][2]int {
 // hitSpans is lineSpans for a text whose lower-case form lower is as long
 // as s, so a byte offset means the same in both; at are where the
 // heuristic's literals of two bytes or more begin in lower (keywordHits).
-// seen is scratch space of one int per line, marked with mark for the
-// lines already picked.
-func (h *heuristic) hitSpans(out []Span, re *regexp.Regexp, s, lower string, at []int, lines [][2]int, seen []int, mark int) []Span {
-	switch {
-	case h.literal == nil: // the .env pattern: every line is read by envLine
+func (h *heuristic) hitSpans(out []Span, re *regexp.Regexp, s, lower string, at []int, lines [][2]int) []Span {
+	if h.literal == nil { // the .env pattern: every line is read by envLine
 		for _, l := range lines {
 			if envLine(s[l[0]:l[1]]) {
 				out = append(out, h.spans(re, s, l[0], l[1])...)
 			}
 		}
 		return out
-	case len(h.literal[0]) == 1: // one byte: = or "
-		at = bytePositions(lower, h.literal[0][0])
+	}
+	for _, w := range h.literal {
+		if len(w) == 1 { // = or ", which keywordHits leaves out
+			at = append(at, bytePositions(lower, w[0])...)
+			slices.Sort(at)
+		}
 	}
 	check := lineChecks[h.kind]
-	for _, li := range h.linesAt(at, lower, lines, seen, mark) {
+	for _, li := range h.linesAt(at, lower, lines) {
 		if l := lines[li]; check == nil || check(s[l[0]:l[1]]) {
 			out = append(out, h.spans(re, s, l[0], l[1])...)
 		}
@@ -77,7 +79,7 @@ var lineChecks = map[string]func(line string) bool{
 // linesAt returns, in order, the lines that the heuristic's literals
 // beginning at the offsets at (ascending) allow, as allows reads one line:
 // a literal within it, and for a pattern with assign followed by : or =.
-func (h *heuristic) linesAt(at []int, lower string, lines [][2]int, seen []int, mark int) []int {
+func (h *heuristic) linesAt(at []int, lower string, lines [][2]int) []int {
 	var picked []int
 	li := 0
 	for _, p := range at {
@@ -87,8 +89,7 @@ func (h *heuristic) linesAt(at []int, lower string, lines [][2]int, seen []int, 
 		if li == len(lines) {
 			break
 		}
-		if seen[li] != mark && lines[li][0] <= p && h.allowsAt(lower[:lines[li][1]], p) {
-			seen[li] = mark
+		if n := len(picked); (n == 0 || picked[n-1] != li) && lines[li][0] <= p && h.allowsAt(lower[:lines[li][1]], p) {
 			picked = append(picked, li)
 		}
 	}
