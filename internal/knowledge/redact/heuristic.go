@@ -98,11 +98,7 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 	// length (a few runes, such as the Kelvin sign, change their UTF-8
 	// length), offsets in lower are not those in s, and each line is read
 	// on its own as before.
-	aligned := len(lower) == len(s)
-	var lines [][2]int
-	if aligned {
-		lines = lineRanges(s)
-	}
+	aligned, lines := len(lower) == len(s), lineRanges(s)
 	for i := range heuristics {
 		h := &heuristics[i]
 		switch {
@@ -113,7 +109,7 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 		case aligned:
 			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines)
 		default:
-			out = h.lineSpans(out, heurRes[i], s, lower)
+			out = h.lineSpans(out, heurRes[i], s, lower, lines)
 		}
 	}
 	return out, nil
@@ -121,18 +117,12 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 
 // lineSpans appends the spans the pattern finds on the lines of s whose
 // lower-case text (in lower) its literals allow.
-func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []Span {
-	for ls := 0; ls < len(s); {
-		le := strings.IndexByte(s[ls:], '\n')
-		if le < 0 {
-			le = len(s)
-		} else {
-			le += ls
-		}
-		if h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
+// lines are s's lineRanges.
+func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string, lines [][2]int) []Span {
+	for _, l := range lines {
+		if ls, le := l[0], l[1]; h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
 			out = append(out, h.spans(re, s, ls, le)...)
 		}
-		ls = le + 1
 	}
 	return out
 }

@@ -13,8 +13,8 @@ import (
 // Incremental build). The lines visited, and in what order, are those the
 // per-line reading (lineSpans) visits, so the spans are the same.
 
-// lineRanges are the [start, end) byte ranges of the lines of s that
-// lineSpans reads: up to each newline, and the rest after the last one.
+// lineRanges are the [start, end) byte ranges of the lines of s the
+// heuristics read: up to each newline, and the rest after the last one.
 func lineRanges(s string) [][2]int {
 	out := make([][2]int, 0, strings.Count(s, "\n")+1)
 	for ls := 0; ls < len(s); {

@@ -107,7 +107,20 @@ func perLineSpans(s string) []Span {
 			}
 			continue
 		}
-		out = h.lineSpans(out, heurRes[i], s, lower)
+		out = h.lineSpans(out, heurRes[i], s, lower, splitLines(s))
+	}
+	return out
+}
+
+// splitLines are the byte ranges of s's lines, found apart from
+// lineRanges (an empty last line after a final newline included: no
+// pattern matches one).
+func splitLines(s string) [][2]int {
+	var out [][2]int
+	start := 0
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, [2]int{start, start + len(l)})
+		start += len(l) + 1
 	}
 	return out
 }
