@@ -2,9 +2,12 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/synthetic"
 )
 
 // BenchmarkSafety is what lore build now pays per item for leaving unsafe
@@ -21,4 +24,35 @@ func BenchmarkSafety(b *testing.B) {
 			b.Fatal(fs)
 		}
 	}
+}
+
+// BenchmarkSafetyStore is Safety over the items of a 10,000-item store
+// shaped like a real one (internal/synthetic): what a cold lore build
+// pays for its safety checks (docs/design.md, Incremental build). One op
+// is the whole store.
+func BenchmarkSafetyStore(b *testing.B) {
+	items := syntheticItems(b, 10000)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, it := range items {
+			if fs := Safety(it); len(fs) != 0 {
+				b.Fatal(fs)
+			}
+		}
+	}
+}
+
+// syntheticItems parses a synthetic store of n items, in path order.
+func syntheticItems(tb testing.TB, n int) []*markdown.Item {
+	files := synthetic.Files(n)
+	paths := slices.Sorted(maps.Keys(files))
+	items := make([]*markdown.Item, 0, len(paths))
+	for _, p := range paths {
+		it, err := markdown.Parse(p, files[p])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		items = append(items, it)
+	}
+	return items
 }

@@ -69,6 +69,14 @@ var controlNames = map[rune]string{0x1b: "escape: starts a terminal sequence tha
 // checkControls flags the control characters of data but line feed, tab
 // and the CR of a CRLF: one error per line, at its first one.
 func checkControls(p string, data []byte) []Finding {
+	if plain(data) {
+		return nil
+	}
+	return controlLines(p, data)
+}
+
+// controlLines is checkControls reading each line.
+func controlLines(p string, data []byte) []Finding {
 	var out []Finding
 	for n, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSuffix(line, "\r")
@@ -99,6 +107,17 @@ func checkControls(p string, data []byte) []Finding {
 		out = append(out, Finding{Path: p, Line: n + 1, Col: col, Key: "control", Msg: msg, Severity: Error})
 	}
 	return out
+}
+
+// plain says data holds printable ASCII, line feeds and tabs only, so no
+// control character: most items skip splitting into lines.
+func plain(data []byte) bool {
+	for _, c := range data {
+		if (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // Unmarked is s without what an injection must not carry and lint may

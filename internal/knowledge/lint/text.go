@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"fmt"
 	"regexp"
 	"strings"
@@ -63,6 +64,14 @@ func checkText(p string, data []byte) []Finding {
 // one finding at its first character, counting the rest (a tag-smuggled
 // sentence is one problem to remove, not a hundred).
 func checkHidden(p string, data []byte) []Finding {
+	if ascii(data) {
+		return nil // no ASCII character is hidden: most items
+	}
+	return hiddenRuns(p, data)
+}
+
+// hiddenRuns is checkHidden reading each character.
+func hiddenRuns(p string, data []byte) []Finding {
 	var out []Finding
 	line, col := 1, 0
 	more := 0 // hidden characters after the first of the current run
@@ -103,6 +112,23 @@ func checkHidden(p string, data []byte) []Finding {
 	return out
 }
 
+// ascii says data holds no byte of a multi-byte character. It reads
+// eight bytes at a time: every item pays for it.
+func ascii(data []byte) bool {
+	for len(data) >= 8 {
+		if binary.LittleEndian.Uint64(data)&0x8080808080808080 != 0 {
+			return false
+		}
+		data = data[8:]
+	}
+	for _, c := range data {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // position returns the 1-based line and character column of a byte offset.
 func position(data []byte, off int) (line, col int) {
 	start := strings.LastIndexByte(string(data[:off]), '\n') + 1
@@ -127,6 +153,14 @@ var descriptive = map[string]bool{"mistake": true, "issue": true, "impact": true
 // checkFetch flags shell pipelines from a network fetcher into an
 // interpreter in the sections an agent is told to follow.
 func checkFetch(it *markdown.Item) []Finding {
+	if !itemNamesFetcher(it.Raw()) {
+		return nil // no line can name one: most items
+	}
+	return fetches(it)
+}
+
+// fetches is checkFetch reading each section.
+func fetches(it *markdown.Item) []Finding {
 	var out []Finding
 	raw := it.Raw()
 	for _, s := range it.Sections {
@@ -181,12 +215,53 @@ func fetchIn(text string) []int {
 // words hold no letter whose case folding ToLower misses (k, s).
 func namesFetcher(text string) bool {
 	l := strings.ToLower(text)
-	for _, w := range []string{"curl", "wget", "fetch", "iwr", "irm", "invoke-"} {
+	for _, w := range fetchers {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
 	return false
+}
+
+var fetchers = []string{"curl", "wget", "fetch", "iwr", "irm", "invoke-"}
+
+// itemNamesFetcher says one of data's lines may name a fetcher (none
+// holds a line break, so a line that names one is in an item that does).
+// An ASCII item is read in place, each byte lowered as ToLower lowers it:
+// lower-casing a copy of each item cost a cold build as much as the
+// lines it spares (docs/design.md, Incremental build).
+func itemNamesFetcher(data []byte) bool {
+	if !ascii(data) {
+		return namesFetcher(string(data))
+	}
+	for i, c := range data {
+		if c|0x20 != 'c' && c|0x20 != 'w' && c|0x20 != 'f' && c|0x20 != 'i' {
+			continue // no fetcher starts so: most bytes
+		}
+		for _, w := range fetchers {
+			if lowerPrefix(data[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerPrefix says the ASCII text b, lower-cased, begins with w.
+func lowerPrefix(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := b[j]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // unspan blanks the backtick runs that open and close Markdown code spans

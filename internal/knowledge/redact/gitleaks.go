@@ -58,10 +58,11 @@ func (r *glRule) compile() {
 }
 
 // gitleaksSpans returns the secrets gitleaks' rules find in s, as gitleaks
-// decides them: keyword prefilter, secret group, entropy floor, allowlists.
-func gitleaksSpans(s, lower string) ([]Span, error) {
+// decides them: keyword prefilter, secret group, entropy floor, allowlists;
+// hits are keywordHits(lower).
+func gitleaksSpans(s, lower string, hits [][]int) ([]Span, error) {
 	var out []Span
-	for i, at := range keywordHits(lower) {
+	for i, at := range hits[:len(gitleaksRules)] {
 		if at == nil || !tailAllows(gitleaksRules[i], lower, at) {
 			continue
 		}
@@ -92,7 +93,9 @@ func (r *glRule) spans(out []Span, s string, at []int) ([]Span, error) {
 	return out, nil
 }
 
-// keywordRef is one keyword of one rule.
+// keywordRef is one keyword of one rule, or one literal of two bytes or
+// more of one heuristic (at len(gitleaksRules) plus the heuristic's
+// index).
 type keywordRef struct {
 	keyword string
 	rule    int
@@ -106,16 +109,22 @@ var (
 	// text, where a map lookup cost a third of the secret check.
 	keywordSlot [1 << 16]uint16
 	keywordRefs [][]keywordRef
+	// keywordThird holds, for slot n at n-1, the bytes its keywords go
+	// on with (all of them for a keyword of two bytes): most pairs of
+	// prose (co, re, to) start keywords, few go on to one.
+	keywordThird [][4]uint64
 )
 
-// keywordHits reads lower once and returns, for each rule, where its
-// keywords occur (nil: nowhere, so the rule cannot match).
+// keywordHits reads lower once and returns, for each rule and then for
+// each heuristic, where its keywords (literals) occur (nil: nowhere, so
+// the rule cannot match). A heuristic's literals of one byte are left to
+// it.
 func keywordHits(lower string) [][]int {
 	keywordOnce.Do(indexKeywords)
-	hits := make([][]int, len(gitleaksRules))
+	hits := newHits()
 	for i := 0; i+1 < len(lower); i++ {
 		n := keywordSlot[uint16(lower[i])<<8|uint16(lower[i+1])]
-		if n == 0 {
+		if n == 0 || i+2 < len(lower) && keywordThird[n-1][lower[i+2]>>6]&(1<<(lower[i+2]&63)) == 0 {
 			continue
 		}
 		for _, ref := range keywordRefs[n-1] {
@@ -127,17 +136,54 @@ func keywordHits(lower string) [][]int {
 	return hits
 }
 
+// hitsPool recycles keywordHits' tables (one slice per rule and
+// heuristic): allocating one for each text cost as much as reading it.
+var hitsPool sync.Pool
+
+// newHits is an empty table for keywordHits.
+func newHits() [][]int {
+	n := len(gitleaksRules) + len(heuristics)
+	if p, ok := hitsPool.Get().(*[][]int); ok && len(*p) == n {
+		clear(*p)
+		return *p
+	}
+	return make([][]int, n)
+}
+
+// releaseHits hands back a table keywordHits returned, once read.
+func releaseHits(hits [][]int) { hitsPool.Put(&hits) }
+
+// indexKeywords builds the index afresh (a test adds a rule and indexes
+// again).
 func indexKeywords() {
+	keywordSlot, keywordRefs, keywordThird = [1 << 16]uint16{}, nil, nil
 	for i, r := range gitleaksRules {
 		for _, k := range r.Keywords {
-			pair := uint16(k[0])<<8 | uint16(k[1])
-			if keywordSlot[pair] == 0 {
-				keywordRefs = append(keywordRefs, nil)
-				keywordSlot[pair] = uint16(len(keywordRefs))
-			}
-			n := keywordSlot[pair] - 1
-			keywordRefs[n] = append(keywordRefs[n], keywordRef{k, i})
+			indexKeyword(k, i)
 		}
+	}
+	for i, h := range heuristics {
+		for _, l := range h.literal {
+			if len(l) > 1 {
+				indexKeyword(l, len(gitleaksRules)+i)
+			}
+		}
+	}
+}
+
+func indexKeyword(k string, rule int) {
+	pair := uint16(k[0])<<8 | uint16(k[1])
+	if keywordSlot[pair] == 0 {
+		keywordRefs = append(keywordRefs, nil)
+		keywordThird = append(keywordThird, [4]uint64{})
+		keywordSlot[pair] = uint16(len(keywordRefs))
+	}
+	n := keywordSlot[pair] - 1
+	keywordRefs[n] = append(keywordRefs[n], keywordRef{k, rule})
+	if len(k) == 2 {
+		keywordThird[n] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	} else {
+		keywordThird[n][k[2]>>6] |= 1 << (k[2] & 63)
 	}
 }
 

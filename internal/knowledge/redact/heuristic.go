@@ -84,7 +84,9 @@ func compileHeuristics() {
 	}
 }
 
-func heuristicSpans(s, lower string) ([]Span, error) {
+// heuristicSpans returns the secrets lore's heuristics find in s; hits
+// are where each heuristic's literals occur in lower (keywordHits).
+func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 	heurOnce.Do(compileHeuristics)
 	if heurErr != nil {
 		return nil, heurErr
@@ -92,13 +94,22 @@ func heuristicSpans(s, lower string) ([]Span, error) {
 	var out []Span
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
-	// its few candidate lines cost.
+	// its few candidate lines cost. Where lower-casing changed the text's
+	// length (a few runes, such as the Kelvin sign, change their UTF-8
+	// length), offsets in lower are not those in s, and each line is read
+	// on its own as before.
+	aligned, lines := len(lower) == len(s), lineRanges(s)
 	for i := range heuristics {
 		h := &heuristics[i]
-		if h.kind != "private-key" {
-			out = h.lineSpans(out, heurRes[i], s, lower)
-		} else if containsAny(lower, h.literal) {
-			out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+		switch {
+		case h.kind == "private-key":
+			if hits[i] != nil {
+				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
+			}
+		case aligned:
+			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines)
+		default:
+			out = h.lineSpans(out, heurRes[i], s, lower, lines)
 		}
 	}
 	return out, nil
@@ -106,18 +117,12 @@ func heuristicSpans(s, lower string) ([]Span, error) {
 
 // lineSpans appends the spans the pattern finds on the lines of s whose
 // lower-case text (in lower) its literals allow.
-func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string) []Span {
-	for ls := 0; ls < len(s); {
-		le := strings.IndexByte(s[ls:], '\n')
-		if le < 0 {
-			le = len(s)
-		} else {
-			le += ls
-		}
-		if h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
+// lines are s's lineRanges.
+func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string, lines [][2]int) []Span {
+	for _, l := range lines {
+		if ls, le := l[0], l[1]; h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
 			out = append(out, h.spans(re, s, ls, le)...)
 		}
-		ls = le + 1
 	}
 	return out
 }
@@ -223,15 +228,20 @@ func assignedWord(s, w string) bool {
 		if i < 0 {
 			return false
 		}
-		j := off + i + len(w)
-		for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
-			j++
-		}
-		if j < len(s) && (s[j] == ':' || s[j] == '=') {
+		if assignedAt(s, off+i+len(w)) {
 			return true
 		}
 		off += i + 1
 	}
+}
+
+// assignedAt says s[j:] starts with : or =, past any quotes, backslashes
+// and blanks.
+func assignedAt(s string, j int) bool {
+	for j < len(s) && strings.IndexByte("\"'\\ \t", s[j]) >= 0 {
+		j++
+	}
+	return j < len(s) && (s[j] == ':' || s[j] == '=')
 }
 
 func containsAny(s string, lits []string) bool {

@@ -33,11 +33,13 @@ func Find(s string) (spans []Span, err error) {
 		}
 	}()
 	lower := strings.ToLower(s) // once: both detectors read it
-	gl, err := gitleaksSpans(s, lower)
+	hits := keywordHits(lower)  // and where their keywords occur
+	defer releaseHits(hits)
+	gl, err := gitleaksSpans(s, lower, hits)
 	if err != nil {
 		return nil, err
 	}
-	h, err := heuristicSpans(s, lower)
+	h, err := heuristicSpans(s, lower, hits[len(gitleaksRules):])
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,10 @@ package redact
 
 import "strings"
 
-// A keyword occurs in much ordinary text (key, token, api, s.), and two
-// rules' regexps then cost most of a cold build's secret check
-// (docs/design.md, Incremental build). tailAllows adds, for those rules,
+// A keyword occurs in much ordinary text (key, token, api, s., jwt's ey
+// in they, curl named in prose), and those rules' regexps then cost most
+// of a cold build's secret check (docs/design.md, Incremental build).
+// tailAllows adds, for those rules,
 // a byte check that each of their matches passes right after its
 // keyword: when no occurrence of a keyword passes it, the rule cannot
 // match and its regexp is not run. Each check is a necessary condition
@@ -43,6 +44,38 @@ var tails = map[string]func(lower string, end int, keyword string) bool{
 		}
 		return true
 	},
+	// `\b(ey[a-zA-Z0-9]{17,}\.ey...`: the keyword is followed by a run
+	// of 17 or more letters and digits, a dot and ey.
+	"jwt": func(lower string, end int, _ string) bool {
+		i := end
+		for i < len(lower) && (isLower(lower[i]) || lower[i] >= '0' && lower[i] <= '9') {
+			i++
+		}
+		return i-end >= 17 && strings.HasPrefix(lower[i:], ".ey")
+	},
+	// `\bcurl\b...[ \t\n\r](?:-H|--header)` (-u, --user): a blank and
+	// the flag come after the keyword.
+	"curl-auth-header": func(lower string, end int, _ string) bool {
+		return flagAfter(lower[end:], "-h") || flagAfter(lower[end:], "--header")
+	},
+	"curl-auth-user": func(lower string, end int, _ string) bool {
+		return flagAfter(lower[end:], "-u") || flagAfter(lower[end:], "--user")
+	},
+}
+
+// flagAfter says the flag occurs in lower after a blank or a line break.
+func flagAfter(lower, flag string) bool {
+	for off := 1; off < len(lower); {
+		i := strings.Index(lower[off:], flag)
+		if i < 0 {
+			return false
+		}
+		if strings.IndexByte(" \t\n\r", lower[off+i-1]) >= 0 {
+			return true
+		}
+		off += i + 1
+	}
+	return false
 }
 
 // longValue says a run of ten value bytes occurs in lower from i: past
