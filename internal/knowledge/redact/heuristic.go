@@ -94,37 +94,19 @@ func heuristicSpans(s, lower string, hits [][]int) ([]Span, error) {
 	var out []Span
 	// Every pattern but private key blocks matches within a line: each
 	// runs only on the lines its literals allow, so a long text costs what
-	// its few candidate lines cost. Where lower-casing changed the text's
-	// length (a few runes, such as the Kelvin sign, change their UTF-8
-	// length), offsets in lower are not those in s, and each line is read
-	// on its own as before.
-	aligned, lines := len(lower) == len(s), lineRanges(s)
+	// its few candidate lines cost. lower keeps s's offsets (lowerAligned).
+	lines := lineRanges(s)
 	for i := range heuristics {
 		h := &heuristics[i]
-		switch {
-		case h.kind == "private-key":
+		if h.kind == "private-key" {
 			if hits[i] != nil {
 				out = append(out, h.spans(heurRes[i], s, 0, len(s))...)
 			}
-		case aligned:
-			out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines)
-		default:
-			out = h.lineSpans(out, heurRes[i], s, lower, lines)
+			continue
 		}
+		out = h.hitSpans(out, heurRes[i], s, lower, hits[i], lines)
 	}
 	return out, nil
-}
-
-// lineSpans appends the spans the pattern finds on the lines of s whose
-// lower-case text (in lower) its literals allow.
-// lines are s's lineRanges.
-func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string, lines [][2]int) []Span {
-	for _, l := range lines {
-		if ls, le := l[0], l[1]; h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
-			out = append(out, h.spans(re, s, ls, le)...)
-		}
-	}
-	return out
 }
 
 // envLine says a .env line's pattern (the one without literals) can
@@ -148,15 +130,6 @@ func envLine(l string) bool {
 // envNameByte says c continues a .env name ([A-Z_][A-Z0-9_.-]*).
 func envNameByte(c byte, first bool) bool {
 	return c >= 'A' && c <= 'Z' || c == '_' || !first && (c >= '0' && c <= '9' || c == '.' || c == '-')
-}
-
-// allows says the pattern can match the lower-case line l: one of its
-// literals occurs there (as an assignment, for a pattern with assign).
-func (h *heuristic) allows(l string) bool {
-	if h.assign {
-		return assigned(l, h.literal)
-	}
-	return containsAny(l, h.literal)
 }
 
 // spans runs the pattern on s[start:end] and keeps the values that pass.
@@ -209,30 +182,6 @@ func (h *heuristic) secret(s string, m []int, v string) bool {
 		return false
 	}
 	return h.value == nil || h.value(v)
-}
-
-// assigned: one of the words is followed by : or =, past any quotes,
-// backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
-func assigned(s string, words []string) bool {
-	for _, w := range words {
-		if assignedWord(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
-func assignedWord(s, w string) bool {
-	for off := 0; ; {
-		i := strings.Index(s[off:], w)
-		if i < 0 {
-			return false
-		}
-		if assignedAt(s, off+i+len(w)) {
-			return true
-		}
-		off += i + 1
-	}
 }
 
 // assignedAt says s[j:] starts with : or =, past any quotes, backslashes

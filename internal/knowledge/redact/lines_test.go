@@ -3,6 +3,7 @@ package redact
 import (
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -93,6 +94,51 @@ func sampleTexts(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return append(texts, string(ordinary), long.String())
+}
+
+// lineSpans appends the spans the pattern finds on the lines of s whose
+// lower-case text (in lower) its literals allow: the straightforward
+// reading the hit-driven one must equal.
+func (h *heuristic) lineSpans(out []Span, re *regexp.Regexp, s, lower string, lines [][2]int) []Span {
+	for _, l := range lines {
+		if ls, le := l[0], l[1]; h.allows(lower[ls:le]) && (h.literal != nil || envLine(s[ls:le])) {
+			out = append(out, h.spans(re, s, ls, le)...)
+		}
+	}
+	return out
+}
+
+// allows says the pattern can match the lower-case line l: one of its
+// literals occurs there (as an assignment, for a pattern with assign).
+func (h *heuristic) allows(l string) bool {
+	if h.assign {
+		return assigned(l, h.literal)
+	}
+	return containsAny(l, h.literal)
+}
+
+// assigned: one of the words is followed by : or =, past any quotes,
+// backslashes and blanks (key: v, "key": "v", key = v, \"key\":).
+func assigned(s string, words []string) bool {
+	for _, w := range words {
+		if assignedWord(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func assignedWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		if assignedAt(s, off+i+len(w)) {
+			return true
+		}
+		off += i + 1
+	}
 }
 
 // perLineSpans is heuristicSpans reading each line for each heuristic.

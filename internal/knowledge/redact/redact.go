@@ -32,8 +32,8 @@ func Find(s string) (spans []Span, err error) {
 			spans, err = nil, fmt.Errorf("redact: %v", r)
 		}
 	}()
-	lower := strings.ToLower(s) // once: both detectors read it
-	hits := keywordHits(lower)  // and where their keywords occur
+	lower := lowerAligned(s)   // once, at s's offsets: both detectors read it
+	hits := keywordHits(lower) // and where their keywords occur
 	defer releaseHits(hits)
 	gl, err := gitleaksSpans(s, lower, hits)
 	if err != nil {

@@ -1,0 +1,45 @@
+package redact
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Runes whose lower case has another UTF-8 length (İ, the Kelvin sign, Ω,
+// Ⱥ) move nothing: a text holding them is checked, and every example of
+// every gitleaks rule after them is found where it is, as without them.
+func TestLowerKeepsOffsets(t *testing.T) {
+	for _, s := range []string{"The İstanbul office.", "273 \u212A is cold.", "5 \u2126 and \u023a"} {
+		if spans, err := Find(s); err != nil || len(spans) != 0 {
+			t.Errorf("Find(%q) = %v, %v; want nothing and no error", s, spans, err)
+		}
+		if l := lowerAligned(s); len(l) != len(s) {
+			t.Errorf("lowerAligned(%q) is %d bytes, want %d", s, len(l), len(s))
+		}
+	}
+	const before = "İstanbul \u212A\u212A \u2126 \u023a: "
+	for _, ex := range readGitleaksExamples(t, true) {
+		want, err := Find(ex.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Find(before + ex.Text)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.Rule, err)
+		}
+		for i := range want {
+			want[i].Start += len(before)
+			want[i].End += len(before)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s after runes that change length: %v, want %v", ex.Rule, got, want)
+		}
+	}
+	// A keyword spelled with the Kelvin sign is still a keyword, as it is
+	// to the rules' case-insensitive patterns.
+	s := "api_\u212Aey = \"aB3dE5fG7hJ9kL1mN3pQ\""
+	if spans, err := Find(s); err != nil || len(spans) == 0 || !strings.Contains(s[spans[0].Start:spans[0].End], "aB3dE5fG7hJ9kL1mN3pQ") {
+		t.Errorf("Find(%q) = %v, %v: the value is not found", s, spans, err)
+	}
+}
