@@ -42,7 +42,7 @@ func alwaysOn(known []*Known, budget int) manifest.Always {
 	var out []string
 	for i, t := range texts {
 		if b.Len()+len(t) > room {
-			out = append(out, sorted[i].Title)
+			out = append(out, sorted[i].Entry.Title)
 			a.Dropped = append(a.Dropped, sorted[i].ID)
 			continue
 		}

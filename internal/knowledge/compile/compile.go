@@ -324,7 +324,7 @@ func sessionStart(critical []*Known, index []IndexEntry, drafts int) string {
 				fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", len(critical)-maxCritical)
 				break
 			}
-			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", k.Title, k.Fix, k.Path)
+			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", k.Entry.Title, k.Fix, k.Path)
 		}
 	}
 	if len(index) > 0 {

@@ -29,9 +29,8 @@ type Known struct {
 	Unsafe     bool          // Errs has lint's safety findings
 	Foldable   bool          // a skill may fold it, if confident enough
 	Rec        manifest.Item // its record, when it has no errors
-	Entry      IndexEntry
-	Title      string // sanitized, for the session's lists
-	Fix        string // a critical item's fix, for the session's list
+	Entry      IndexEntry    // its index line; its sanitized title, for the session's lists
+	Fix        string        // a critical item's fix, for the session's list
 
 	item *markdown.Item // parsed this build; nil when cached
 }
@@ -47,7 +46,7 @@ func know(it *markdown.Item, st Store, itemCap int) *Known {
 // facts fills in what a parsed item's bytes decide, its verdict aside.
 func (k *Known) facts(it *markdown.Item, itemCap int) {
 	k.ID, k.Status, k.Priority, k.Confidence = it.ID, it.Status, int(it.Priority), it.Confidence
-	k.IDLine, k.Entry, k.Title = it.KeyLine("id"), entry(it), Sanitize(it.Title)
+	k.IDLine, k.Entry = it.KeyLine("id"), entry(it)
 	if len(k.Errs) > 0 {
 		return
 	}

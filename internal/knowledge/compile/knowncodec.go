@@ -20,7 +20,7 @@ import (
 // Strings are a uvarint length and the bytes; a list is a uvarint count
 // and its strings; a list that may be nil inside a list of lists is its
 // count plus one, 0 for nil.
-const cacheMagic = "LORECACHE2\x00"
+const cacheMagic = "LORECACHE3\x00"
 
 var errCache = errors.New("compile: item cache cut short or malformed")
 
@@ -52,7 +52,7 @@ func encodeKnown(salt string, known []*Known) []byte {
 			b = appendStr(b, s)
 		}
 		b = binary.AppendVarint(b, int64(e.Priority))
-		b = appendStr(appendStr(b, k.Title), k.Fix)
+		b = appendStr(b, k.Fix)
 	}
 	return b
 }
@@ -232,7 +232,7 @@ func (d *knownDecoder) known() *Known {
 	k.Unsafe, k.Foldable = f&1 != 0, f&2 != 0
 	k.Rec = d.record()
 	k.Entry = IndexEntry{ID: d.str(), Kind: d.str(), Title: d.str(), Status: d.str(), Area: d.str(), File: d.str(), Priority: int(d.varint())}
-	k.Title, k.Fix = d.str(), d.str()
+	k.Fix = d.str()
 	return k
 }
 
