@@ -52,6 +52,6 @@ func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 // could not read and the items it left out for errors.
 func printBuildProblems(g *Globals, b app.Built) {
 	for _, p := range b.Problems() {
-		fmt.Fprintf(g.Stderr, "lore: build: %s\n", p)
+		fmt.Fprintf(g.Stderr, "lore: build: %s\n", visible(p))
 	}
 }

@@ -40,9 +40,9 @@ func (c *MatchCmd) Run(g *Globals, s *gitstore.Store) error {
 		fmt.Fprint(g.Stdout, "\nnot compiled, never injected (lore lint rejects them for safety):\n")
 	}
 	for _, x := range r.Unsafe {
-		fmt.Fprintf(g.Stdout, "  %s\n", x.Path)
+		fmt.Fprintf(g.Stdout, "  %s\n", visible(x.Path))
 		for _, e := range x.Errors {
-			fmt.Fprintf(g.Stdout, "         - %v\n", e)
+			fmt.Fprintf(g.Stdout, "         - %s\n", visible(e.Error()))
 		}
 	}
 	return nil
@@ -71,7 +71,7 @@ func printMatch(g *Globals, r app.Matched, all bool) {
 		fmt.Fprintln(w, "\nnever delivered to an agent:")
 	}
 	for _, n := range r.Never {
-		fmt.Fprintf(w, "  %-26s %s\n         %s\n         - %s\n", n.ID, n.Title, n.Path, n.Reason)
+		fmt.Fprintf(w, "  %-26s %s\n         %s\n         - %s\n", visible(n.ID), visible(n.Title), visible(n.Path), visible(n.Reason))
 	}
 }
 
@@ -92,13 +92,13 @@ func printResults(g *Globals, m app.Matched, title string, rs []match.Result) {
 		if r.Fallback {
 			flag += " [title only]"
 		}
-		fmt.Fprintf(w, "  %-6.2f %-6.2f %-4d %-26s %s%s\n", r.Score, r.Relevance, r.Priority, r.ID, r.Title, flag)
-		fmt.Fprintf(w, "         %s\n", r.File)
+		fmt.Fprintf(w, "  %-6.2f %-6.2f %-4d %-26s %s%s\n", r.Score, r.Relevance, r.Priority, visible(r.ID), visible(r.Title), flag)
+		fmt.Fprintf(w, "         %s\n", visible(r.File))
 		if d, ok := m.Delivery[r.ID]; ok {
 			fmt.Fprintf(w, "         delivery: %s\n", d.Kind)
 		}
 		for _, why := range r.Reasons {
-			fmt.Fprintf(w, "         - %s\n", why)
+			fmt.Fprintf(w, "         - %s\n", visible(why))
 		}
 	}
 }

@@ -24,7 +24,7 @@ var yamlEscapes = strings.NewReplacer("\x1b", `\e`, "\r", `\r`, "\b", `\b`, "\u0
 // is off in these tests, so lore itself writes none).
 func raw(s string) bool { return strings.ContainsAny(s, "\x1b\r\b\u009b") }
 
-// TestPrintersShowControlsInert: show, list and review print an item's
+// TestPrintersShowControlsInert: show, list, review and match print an item's
 // control characters as visible symbols, never raw (docs/design.md, What
 // a reviewer cannot see).
 func TestPrintersShowControlsInert(t *testing.T) {
@@ -51,7 +51,13 @@ func TestPrintersShowControlsInert(t *testing.T) {
 	var review bytes.Buffer
 	printDraft(&Globals{Stdout: &review}, 0, 1, app.Draft{Path: "x.md", Title: hiding, Mistake: hiding, Fix: hiding, Evidence: []string{hiding}})
 
-	for name, out := range map[string]string{"show": show.String(), "list": list.String(), "review": review.String()} {
+	// match lists the item among those never delivered, with its title.
+	var matched bytes.Buffer
+	if err := (&MatchCmd{Tool: "Bash", Command: "pytest -x", All: true}).Run(&Globals{Stdout: &matched, Stderr: &matched, Dir: s.Root}, s); err != nil {
+		t.Fatal(err)
+	}
+
+	for name, out := range map[string]string{"show": show.String(), "list": list.String(), "review": review.String(), "match": matched.String()} {
 		if raw(out) || !strings.Contains(out, "␛[8mhidden") || !strings.Contains(out, "over␍write") {
 			t.Errorf("%s printed:\n%q", name, out)
 		}
