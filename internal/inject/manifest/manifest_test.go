@@ -491,3 +491,18 @@ func TestCandidatesOfMixedPostings(t *testing.T) {
 		}
 	}
 }
+
+// headKey orders the heads as fmt.Sprint of the same lists did.
+func TestHeadKeyIsSprint(t *testing.T) {
+	for _, c := range []struct {
+		tools    []string
+		required [][]string
+	}{
+		{nil, nil}, {[]string{}, [][]string{}}, {[]string{"Bash"}, [][]string{{"pytest"}}},
+		{[]string{"Edit", "Write"}, [][]string{nil, {"git", "push"}, {}}}, {[]string{"a b"}, [][]string{{"x y", "z"}}},
+	} {
+		if got, want := headKey(c.tools, c.required), fmt.Sprint(c.tools, c.required); got != want {
+			t.Errorf("headKey(%q, %q) = %q, want %q", c.tools, c.required, got, want)
+		}
+	}
+}
