@@ -93,7 +93,7 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 		if i > 0 { // the first keeps its id: the project's shadows it
 			data = strings.Replace(data, "id: 01", "id: 02", 1)
 		}
-		writeFile(t, filepath.Join(user, strings.TrimPrefix(rel, lorepath.Dir+"/")), data)
+		testrepo.WriteFile(t, filepath.Join(user, strings.TrimPrefix(rel, lorepath.Dir+"/")), data)
 	}
 	for i := range compile.MinAggregate {
 		r.Write(fmt.Sprintf("%s/lessons/pytest-%d.md", lorepath.Dir, i), fmt.Sprintf(
@@ -170,16 +170,6 @@ func TestCachedBuildEqualsColdBuild(t *testing.T) {
 	}
 	if checked == 0 || folded == 0 {
 		t.Fatalf("%d excluded, %d folded over the edits: the test checks nothing of the cached errors or skills", checked, folded)
-	}
-}
-
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

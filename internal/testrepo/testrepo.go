@@ -10,7 +10,6 @@ package testrepo
 import (
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,9 +127,18 @@ func (r *Repo) Mkdir(rel string) {
 // Write writes content to rel, creating its folders.
 func (r *Repo) Write(rel, content string) {
 	r.t.Helper()
-	r.Mkdir(path.Dir(rel))
-	if err := os.WriteFile(r.Path(rel), []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
+	WriteFile(r.t, r.Path(rel), content)
+}
+
+// WriteFile writes content to the file at path (outside a repository
+// too: a user's store, a transcript), creating its folders.
+func WriteFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

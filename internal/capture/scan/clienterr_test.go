@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // TestClientErrorOncePerKind: in the Claude Code 1.0 session, 13 Edit,
@@ -70,7 +72,7 @@ func TestSameSessionTwiceCountsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dup, string(data))
+	testrepo.WriteFile(t, dup, string(data))
 	res, err := Scan([]string{f, dup}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)

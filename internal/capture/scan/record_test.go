@@ -3,6 +3,8 @@ package scan
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // A structured lesson is the candidate the same #lesson block in a
@@ -10,7 +12,7 @@ import (
 // rejections), fields and priority.
 func TestLessonIsTheBlock(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "s.jsonl"), lessonLine("s1", "make ran 8 jobs and the linker ran out of memory"))
+	testrepo.WriteFile(t, filepath.Join(dir, "s.jsonl"), lessonLine("s1", "make ran 8 jobs and the linker ran out of memory"))
 	res, err := scanDir(t, dir, nil)
 	if err != nil || len(res.Candidates) != 1 {
 		t.Fatalf("scan: %v %+v", err, res)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/testrepo"
 )
 
 // oracleCounts decodes every line with encoding/json and counts what the
@@ -151,16 +153,6 @@ func scanDir(t *testing.T, dir string, bm *Bookmarks) (*Result, error) {
 	return Scan(files, bm, Options{})
 }
 
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func lessonLine(session, mistake string) string {
 	text := "#lesson\ntool: Bash\ntrigger: make\nmistake: " + mistake + "\nfix: make -j1\n#/lesson"
 	b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": session,
@@ -185,7 +177,7 @@ func TestBadLines(t *testing.T) {
 		big +
 		lessonLine("s", "after the huge line") +
 		`{"type":"assistant","message":{"role":"assis` // truncated last line
-	writeFile(t, path, data)
+	testrepo.WriteFile(t, path, data)
 
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -231,7 +223,7 @@ func TestBadLines(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
-	writeFile(t, path, lessonLine("s", "one")+lessonLine("s", "two"))
+	testrepo.WriteFile(t, path, lessonLine("s", "one")+lessonLine("s", "two"))
 	r1, err := Scan([]string{path}, nil, Options{})
 	if err != nil || len(r1.Candidates) != 2 {
 		t.Fatalf("first scan: %v %+v", err, r1)
@@ -248,13 +240,13 @@ func TestIncremental(t *testing.T) {
 		t.Fatalf("append: %+v %+v", r3.Stats, r3.Candidates)
 	}
 	// Truncated to a shorter file: read from the start.
-	writeFile(t, path, lessonLine("s", "new"))
+	testrepo.WriteFile(t, path, lessonLine("s", "new"))
 	r4, _ := Scan([]string{path}, r3.Bookmarks, Options{})
 	if len(r4.Candidates) != 1 || r4.Candidates[0].Mistake != "new" || r4.Candidates[0].Line != 1 {
 		t.Fatalf("truncated: %+v", r4.Candidates)
 	}
 	// Rewritten, longer, with different early bytes: read from the start.
-	writeFile(t, path, lessonLine("s", "neu")+lessonLine("s", "more"))
+	testrepo.WriteFile(t, path, lessonLine("s", "neu")+lessonLine("s", "more"))
 	os.Chtimes(path, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	r5, _ := Scan([]string{path}, r4.Bookmarks, Options{})
 	if len(r5.Candidates) != 2 || r5.Candidates[0].Mistake != "neu" {
@@ -277,7 +269,7 @@ func TestRescanOfSeveralFiles(t *testing.T) {
 		var paths []string
 		for _, name := range []string{"a", "b", "c"} {
 			p := filepath.Join(dir, name+".jsonl")
-			writeFile(t, p, lessonLine(name, "first in "+name))
+			testrepo.WriteFile(t, p, lessonLine(name, "first in "+name))
 			paths = append(paths, p)
 		}
 		r1, err := Scan(paths, nil, Options{Workers: workers})
@@ -318,9 +310,9 @@ func TestGeminiIncremental(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"type": "gemini", "content": "#lesson\ntool: Bash\ntrigger: t\nmistake: " + m + "\nfix: f\n#/lesson"})
 		return string(b)
 	}
-	writeFile(t, path, `{"sessionId":"g","messages":[`+msg("a")+`]}`)
+	testrepo.WriteFile(t, path, `{"sessionId":"g","messages":[`+msg("a")+`]}`)
 	r1, _ := scanDir(t, dir, nil)
-	writeFile(t, path, `{"sessionId":"g","messages":[`+msg("a")+","+msg("b")+`]}`)
+	testrepo.WriteFile(t, path, `{"sessionId":"g","messages":[`+msg("a")+","+msg("b")+`]}`)
 	os.Chtimes(path, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	r2, _ := scanDir(t, dir, r1.Bookmarks)
 	if len(r1.Candidates) != 1 || len(r2.Candidates) != 1 || r2.Candidates[0].Mistake != "b" || r2.Candidates[0].Line != 2 || r2.Candidates[0].Session != "g" {
@@ -333,8 +325,8 @@ func TestGeminiIncremental(t *testing.T) {
 // multi-session bonuses.
 func TestDedupAndScores(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "same lesson"))
-	writeFile(t, filepath.Join(dir, "b.jsonl"), lessonLine("B", "Same   lesson"))
+	testrepo.WriteFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "same lesson"))
+	testrepo.WriteFile(t, filepath.Join(dir, "b.jsonl"), lessonLine("B", "Same   lesson"))
 	res, _ := scanDir(t, dir, nil)
 	if len(res.Candidates) != 1 {
 		t.Fatalf("want one candidate, got %d", len(res.Candidates))
@@ -351,7 +343,7 @@ func TestDedupAndScores(t *testing.T) {
 func TestSecretsRedactedInCandidates(t *testing.T) {
 	dir := t.TempDir()
 	key := "ghp_" + strings.Repeat("x", 8) + fmt.Sprint(time.Now().UnixNano()) + strings.Repeat("Q", 10)
-	writeFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "pushed with "+key+" in the URL"))
+	testrepo.WriteFile(t, filepath.Join(dir, "a.jsonl"), lessonLine("A", "pushed with "+key+" in the URL"))
 	res, _ := scanDir(t, dir, nil)
 	b, _ := json.Marshal(res.Candidates)
 	if strings.Contains(string(b), key) || !strings.Contains(string(b), "[REDACTED:github-pat]") {
@@ -375,21 +367,21 @@ func TestDefaultPaths(t *testing.T) {
 	long := filepath.Join(day, "rollout-d.jsonl")
 	huge := filepath.Join(day, "rollout-e.jsonl")
 	other := filepath.Join(home, ".codex", "sessions", "2026", "01", "03", "rollout-c.jsonl")
-	writeFile(t, mine, `{"type":"session_meta","payload":{"id":"a","cwd":"/work/my.repo"}}`+"\n")
-	writeFile(t, sub, `{"type":"session_meta","payload":{"id":"b","cwd":"/work/my.repo/cmd"}}`+"\n")
-	writeFile(t, other, `{"type":"session_meta","payload":{"id":"c","cwd":"/work/my.repo2"}}`+"\n")
+	testrepo.WriteFile(t, mine, `{"type":"session_meta","payload":{"id":"a","cwd":"/work/my.repo"}}`+"\n")
+	testrepo.WriteFile(t, sub, `{"type":"session_meta","payload":{"id":"b","cwd":"/work/my.repo/cmd"}}`+"\n")
+	testrepo.WriteFile(t, other, `{"type":"session_meta","payload":{"id":"c","cwd":"/work/my.repo2"}}`+"\n")
 	// session_meta carries the base instructions: 21.5 KB by default, far
 	// more with a custom instructions file, and cwd may come after them.
 	meta := func(size int) string {
 		return `{"timestamp":"2026-01-02T00:00:00Z","type":"session_meta","payload":{"id":"d","instructions":"` +
 			strings.Repeat("x", size) + `","cwd":"/work/my.repo"}}` + "\n" + `{"type":"turn_context","payload":{}}` + "\n"
 	}
-	writeFile(t, long, meta(300<<10))
-	writeFile(t, huge, meta(MaxLine+1)) // over the line cap: skipped, not fatal
+	testrepo.WriteFile(t, long, meta(300<<10))
+	testrepo.WriteFile(t, huge, meta(MaxLine+1)) // over the line cap: skipped, not fatal
 	gem := filepath.Join(home, ".gemini")
-	writeFile(t, filepath.Join(gem, "projects.json"), `{"projects":{"/work/my.repo":"my-repo","/work/other":"other"}}`)
-	writeFile(t, filepath.Join(gem, "tmp", "my-repo-1", ".project_root"), "/work/my.repo\n")
-	writeFile(t, filepath.Join(gem, "tmp", "other", ".project_root"), "/work/other")
+	testrepo.WriteFile(t, filepath.Join(gem, "projects.json"), `{"projects":{"/work/my.repo":"my-repo","/work/other":"other"}}`)
+	testrepo.WriteFile(t, filepath.Join(gem, "tmp", "my-repo-1", ".project_root"), "/work/my.repo\n")
+	testrepo.WriteFile(t, filepath.Join(gem, "tmp", "other", ".project_root"), "/work/other")
 	got := DefaultPaths(root, home)
 	sum := sha256.Sum256([]byte(root))
 	want := []string{
@@ -403,7 +395,7 @@ func TestDefaultPaths(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 	t.Setenv("GEMINI_CLI_HOME", filepath.Join(home, "profile"))
-	writeFile(t, filepath.Join(home, "profile", ".gemini", "projects.json"), `{"projects":{"/work/my.repo":"p"}}`)
+	testrepo.WriteFile(t, filepath.Join(home, "profile", ".gemini", "projects.json"), `{"projects":{"/work/my.repo":"p"}}`)
 	if got := geminiChats(root, home); got[0] != filepath.Join(home, "profile", ".gemini", "tmp", "p", "chats") {
 		t.Errorf("GEMINI_CLI_HOME: %q", got)
 	}
@@ -431,7 +423,7 @@ func TestCodexRollout0169(t *testing.T) {
 		b.Write(data)
 		b.WriteByte('\n')
 	}
-	writeFile(t, path, b.String())
+	testrepo.WriteFile(t, path, b.String())
 	res, err := Scan([]string{path}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -484,7 +476,7 @@ func TestGeminiJSONL(t *testing.T) {
 		geminiLesson("g1", "one"), // tokens counted: the same message again
 		geminiLesson("g2", "two", running),
 	)
-	writeFile(t, path, data)
+	testrepo.WriteFile(t, path, data)
 	r1, err := scanDir(t, dir, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -632,7 +624,7 @@ func TestStatementFoldsIntoIncident(t *testing.T) {
 {"type":"user","sessionId":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"k2","is_error":false,"content":"All checks passed!"}]}}
 {"type":"assistant","sessionId":"r","message":{"role":"assistant","content":[{"type":"text","text":"Lesson learned: ruff reads pyproject options; use --isolated when they are stale."}]}}
 `
-	writeFile(t, filepath.Join(dir, "r.jsonl"), lines)
+	testrepo.WriteFile(t, filepath.Join(dir, "r.jsonl"), lines)
 	files, err := Files([]string{dir})
 	if err != nil {
 		t.Fatal(err)
