@@ -89,7 +89,7 @@ var writeAllowed = map[string]string{
 
 	// Only tests import testrepo (layers_test.go).
 	"internal/testrepo.Repo.Mkdir": "test fixtures in a throwaway repository",
-	"internal/testrepo.Repo.Write": "test fixtures in a throwaway repository",
+	"internal/testrepo.WriteFile":  "test fixtures in a throwaway repository or the test's own folders",
 	"internal/testrepo.Hermetic":   "makes and removes the temp dir a test package ran in",
 	// Only benchmarks import benchproc.
 	"internal/benchproc.Settle": "a benchmark's binary, copied into its temp dir",
