@@ -68,12 +68,15 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	if err != nil {
 		return Scopes{Config: cfg}, err
 	}
-	user := compile.UserDir()
-	userConfig := filepath.Join(user, "config.yaml")
-	userStat := manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
-	uc, err := readUserConfig(user)
-	if err != nil {
-		return Scopes{Config: cfg}, err
+	var user, userConfig string
+	var userStat manifest.Stat
+	var uc config.User
+	if user = compile.UserDir(); user != "" {
+		userConfig = filepath.Join(user, "config.yaml")
+		userStat = manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
+		if uc, err = readUserConfig(userConfig); err != nil {
+			return Scopes{Config: cfg}, err
+		}
 	}
 	cfg.Sources, cfg.Disable = config.Merge(cfg, uc)
 	sc := Scopes{Config: cfg}
@@ -93,12 +96,9 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	return sc, nil
 }
 
-// readUserConfig reads $XDG_CONFIG_HOME/lore/config.yaml; none is empty.
-func readUserConfig(dir string) (config.User, error) {
-	if dir == "" {
-		return config.User{}, nil
-	}
-	path := filepath.Join(dir, "config.yaml")
+// readUserConfig reads the user's config ($XDG_CONFIG_HOME/lore/config.yaml
+// at path); none is empty.
+func readUserConfig(path string) (config.User, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.User{}, nil
