@@ -59,7 +59,7 @@ func sourceStates(s *gitstore.Store) ([]doctor.Source, error) {
 		if err != nil {
 			return out, err
 		}
-		out = append(out, doctor.Source{Name: src.Name, Commit: st.Commit, Fetched: st.Fetched, Error: st.Error, Attempted: st.Attempted})
+		out = append(out, doctor.Source{Name: src.Name, State: st})
 	}
 	return out, nil
 }

@@ -3,16 +3,17 @@ package doctor
 import (
 	"fmt"
 	"time"
+
+	"github.com/lore-agents/lore/internal/store/sources"
 )
 
 // Source is an organisation store a config names, as its last fetches
-// left it (docs/design.md, Scopes and organisation stores).
+// left it (docs/design.md, Scopes and organisation stores): the commit in
+// use ("" when never fetched), the last successful fetch, the last
+// attempt and its error.
 type Source struct {
-	Name      string
-	Commit    string    // the copy in use, "" when never fetched
-	Fetched   time.Time // the last successful fetch
-	Error     string    // the last attempt's error, "" when it succeeded
-	Attempted time.Time // the last attempt
+	Name string
+	sources.State
 }
 
 // staleAfter is how long a source may fail to fetch before doctor asks

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/store/sources"
 )
 
 func TestSourceFindings(t *testing.T) {
@@ -14,10 +16,10 @@ func TestSourceFindings(t *testing.T) {
 		says  string
 	}{
 		{Source{Name: "acme"}, Action, "acme was never fetched"},
-		{Source{Name: "acme", Error: "auth failed", Attempted: now}, Action, "never fetched (last try"},
-		{Source{Name: "acme", Commit: "0123456789abcdef", Fetched: now.Add(-time.Hour)}, OK, "acme at 0123456789ab"},
-		{Source{Name: "acme", Commit: "0123456789abcdef", Fetched: now.Add(-48 * time.Hour), Error: "no route"}, Info, "cannot be fetched since"},
-		{Source{Name: "acme", Commit: "0123456789abcdef", Fetched: now.Add(-8 * 24 * time.Hour), Error: "no route"}, Action, "cannot be fetched since"},
+		{Source{Name: "acme", State: sources.State{Error: "auth failed", Attempted: now}}, Action, "never fetched (last try"},
+		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-time.Hour)}}, OK, "acme at 0123456789ab"},
+		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-48 * time.Hour), Error: "no route"}}, Info, "cannot be fetched since"},
+		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-8 * 24 * time.Hour), Error: "no route"}}, Action, "cannot be fetched since"},
 	} {
 		f := sourceFinding(tc.src, now)
 		if f.Level != tc.level || !strings.Contains(f.Message, tc.says) || f.Check != "sources" {
