@@ -127,27 +127,25 @@ func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error)
 }
 
 // buildInput is CompileInput for a build: the item files go through the
-// cache, which reads only those it does not have unchanged.
+// cache, which reads only those it does not have unchanged (Match).
 func buildInput(s *gitstore.Store, sc Scopes, cache *compile.Cache) (compile.Input, []error) {
 	in, errs := baseInput(s, sc)
 	rels, err := s.ItemFiles()
 	if err != nil {
 		errs = append(errs, err)
 	}
-	var files []compile.File
-	for _, rel := range rels {
-		if !cache.Has(rel) {
-			files = append(files, compile.File{Abs: s.Path(rel), Path: rel})
-		}
+	files := make([]compile.File, len(rels))
+	for i, rel := range rels {
+		files[i] = compile.File{Abs: s.Path(rel), Path: rel}
 	}
 	errs = append(cache.Read(files, compile.Store{Scope: compile.Project}), errs...)
 	for _, st := range in.Stores {
 		if st.Dir == "" {
 			continue
 		}
-		all, lerrs := compile.ListDir(st.Dir, st.Name)
+		files, lerrs := compile.ListDir(st.Dir, st.Name)
 		errs = append(errs, lerrs...)
-		errs = append(errs, cache.Read(slices.DeleteFunc(all, func(f compile.File) bool { return cache.Has(f.Path) }), st)...)
+		errs = append(errs, cache.Read(files, st)...)
 	}
 	in.Cache = cache
 	return in, errs

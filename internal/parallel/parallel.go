@@ -6,6 +6,7 @@ package parallel
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -31,4 +32,20 @@ func Each(n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// Map calls f(0), ..., f(n-1) as Each does and returns, in order, the
+// results of the calls that succeeded and the errors of those that
+// failed: n files read, the ones that could not be, said.
+func Map[T any](n int, f func(i int) (T, error)) ([]T, []error) {
+	out := make([]T, n)
+	errs := make([]error, n)
+	Each(n, func(i int) { out[i], errs[i] = f(i) })
+	kept := out[:0]
+	for i, v := range out {
+		if errs[i] == nil {
+			kept = append(kept, v)
+		}
+	}
+	return kept, slices.DeleteFunc(errs, func(err error) bool { return err == nil })
 }

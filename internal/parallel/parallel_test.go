@@ -1,7 +1,9 @@
 package parallel
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 )
@@ -19,5 +21,22 @@ func TestEachCallsEveryIndexOnce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Map keeps the results of the calls that succeeded, in order, and the
+// errors of the others.
+func TestMapKeepsSuccessesInOrder(t *testing.T) {
+	got, errs := Map(10, func(i int) (int, error) {
+		if i%3 == 0 {
+			return -1, fmt.Errorf("call %d", i)
+		}
+		return i, nil
+	})
+	if want := []int{1, 2, 4, 5, 7, 8}; !slices.Equal(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+	if len(errs) != 4 || errs[0].Error() != "call 0" || errs[3].Error() != "call 9" {
+		t.Errorf("errors %v, want those of calls 0, 3, 6, 9", errs)
 	}
 }

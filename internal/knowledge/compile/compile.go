@@ -182,7 +182,7 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 // for it (skills are few); one that cannot be is compiled on its own.
 func (c *compiler) fold(k *Known, st Store) bool {
 	si, ok := c.skillOf[k.ID]
-	if !ok || st.Scope != Project || !k.Foldable || k.Confidence < c.set.MinConfidence-1e-9 {
+	if !ok || st.Scope != Project || !k.Foldable || !confident(k.Confidence, c.set.MinConfidence) {
 		return false
 	}
 	it := k.item
@@ -225,7 +225,7 @@ func (c *compiler) admit(k *Known, scope Scope) bool {
 		c.rep.Inactive++
 		return false
 	}
-	if k.Confidence < c.set.MinConfidence-match.Tolerance {
+	if !confident(k.Confidence, c.set.MinConfidence) {
 		c.rep.LowConf++
 		return false
 	}
@@ -282,6 +282,11 @@ func item(it *markdown.Item, scope Scope, itemCap int) manifest.Item {
 	}
 	return m
 }
+
+// confident says a confidence is not under inject.minConfidence (within
+// the matcher's tolerance): the build compiles only such items, and a
+// skill folds only such lessons.
+func confident(conf, minConf float64) bool { return !(conf < minConf-match.Tolerance) }
 
 // holds reports whether an item holds the first matching call of a
 // context (enforce: once): only once it is in force, active or accepted, a

@@ -50,7 +50,7 @@ func leftOutValid(it *markdown.Item, set manifest.Settings) string {
 	if !it.Injectable(set.Drafts) {
 		return inactive(it)
 	}
-	if it.Confidence < set.MinConfidence-match.Tolerance {
+	if !confident(it.Confidence, set.MinConfidence) {
 		return fmt.Sprintf("confidence %.2f is under inject.minConfidence %.2f: the build leaves it out", it.Confidence, set.MinConfidence)
 	}
 	return ""

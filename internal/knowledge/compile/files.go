@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
@@ -58,11 +57,8 @@ func UserDir() string {
 // returned as errors and skipped.
 func LoadDir(dir, origin string) ([]*markdown.Item, []error) {
 	files, errs := ListDir(dir, origin)
-	items := make([]*markdown.Item, len(files))
-	read := make([]error, len(files))
-	parallel.Each(len(files), func(i int) { items[i], read[i] = ReadItem(files[i].Abs, files[i].Path) })
-	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
-		append(errs, slices.DeleteFunc(read, func(err error) bool { return err == nil })...)
+	items, read := parallel.Map(len(files), func(i int) (*markdown.Item, error) { return ReadItem(files[i].Abs, files[i].Path) })
+	return items, append(errs, read...)
 }
 
 // File is an item file a build reads: where it is, and its path as

@@ -111,12 +111,9 @@ func LoadCache(data []byte, salt string, itemCap int) *Cache {
 // ItemCap is the size cap of a record's text under the settings.
 func ItemCap(set manifest.Settings) int { return max(min(MaxItemBytes, set.BudgetBytes), 256) }
 
-// Match finds the cached files the snapshot saw unchanged: the loaders
-// skip them (Has) and the build takes them from the cache.
+// Match finds the cached files the snapshot saw unchanged: Read skips
+// them and the build takes them from the cache.
 func (c *Cache) Match(s Snapshot) {
-	if c == nil {
-		return
-	}
 	for path, k := range c.old {
 		if st, ok := s.stat(path); ok && st == k.Stat {
 			c.hits[path] = k
@@ -124,32 +121,19 @@ func (c *Cache) Match(s Snapshot) {
 	}
 }
 
-// Has says the cache has the file at path (as loaded) unchanged.
-func (c *Cache) Has(path string) bool {
-	if c == nil {
-		return false
-	}
-	_, ok := c.hits[path]
-	return ok
-}
-
-// Read reads the files (those Has does not have) over all cores, each
-// once: a file whose bytes the cache has (touched, checked out again) is
+// Read reads the store's files but those Match found unchanged, over all
+// cores, each once: a file whose bytes the cache has (touched, checked
+// out again) is
 // taken from it unparsed; any other is parsed, checked and rendered, and
 // the parsed item dropped, so the YAML trees of 10,000 files are never
 // all alive at once (they were most of a cold build's memory). Files that
 // cannot be read or parsed come back as errors and are left out.
 func (c *Cache) Read(files []File, st Store) []error {
-	known := make([]*Known, len(files))
-	errs := make([]error, len(files))
-	parallel.Each(len(files), func(i int) { known[i], errs[i] = c.readFile(files[i], st) })
-	for _, k := range known {
-		if k != nil {
-			c.fresh[st.Name] = append(c.fresh[st.Name], k)
-		}
-	}
+	files = slices.DeleteFunc(slices.Clone(files), func(f File) bool { return c.hits[f.Path] != nil })
+	known, errs := parallel.Map(len(files), func(i int) (*Known, error) { return c.readFile(files[i], st) })
+	c.fresh[st.Name] = append(c.fresh[st.Name], known...)
 	c.read += len(files)
-	return slices.DeleteFunc(errs, func(err error) bool { return err == nil })
+	return errs
 }
 
 func (c *Cache) readFile(f File, st Store) (*Known, error) {
@@ -202,9 +186,6 @@ func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap i
 // Counts says how many item files this build read, of all it knows;
 // the others the cache had unchanged.
 func (c *Cache) Counts() (read, all int) {
-	if c == nil {
-		return 0, 0
-	}
 	return c.read, c.read + len(c.hits)
 }
 
@@ -216,7 +197,7 @@ func (k *Known) in(st Store) bool { return k.Scope == st.Scope && k.Store == st.
 // in a large store is parsed again by the next build instead: rewriting
 // 10,000 entries cost more than the build saved).
 func (c *Cache) Stale() bool {
-	if c == nil || c.read == 0 && len(c.hits) == len(c.old) {
+	if c.read == 0 && len(c.hits) == len(c.old) {
 		return false
 	}
 	gone := len(c.old) - len(c.hits)

@@ -85,7 +85,7 @@ func slug(s string) string {
 // not a deny or a hold (each blocks per item).
 func foldable(it *markdown.Item, minConf float64) bool {
 	errs, _ := check(it)
-	return foldShape(it) && it.Confidence >= minConf-1e-9 && len(errs) == 0
+	return foldShape(it) && confident(it.Confidence, minConf) && len(errs) == 0
 }
 
 // foldShape is foldable but for confidence and validity, which a build

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,11 +224,7 @@ func (s *Store) Load() ([]*markdown.Item, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	items := make([]*markdown.Item, len(files))
-	errs := make([]error, len(files))
-	parallel.Each(len(files), func(i int) { items[i], errs[i] = s.LoadFile(files[i]) })
-	return slices.DeleteFunc(items, func(it *markdown.Item) bool { return it == nil }),
-		slices.DeleteFunc(errs, func(err error) bool { return err == nil })
+	return parallel.Map(len(files), func(i int) (*markdown.Item, error) { return s.LoadFile(files[i]) })
 }
 
 // LoadFile parses one item by repo-relative path.
