@@ -27,7 +27,7 @@ var layers = []string{
 // benchproc and fuzzlimit) are for tests only: see libraryRules.
 var leaves = map[string][]string{
 	"internal/filewrite": nil, "internal/lazyre": nil, "internal/lorepath": nil, "internal/textcut": nil,
-	"internal/version": nil, "internal/parallel": nil,
+	"internal/version": nil, "internal/parallel": nil, "internal/sysread": nil,
 	"internal/benchproc": nil, "internal/fuzzlimit": nil,
 	"internal/testrepo":  {"internal/store/gitstore", "internal/lorepath"},
 	"internal/synthetic": {"internal/knowledge/markdown"},

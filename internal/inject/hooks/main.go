@@ -19,6 +19,8 @@ import (
 	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/inject/protocol"
 	"github.com/lore-agents/lore/internal/lorepath"
+
+	"github.com/lore-agents/lore/internal/sysread"
 )
 
 // Deadline is how long a hook call may take before it gives up and prints
@@ -734,7 +736,7 @@ func (h *handler) notePassedOver(s session) {
 		return
 	}
 	note := filepath.Join(filepath.Dir(s.self), passedOverNote)
-	if old, err := readFile(note); err == nil && string(old) == s.passed {
+	if old, err := sysread.ReadFile(note, -1); err == nil && string(old) == s.passed {
 		return
 	}
 	if s.private() != nil || filewrite.Replace(note, []byte(s.passed), stateWrite) != nil {

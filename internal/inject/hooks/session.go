@@ -19,6 +19,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/lore-agents/lore/internal/filewrite"
+
+	"github.com/lore-agents/lore/internal/sysread"
 )
 
 // recentPrompts is how many prompts the session keeps for topic matching.
@@ -143,7 +145,7 @@ func contextKey(s string) string {
 // reads it while another claims only scores an item claim then refuses);
 // a missing file is a fresh session.
 func (s session) seen() map[string]bool {
-	data, err := readFile(s.self + ".seen")
+	data, err := sysread.ReadFile(s.self+".seen", -1)
 	if err != nil || len(data) == 0 {
 		return nil
 	}
@@ -278,7 +280,7 @@ func keepIDs(data []byte, drop func(id string) bool) []byte {
 
 // prompts returns the main thread's stored prompts, oldest first.
 func (s session) prompts() []string {
-	data, err := readFile(s.main + ".prompts")
+	data, err := sysread.ReadFile(s.main+".prompts", -1)
 	if err != nil {
 		return nil
 	}
@@ -353,7 +355,7 @@ func (h *handler) agentID(ev Event, in *input) string {
 // openSubagent is the context of the sub-agent whose call the marker says
 // is open ("" for none).
 func openSubagent(mark string) string {
-	if id, err := readFile(mark); err == nil && len(id) > 0 {
+	if id, err := sysread.ReadFile(mark, -1); err == nil && len(id) > 0 {
 		return "sub-" + string(id)
 	}
 	return ""

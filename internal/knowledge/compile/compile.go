@@ -75,8 +75,11 @@ func Settings(c config.Config) manifest.Settings {
 }
 
 // Build compiles in into manifest bytes: the same files give the same bytes.
+// The item cache is encoded for saving (Cache.Bytes) while the manifest
+// is built.
 func Build(in Input) ([]byte, Report, error) {
 	src, rep := Compile(in)
+	in.Cache.encode()
 	data, err := manifest.Build(src)
 	return data, rep, err
 }
@@ -149,6 +152,8 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 	global := st.Scope != Project
 	known := c.in.Cache.known(list, st, c.in.Snapshot, c.itemCap)
 	sort.Slice(known, func(a, b int) bool { return known[a].Path < known[b].Path })
+	c.items = slices.Grow(c.items, len(known))
+	c.rep.Index = slices.Grow(c.rep.Index, len(known))
 	for _, k := range known {
 		fmt.Fprintf(c.h, "%s %d %d\n", k.Path, st.Scope, k.Len)
 		c.h.Write(k.Digest[:])

@@ -25,7 +25,11 @@ const cacheMagic = "LORECACHE3\x00"
 var errCache = errors.New("compile: item cache cut short or malformed")
 
 func encodeKnown(salt string, known []*Known) []byte {
-	b := []byte(cacheMagic)
+	size := len(cacheMagic) + len(salt) + 16
+	for _, k := range known {
+		size += k.Len + 256 // its record holds about the file, rendered
+	}
+	b := append(make([]byte, 0, size), cacheMagic...)
 	b = appendStr(b, salt)
 	b = binary.AppendUvarint(b, uint64(len(known)))
 	for _, k := range known {

@@ -2,11 +2,10 @@ package compile
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/sysread"
 )
 
 // ReadItem reads and parses the item file at path, named rel in the item
@@ -23,28 +22,14 @@ func ReadItem(path, rel string) (*markdown.Item, error) {
 	return markdown.Parse(rel, data)
 }
 
-// readItemBytes is ReadItem's read, with its size limits.
+// readItemBytes is ReadItem's read, with its size limits. It is most of
+// the system calls of a cold build (sysread).
 func readItemBytes(path, rel string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	data, err := sysread.ReadFile(path, lint.MaxItemBytes)
+	if big, ok := err.(*sysread.TooLargeError); ok {
+		return nil, oversized(rel, big.Size)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > lint.MaxItemBytes {
-		return nil, oversized(rel, st.Size())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, lint.MaxItemBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	if len(data) > lint.MaxItemBytes {
-		return nil, oversized(rel, int64(len(data)))
-	}
-	return data, nil
+	return data, err
 }
 
 func oversized(rel string, size int64) *markdown.Error {

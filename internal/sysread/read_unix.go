@@ -1,18 +1,16 @@
 //go:build unix
 
-package hooks
+package sysread
 
 import (
 	"os"
 	"syscall"
 )
 
-// readFile is os.ReadFile for the small state files a call reads, with the
-// system calls alone: os.Open sets a regular file non-blocking, tries to
-// register it with the network poller and undoes both, five calls a file
-// (0.01-0.02x of a steady-state call at 10,000 items). The buffer is the
+// ReadFile reads the file at path, refusing one of more than limit bytes
+// (limit < 0: none) by its size before it is read. The buffer is the
 // file's size, so a small file takes no page of its own.
-func readFile(path string) ([]byte, error) {
+func ReadFile(path string, limit int64) ([]byte, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
@@ -22,9 +20,15 @@ func readFile(path string) ([]byte, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
+	if limit >= 0 && st.Size > limit {
+		return nil, &TooLargeError{Path: path, Size: st.Size}
+	}
 	buf := make([]byte, 0, st.Size+1) // +1: a read that fills it did not reach the end
 	for {
 		if len(buf) == cap(buf) { // it grew since the stat
+			if limit >= 0 && int64(len(buf)) > limit {
+				return nil, &TooLargeError{Path: path, Size: int64(len(buf))}
+			}
 			buf = append(buf, 0)[:len(buf)]
 		}
 		want := cap(buf) - len(buf)
@@ -38,7 +42,10 @@ func readFile(path string) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 		if n < want {
 			// A regular file reads short only at its end: no second read
-			// to find it (one system call of the ten a call's state costs).
+			// to find it.
+			if limit >= 0 && int64(len(buf)) > limit {
+				return nil, &TooLargeError{Path: path, Size: int64(len(buf))}
+			}
 			return buf, nil
 		}
 	}
