@@ -173,16 +173,17 @@ func projectInput(s *gitstore.Store) (compile.Input, []error, error) {
 }
 
 // allItems loads the items of every scope, the project's first, for the
-// commands that show them (list, show, match).
-func allItems(s *gitstore.Store) ([]*markdown.Item, []error, error) {
+// commands that show them (list, show, match, search), and the input they
+// come from (compile.Deliveries).
+func allItems(s *gitstore.Store) (compile.Input, []*markdown.Item, []error, error) {
 	sc, err := LoadScopes(s)
 	if err != nil {
-		return nil, nil, err
+		return compile.Input{}, nil, nil, err
 	}
 	in, errs := CompileInput(s, sc)
-	items := in.Items
+	items := slices.Clone(in.Items)
 	for _, st := range in.Stores {
 		items = append(items, st.Items...)
 	}
-	return items, errs, nil
+	return in, items, errs, nil
 }

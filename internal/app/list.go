@@ -47,21 +47,17 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 	if err != nil {
 		return ListResult{}, err
 	}
-	cfg, err := s.Config()
+	in, items, skipped, err := allItems(s)
 	if err != nil {
 		return ListResult{}, err
 	}
-	set := compile.Settings(cfg)
-	items, skipped, err := allItems(s)
-	if err != nil {
-		return ListResult{}, err
-	}
+	delivery := compile.Deliveries(in)
 	r := ListResult{Items: []ListEntry{}, Skipped: skipped}
 	for _, it := range items {
 		if !keep(it) {
 			continue
 		}
-		r.Items = append(r.Items, listEntry(it, set))
+		r.Items = append(r.Items, listEntry(it, delivery[it.Path]))
 	}
 	return r, nil
 }
@@ -75,14 +71,14 @@ func origin(path string) string {
 }
 
 // listEntry is one item as lore list --json prints it.
-func listEntry(it *markdown.Item, set manifest.Settings) ListEntry {
+func listEntry(it *markdown.Item, d compile.Delivery) ListEntry {
 	tags := it.Tags
 	if tags == nil {
 		tags = []string{}
 	}
 	return ListEntry{ID: it.ID, Kind: it.Kind, Title: it.Title, Status: it.Status,
 		Priority: int(it.Priority), Band: it.Priority.Band(), Confidence: it.Confidence, Ref: it.Ref,
-		Tags: tags, Path: it.Path, Origin: origin(it.Path), Delivery: compile.DeliveryOf(it, set)}
+		Tags: tags, Path: it.Path, Origin: origin(it.Path), Delivery: d}
 }
 
 // filter turns the options into one predicate.

@@ -84,19 +84,17 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 // deliveries names how each item of every scope reaches an agent (the one
 // answer list and show give), and with all lists those that never do.
 func (r *Matched) deliveries(s *gitstore.Store, all bool) {
-	cfg, err := s.Config()
+	in, items, _, err := allItems(s)
 	if err != nil {
 		return // the build above reported it
 	}
-	set := compile.Settings(cfg)
-	items, _, err := allItems(s)
-	if err != nil {
-		return // the build above reported it
-	}
+	delivery := compile.Deliveries(in)
 	r.Delivery = map[string]compile.Delivery{}
 	for _, it := range items {
-		d := compile.DeliveryOf(it, set)
-		r.Delivery[it.ID] = d
+		d := delivery[it.Path]
+		if _, seen := r.Delivery[it.ID]; !seen { // the id's first item: the one a build keeps
+			r.Delivery[it.ID] = d
+		}
 		if all && d.Kind == compile.Never {
 			r.Never = append(r.Never, NeverItem{it.ID, it.Path, it.Title, d.Reason})
 		}

@@ -53,12 +53,7 @@ type Found struct {
 // the path. Archived items are left out. Every scope is searched, as lore
 // list does. limit <= 0: 10.
 func Search(s *gitstore.Store, query string, limit int) ([]Found, error) {
-	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
-	}
-	set := compile.Settings(cfg)
-	items, _, err := allItems(s)
+	in, items, _, err := allItems(s)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +64,7 @@ func Search(s *gitstore.Store, query string, limit int) ([]Found, error) {
 			continue
 		}
 		if n := relevance(it, words); n > 0 {
-			out = append(out, Found{listEntry(it, set), n})
+			out = append(out, Found{listEntry(it, compile.DeliveryIn(in, it)), n})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

@@ -87,22 +87,23 @@ var knownKeys = map[string]bool{"id": true, "kind": true, "title": true, "status
 // else among every scope's (an id in two scopes is the project's). Skipped
 // is set on error too.
 func Show(s *gitstore.Store, q string) (ShowResult, error) {
-	it, skipped, err := resolveIn(s, q)
+	items, skipped := s.Load()
+	in := compile.Input{Items: items}
+	it, err := Resolve(items, q)
 	if errors.Is(err, ErrNotFound) {
 		var all []*markdown.Item
-		if all, skipped, err = allItems(s); err == nil {
+		if in, all, skipped, err = allItems(s); err == nil {
 			it, err = Resolve(all, q)
 		}
+	} else if err == nil {
+		// A project item: no other scope comes before it.
+		in.Config, err = s.Config()
 	}
 	r := ShowResult{Item: it, Skipped: skipped}
 	if err != nil {
 		return r, err
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		return r, err
-	}
-	r.Delivery = compile.DeliveryOf(it, compile.Settings(cfg))
+	r.Delivery = compile.DeliveryIn(in, it)
 	for _, k := range it.Keys() {
 		if !knownKeys[k] {
 			r.Extra = append(r.Extra, Field{k, compactValue(it.Node(k))})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -409,5 +410,59 @@ func TestSyncedChangeBuildsAsFromNothing(t *testing.T) {
 	}
 	if !bytes.Contains(got, []byte("Org plan, revised")) || !bytes.Contains(got, []byte("acme:lessons/new.md")) {
 		t.Fatal("the manifest misses the pushed change")
+	}
+}
+
+// list, show and match say what the build's merge sets aside: an org item
+// the project disables, one the project shadows, an org draft; and the
+// items list says reach the agent before a call are the ones the build
+// injects.
+func TestListAgreesWithTheMerge(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	userLesson(t, cfgHome)
+	s := projectNaming(t, url, "inject:\n  drafts: true\n  maxItems: 9\ndisable: ["+idOrg+"]\n")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("Sync = %+v, %v", r, err)
+	}
+	l, err := List(s, ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]ListEntry{}
+	var before []string
+	for _, e := range l.Items {
+		got[e.Path] = e
+		if e.Delivery.Kind == compile.BeforeCall {
+			before = append(before, e.Path)
+		}
+	}
+	for path, reason := range map[string]string{
+		"acme:lessons/plan.md":   "disable",
+		"acme:lessons/shared.md": "shadowed by .lore/lessons/shared.md",
+		"acme:lessons/draft.md":  "status draft",
+	} {
+		if d := got[path].Delivery; d.Kind != compile.Never || !strings.Contains(d.Reason, reason) {
+			t.Errorf("%s: %s %q, want never: %s", path, d.Kind, d.Reason, reason)
+		}
+	}
+	sort.Strings(before)
+	injected := injectedFor(t, s, "terraform apply")
+	sort.Strings(injected)
+	if strings.Join(before, " ") != strings.Join(injected, " ") {
+		t.Errorf("list says before-call for %v; the build injects %v", before, injected)
+	}
+	if r, err := Show(s, idOrg); err != nil || r.Delivery.Kind != compile.Never || !strings.Contains(r.Delivery.Reason, "disable") {
+		t.Errorf("show %s: %+v, %v", idOrg, r.Delivery, err)
+	}
+	if r, err := Show(s, idShared); err != nil || r.Item.Path != ".lore/lessons/shared.md" || r.Delivery.Kind != compile.BeforeCall {
+		t.Errorf("show %s: %+v, %v", idShared, r.Delivery, err)
+	}
+	m, err := Match(s, MatchOptions{Tool: "Bash", Command: "terraform apply", Dir: s.Root, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := m.Delivery[idShared]; d.Kind != compile.BeforeCall {
+		t.Errorf("match's delivery of %s: %+v, want the project's (before-call)", idShared, d)
 	}
 }

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
@@ -34,6 +36,66 @@ func DeliveryOf(it *markdown.Item, set manifest.Settings) Delivery {
 	}
 	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
 }
+
+// Deliveries is DeliveryOf for every item of in (the project's, then each
+// store's), by path as loaded, with what only the whole input decides, as
+// the build's merge decides it (docs/design.md, Scopes and organisation
+// stores): an org or user item that the config's disable names, or whose
+// id an item before it has, never reaches the agent, and neither does an
+// org draft. Shadowing and disable depend only on items of the same id:
+// an input of those alone answers for one item.
+func Deliveries(in Input) map[string]Delivery {
+	set := Settings(in.Config)
+	out := map[string]Delivery{}
+	byID := map[string]string{} // id -> the path of the item that has it
+	add := func(items []*markdown.Item, scope Scope) {
+		for _, it := range slices.SortedFunc(slices.Values(items), byPath) {
+			out[it.Path] = scopedDelivery(it, scope, set, in.Config.Disable, byID)
+		}
+	}
+	add(in.Items, Project)
+	for _, st := range in.Stores {
+		add(st.Items, st.Scope)
+	}
+	return out
+}
+
+// scopedDelivery is one step of Deliveries, in the order of admit.
+func scopedDelivery(it *markdown.Item, scope Scope, set manifest.Settings, disable []string, byID map[string]string) Delivery {
+	if scope != Project && slices.Contains(disable, it.ID) {
+		return Delivery{Never, "this project switches it off (disable: in the config)"}
+	}
+	if errs, _ := check(it); len(errs) > 0 {
+		return Delivery{Never, "the build leaves it out: " + errs[0].Error()}
+	}
+	if prev, dup := byID[it.ID]; dup {
+		if scope == Project {
+			return Delivery{Never, "the build leaves it out: duplicate id: " + prev + " has it too"}
+		}
+		return Delivery{Never, "shadowed by " + prev + ", which has the same id and comes first"}
+	}
+	byID[it.ID] = it.Path
+	set.Drafts = set.Drafts && scope != Org // an org draft is never injected
+	if why := leftOutValid(it, set); why != "" {
+		return Delivery{Never, why}
+	}
+	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
+}
+
+// DeliveryIn is Deliveries for one item of in.
+func DeliveryIn(in Input, it *markdown.Item) Delivery {
+	same := func(items []*markdown.Item) []*markdown.Item {
+		return slices.DeleteFunc(slices.Clone(items), func(o *markdown.Item) bool { return o.ID != it.ID })
+	}
+	in.Items = same(in.Items)
+	in.Stores = slices.Clone(in.Stores)
+	for i := range in.Stores {
+		in.Stores[i].Items = same(in.Stores[i].Items)
+	}
+	return Deliveries(in)[it.Path]
+}
+
+func byPath(a, b *markdown.Item) int { return strings.Compare(a.Path, b.Path) }
 
 // LeftOut says why a build with settings set leaves the item out ("" when
 // it compiles it): its first error or safety finding (file, line, key),
