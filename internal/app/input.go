@@ -181,9 +181,5 @@ func allItems(s *gitstore.Store) (compile.Input, []*markdown.Item, []error, erro
 		return compile.Input{}, nil, nil, err
 	}
 	in, errs := CompileInput(s, sc)
-	items := slices.Clone(in.Items)
-	for _, st := range in.Stores {
-		items = append(items, st.Items...)
-	}
-	return in, items, errs, nil
+	return in, in.AllItems(), errs, nil
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/inject/ledger"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/evidence"
@@ -53,7 +54,7 @@ func Stats(s *gitstore.Store, o StatsOptions) (StatsResult, error) {
 	if in.Now.IsZero() {
 		in.Now = time.Now()
 	}
-	ids, err := resolveAll(append(in.Items, in.Global...), o.Items)
+	ids, err := resolveAll(compile.Input{Items: in.Items, Stores: in.Stores}.AllItems(), o.Items)
 	if err != nil {
 		return r, err
 	}
@@ -70,10 +71,7 @@ func evidenceInput(s *gitstore.Store, transcripts []string, r *StatsResult) (evi
 		return in, err
 	}
 	ci, errs := CompileInput(s, sc)
-	in.Items, in.Config, r.Skipped = ci.Items, ci.Config, errs
-	for _, st := range ci.Stores {
-		in.Global = append(in.Global, st.Items...)
-	}
+	in.Items, in.Stores, in.Config, r.Skipped = ci.Items, ci.Stores, ci.Config, errs
 	// The hook cannot write .gitignore: a store an older lore init made
 	// gets its local/ line here, before the ledger could be committed.
 	if _, err := s.Local(lorepath.Ledger); err != nil {

@@ -413,7 +413,7 @@ func TestSyncedChangeBuildsAsFromNothing(t *testing.T) {
 	}
 }
 
-// list, show and match say what the build's merge sets aside: an org item
+// list, show, match and stats say what the build's merge sets aside: an org item
 // the project disables, one the project shadows, an org draft; and the
 // items list says reach the agent before a call are the ones the build
 // injects.
@@ -464,5 +464,12 @@ func TestListAgreesWithTheMerge(t *testing.T) {
 	}
 	if d := m.Delivery[idShared]; d.Kind != compile.BeforeCall {
 		t.Errorf("match's delivery of %s: %+v, want the project's (before-call)", idShared, d)
+	}
+	st, err := Stats(s, StatsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Report.Deliveries[compile.BeforeCall]; n != len(before) {
+		t.Errorf("stats counts %d items delivered before a call, list %d: %v", n, len(before), st.Report.Deliveries)
 	}
 }

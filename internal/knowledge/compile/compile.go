@@ -56,6 +56,9 @@ type Report struct {
 	Dead     int        // compiled, but their triggers can never reach the threshold
 	AlwaysOn int        // without triggers: delivered at session start
 	Index    []IndexEntry
+	// Aside says why the merge left out each valid item it did not
+	// compile, by path: disabled, shadowed, its status, its confidence.
+	Aside map[string]string
 }
 
 // Excluded is an item left out because of errors, each naming file, line and key.
@@ -210,6 +213,7 @@ func (c *compiler) admit(k *Known, scope Scope) bool {
 	global := scope != Project
 	if global && slices.Contains(c.in.Config.Disable, k.ID) {
 		c.rep.Disabled++
+		c.aside(k, "this project switches it off (disable: in the config)")
 		return false
 	}
 	if len(k.Errs) > 0 {
@@ -219,6 +223,7 @@ func (c *compiler) admit(k *Known, scope Scope) bool {
 	if prev, dup := c.byID[k.ID]; dup {
 		if global {
 			c.rep.Shadowed++
+			c.aside(k, "shadowed by "+prev+", which has the same id and comes first")
 		} else {
 			c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: k.Path, Errors: []*markdown.Error{{
 				Path: k.Path, Line: k.IDLine, Key: "id", Msg: "duplicate id: " + prev + " has it too"}}})
@@ -228,13 +233,22 @@ func (c *compiler) admit(k *Known, scope Scope) bool {
 	c.byID[k.ID] = k.Path
 	if !markdown.InjectableStatus(k.Status, c.set.Drafts && scope != Org) {
 		c.rep.Inactive++
+		c.aside(k, inactive(k.Status))
 		return false
 	}
 	if !confident(k.Confidence, c.set.MinConfidence) {
 		c.rep.LowConf++
+		c.aside(k, lowConfidence(k.Confidence, c.set.MinConfidence))
 		return false
 	}
 	return true
+}
+
+func (c *compiler) aside(k *Known, why string) {
+	if c.rep.Aside == nil {
+		c.rep.Aside = map[string]string{}
+	}
+	c.rep.Aside[k.Path] = why
 }
 
 // addSkills compiles each skill that has lessons folded into it.

@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
@@ -37,45 +36,61 @@ func DeliveryOf(it *markdown.Item, set manifest.Settings) Delivery {
 	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
 }
 
-// Deliveries is DeliveryOf for every item of in (the project's, then each
-// store's), by path as loaded, with what only the whole input decides, as
-// the build's merge decides it (docs/design.md, Scopes and organisation
-// stores): an org or user item that the config's disable names, or whose
-// id an item before it has, never reaches the agent, and neither does an
-// org draft. Shadowing and disable depend only on items of the same id:
-// an input of those alone answers for one item.
+// Deliveries is how a build of in delivers each of its items (the
+// project's, then each store's), by path as loaded. The build's merge
+// decides it, so what only the whole input decides is said too (docs/
+// design.md, Scopes and organisation stores): an org or user item that the
+// config's disable names, or whose id an item before it has, never
+// reaches the agent, and neither does an org draft. Shadowing and disable
+// depend only on items of the same id: an input of those alone answers
+// for one item (DeliveryIn).
 func Deliveries(in Input) map[string]Delivery {
+	in.Cache = nil
+	_, rep := Compile(in)
+	v := verdictsOf(rep)
 	set := Settings(in.Config)
 	out := map[string]Delivery{}
-	byID := map[string]string{} // id -> the path of the item that has it
-	add := func(items []*markdown.Item, scope Scope) {
-		for _, it := range slices.SortedFunc(slices.Values(items), byPath) {
-			out[it.Path] = scopedDelivery(it, scope, set, in.Config.Disable, byID)
-		}
-	}
-	add(in.Items, Project)
-	for _, st := range in.Stores {
-		add(st.Items, st.Scope)
+	for _, it := range in.AllItems() {
+		out[it.Path] = v.delivery(it, set)
 	}
 	return out
 }
 
-// scopedDelivery is one step of Deliveries, in the order of admit.
-func scopedDelivery(it *markdown.Item, scope Scope, set manifest.Settings, disable []string, byID map[string]string) Delivery {
-	if scope != Project && slices.Contains(disable, it.ID) {
-		return Delivery{Never, "this project switches it off (disable: in the config)"}
+// AllItems is the project's items, then each store's, in order.
+func (in Input) AllItems() []*markdown.Item {
+	out := slices.Clone(in.Items)
+	for _, st := range in.Stores {
+		out = append(out, st.Items...)
 	}
-	if errs, _ := check(it); len(errs) > 0 {
-		return Delivery{Never, "the build leaves it out: " + errs[0].Error()}
-	}
-	if prev, dup := byID[it.ID]; dup {
-		if scope == Project {
-			return Delivery{Never, "the build leaves it out: duplicate id: " + prev + " has it too"}
+	return out
+}
+
+// verdicts is what a compile decided of the items it left out, by path.
+type verdicts struct {
+	excluded map[string]*markdown.Error // the first error of an item with errors
+	aside    map[string]string          // why the merge left out a valid item
+}
+
+func verdictsOf(rep Report) verdicts {
+	v := verdicts{excluded: map[string]*markdown.Error{}, aside: rep.Aside}
+	for _, x := range rep.Excluded {
+		if len(x.Errors) > 0 {
+			v.excluded[x.Path] = x.Errors[0]
 		}
-		return Delivery{Never, "shadowed by " + prev + ", which has the same id and comes first"}
 	}
-	byID[it.ID] = it.Path
-	set.Drafts = set.Drafts && scope != Org // an org draft is never injected
+	return v
+}
+
+// delivery is DeliveryOf for an item of the compile under set, from what
+// the compile found: the checks, the slow part on a large store, are not
+// run again.
+func (v verdicts) delivery(it *markdown.Item, set manifest.Settings) Delivery {
+	if e := v.excluded[it.Path]; e != nil {
+		return Delivery{Never, "the build leaves it out: " + e.Error()}
+	}
+	if why := v.aside[it.Path]; why != "" {
+		return Delivery{Never, why}
+	}
 	if why := leftOutValid(it, set); why != "" {
 		return Delivery{Never, why}
 	}
@@ -95,8 +110,6 @@ func DeliveryIn(in Input, it *markdown.Item) Delivery {
 	return Deliveries(in)[it.Path]
 }
 
-func byPath(a, b *markdown.Item) int { return strings.Compare(a.Path, b.Path) }
-
 // LeftOut says why a build with settings set leaves the item out ("" when
 // it compiles it): its first error or safety finding (file, line, key),
 // its status, or a confidence under inject.minConfidence.
@@ -110,12 +123,16 @@ func LeftOut(it *markdown.Item, set manifest.Settings) string {
 // leftOutValid is LeftOut for an item known to pass the checks.
 func leftOutValid(it *markdown.Item, set manifest.Settings) string {
 	if !it.Injectable(set.Drafts) {
-		return inactive(it)
+		return inactive(it.Status)
 	}
 	if !confident(it.Confidence, set.MinConfidence) {
-		return fmt.Sprintf("confidence %.2f is under inject.minConfidence %.2f: the build leaves it out", it.Confidence, set.MinConfidence)
+		return lowConfidence(it.Confidence, set.MinConfidence)
 	}
 	return ""
+}
+
+func lowConfidence(conf, minConf float64) string {
+	return fmt.Sprintf("confidence %.2f is under inject.minConfidence %.2f: the build leaves it out", conf, minConf)
 }
 
 // triggerDelivery is the delivery that triggers t give an item at
@@ -130,14 +147,14 @@ func triggerDelivery(t manifest.Triggers, p int, threshold float64) Delivery {
 	return Delivery{BeforeCall, ""}
 }
 
-func inactive(it *markdown.Item) string {
-	switch it.Status {
+func inactive(status string) string {
+	switch status {
 	case "draft":
 		return "status draft: not injected until promoted (lore promote)"
 	case "proposed":
 		return "status proposed: not injected until accepted (status: accepted)"
 	}
-	return fmt.Sprintf("status %s: only active lessons and pitfalls and accepted decisions are injected", it.Status)
+	return fmt.Sprintf("status %s: only active lessons and pitfalls and accepted decisions are injected", status)
 }
 
 // bands are the named priorities, lowest first, as promote tries them.

@@ -14,16 +14,22 @@ import (
 // matcher, in memory. lint's examples, lore replay and lore stats use it,
 // so what they report is what the hook would do.
 type Matcher struct {
-	m        *manifest.Manifest
-	rep      Report
-	excluded map[string]*markdown.Error // path -> the first error of an item the build left out
+	m   *manifest.Manifest
+	rep Report
+	v   verdicts
 }
 
 // NewMatcher compiles items under cfg. drafts: draft items are compiled
 // as if active (a draft is replayed before it is promoted).
 func NewMatcher(items []*markdown.Item, cfg config.Config, drafts bool) (*Matcher, error) {
-	cfg.Inject.Drafts = cfg.Inject.Drafts || drafts
-	data, rep, err := Build(Input{Items: items, Config: cfg})
+	return NewStoreMatcher(Input{Items: items, Config: cfg}, drafts)
+}
+
+// NewStoreMatcher is NewMatcher for the project's items and its stores',
+// merged as a build merges them.
+func NewStoreMatcher(in Input, drafts bool) (*Matcher, error) {
+	in.Config.Inject.Drafts = in.Config.Inject.Drafts || drafts
+	data, rep, err := Build(in)
 	if err != nil {
 		return nil, fmt.Errorf("compile: matcher: %w", err)
 	}
@@ -31,26 +37,14 @@ func NewMatcher(items []*markdown.Item, cfg config.Config, drafts bool) (*Matche
 	if err != nil {
 		return nil, fmt.Errorf("compile: matcher: %w", err)
 	}
-	mt := &Matcher{m: m, rep: rep, excluded: map[string]*markdown.Error{}}
-	for _, x := range rep.Excluded {
-		if len(x.Errors) > 0 {
-			mt.excluded[x.Path] = x.Errors[0]
-		}
-	}
-	return mt, nil
+	return &Matcher{m: m, rep: rep, v: verdictsOf(rep)}, nil
 }
 
 // Delivery is DeliveryOf for one of the matcher's items under set, from
 // what its compile found: the checks, the slow part on a large store,
 // are not run again.
 func (mt *Matcher) Delivery(it *markdown.Item, set manifest.Settings) Delivery {
-	if e := mt.excluded[it.Path]; e != nil {
-		return Delivery{Never, "the build leaves it out: " + e.Error()}
-	}
-	if why := leftOutValid(it, set); why != "" {
-		return Delivery{Never, why}
-	}
-	return triggerDelivery(Triggers(it), int(it.Priority), set.Threshold)
+	return mt.v.delivery(it, set)
 }
 
 // Decide is the hook's decision for c in a context that was shown

@@ -36,7 +36,7 @@ const neverFiredDays = 30
 // Input is everything stats and replay read, gathered by the app layer.
 type Input struct {
 	Items     []*markdown.Item     // the project's items, drafts included
-	Global    []*markdown.Item     // the org and user stores' items (origin: their path's prefix)
+	Stores    []compile.Store      // the org and user stores, with their items, as a build merges them
 	Config    config.Config        //
 	Ledger    []ledger.Entry       // oldest first
 	Calls     []scan.Call          // every recorded transcript call
@@ -91,8 +91,9 @@ type Holds struct {
 
 // Stats reports on the items named by ids (every item when empty).
 func Stats(in Input, ids map[string]bool) (Report, error) {
-	all := append(append([]*markdown.Item(nil), in.Items...), in.Global...)
-	m, err := compile.NewMatcher(all, in.Config, true)
+	ci := compile.Input{Items: in.Items, Stores: in.Stores, Config: in.Config}
+	all := ci.AllItems()
+	m, err := compile.NewStoreMatcher(ci, true)
 	if err != nil {
 		return Report{}, err
 	}
