@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -61,7 +62,10 @@ func Export(s *gitstore.Store, o ExportOptions) (Exported, error) {
 }
 
 // teamItems are the items of the org stores the project's config names,
-// less the disabled ones and those whose id the project has.
+// less the disabled ones and those whose id the project has. A source
+// never fetched on this machine is an error: an export without its items
+// would remove them from the committed files, and a check would call
+// them out of date (docs/design.md, Scopes and organisation stores).
 func teamItems(s *gitstore.Store) ([]*markdown.Item, error) {
 	own, err := s.Config()
 	if err != nil {
@@ -81,8 +85,11 @@ func teamItems(s *gitstore.Store) ([]*markdown.Item, error) {
 	}
 	var out []*markdown.Item
 	for _, st := range sc.Stores {
-		if st.Scope != compile.Org || st.Dir == "" || !slices.ContainsFunc(own.Sources, func(c config.Source) bool { return c.Name == st.Name }) {
+		if st.Scope != compile.Org || !slices.ContainsFunc(own.Sources, func(c config.Source) bool { return c.Name == st.Name }) {
 			continue
+		}
+		if st.Dir == "" {
+			return nil, fmt.Errorf("source %s was never fetched here, and the export would leave its items out: run lore sync first", st.Name)
 		}
 		items, _ := compile.LoadDir(st.Dir, st.Name) // lint reports what cannot be read
 		for _, it := range items {

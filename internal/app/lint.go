@@ -1,11 +1,13 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
@@ -77,7 +79,8 @@ func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
 // (acme:lessons/x.md): a broken org item is its own repository's to fix
 // and never fails this project's lint, unless --strict.
 func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
-	if _, err := s.Config(); err != nil {
+	own, err := s.Config()
+	if err != nil {
 		return nil, nil // the project's own findings name it
 	}
 	sc, err := LoadScopes(s)
@@ -94,8 +97,11 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 		holder[it.ID] = it.Path
 	}
 	var out []lint.Finding
+	var global []*markdown.Item // every org and user item, when every store was fetched
+	fetched := true
 	for _, st := range sc.Stores {
 		if st.Dir == "" {
+			fetched = false
 			continue
 		}
 		files, err := storeFiles(st)
@@ -107,6 +113,7 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 			out = append(out, f)
 		}
 		items, _ := compile.LoadDir(st.Dir, st.Name)
+		global = append(global, items...)
 		for _, it := range items {
 			if prev, dup := holder[it.ID]; dup {
 				out = append(out, lint.Finding{Path: it.Path, Line: it.KeyLine("id"), Key: "id",
@@ -116,7 +123,34 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 			holder[it.ID] = it.Path
 		}
 	}
+	if fetched {
+		data, _ := s.ReadFile(lorepath.Config)
+		out = append(out, disableFindings(own.Disable, data, global)...)
+	}
 	return out, nil
+}
+
+// disableFindings warns of each id the project's disable list has that no
+// org or user item has: a typo, a ref, a lower-cased id would otherwise
+// leave the item on without a word. (The user's list spans repositories,
+// whose sources differ: it is not checked.)
+func disableFindings(disable []string, config []byte, global []*markdown.Item) []lint.Finding {
+	var out []lint.Finding
+	for i, id := range disable {
+		if slices.ContainsFunc(global, func(it *markdown.Item) bool { return it.ID == id }) {
+			continue
+		}
+		msg := fmt.Sprintf("%q is the id of no org or user item this project reads: nothing is switched off", id)
+		for _, it := range global {
+			if strings.EqualFold(it.ID, id) || it.Ref != "" && strings.EqualFold(it.Ref, id) {
+				msg += fmt.Sprintf(" (did you mean %s, the id of %s?)", it.ID, it.Path)
+				break
+			}
+		}
+		line := 1 + bytes.Count(config[:max(bytes.Index(config, []byte(id)), 0)], []byte("\n"))
+		out = append(out, lint.Finding{Path: lorepath.Config, Line: line, Key: fmt.Sprintf("disable[%d]", i), Msg: msg, Severity: lint.Warning})
+	}
+	return out
 }
 
 // storeFiles reads every regular file of a store's kind folders, by the

@@ -295,6 +295,16 @@ func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 	_, url := orgSource(t)
 	userLesson(t, cfgHome)
 	s := projectNaming(t, url, "")
+	// Before a sync (a teammate's or CI's fresh cache), neither the export
+	// nor its check may drop the org's items: both say to sync first.
+	for _, check := range []bool{false, true} {
+		if _, err := Export(s, ExportOptions{Target: "agents", Check: check}); err == nil || !strings.Contains(err.Error(), "acme") || !strings.Contains(err.Error(), "lore sync") {
+			t.Errorf("export (check %v) before a sync: %v", check, err)
+		}
+	}
+	if _, err := s.ReadFile("AGENTS.md"); err == nil {
+		t.Error("the refused export wrote AGENTS.md")
+	}
 	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -471,5 +481,39 @@ func TestListAgreesWithTheMerge(t *testing.T) {
 	}
 	if n := st.Report.Deliveries[compile.BeforeCall]; n != len(before) {
 		t.Errorf("stats counts %d items delivered before a call, list %d: %v", n, len(before), st.Report.Deliveries)
+	}
+}
+
+// A disable entry that names no org or user item is a lint warning on
+// the config's line, with the id meant when it differs only in case; a
+// right one is not, and before a sync nothing is known to warn of.
+func TestLintWarnsOfDisableThatMatchesNothing(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "disable:\n  - 01JRQABE0000000000000000ZZ\n  - "+strings.ToLower(idOrg)+"\n  - "+idShared+"\n")
+	disables := func() []lint.Finding {
+		t.Helper()
+		r, err := Lint(s, LintOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []lint.Finding
+		for _, f := range r.Findings {
+			if strings.HasPrefix(f.Key, "disable") {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if got := disables(); len(got) != 0 {
+		t.Fatalf("before a sync: %+v", got)
+	}
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := disables()
+	if len(got) != 2 || got[0].Key != "disable[0]" || got[0].Line != 6 || got[0].Severity != lint.Warning ||
+		got[1].Key != "disable[1]" || got[1].Line != 7 || !strings.Contains(got[1].Msg, "did you mean "+idOrg) {
+		t.Fatalf("findings %+v", got)
 	}
 }
