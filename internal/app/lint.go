@@ -213,13 +213,18 @@ func applyFixes(s *gitstore.Store, plan []lint.Change) ([]Fixed, error) {
 	return out, nil
 }
 
-// lintCounts is the number of lint errors and warnings over the store.
+// lintCounts is the number of lint errors and warnings lore lint reports:
+// the project's and those of the stores it reads.
 func lintCounts(s *gitstore.Store) (errs, warns int, err error) {
 	st, err := lintInput(s)
 	if err != nil {
 		return 0, 0, err
 	}
-	errs, warns = lint.Count(lint.Check(st))
+	others, err := scopeFindings(s) // doctor's "no lint findings" is lore lint's
+	if err != nil {
+		return 0, 0, err
+	}
+	errs, warns = lint.Count(append(lint.Check(st), others...))
 	return errs, warns, nil
 }
 

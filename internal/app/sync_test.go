@@ -486,7 +486,8 @@ func TestListAgreesWithTheMerge(t *testing.T) {
 
 // A disable entry that names no org or user item is a lint warning on
 // the config's line, with the id meant when it differs only in case; a
-// right one is not, and before a sync nothing is known to warn of.
+// right one is not, and before a sync nothing is known to warn of. doctor
+// counts the same findings.
 func TestLintWarnsOfDisableThatMatchesNothing(t *testing.T) {
 	hermetic(t)
 	_, url := orgSource(t)
@@ -515,5 +516,10 @@ func TestLintWarnsOfDisableThatMatchesNothing(t *testing.T) {
 	if len(got) != 2 || got[0].Key != "disable[0]" || got[0].Line != 6 || got[0].Severity != lint.Warning ||
 		got[1].Key != "disable[1]" || got[1].Line != 7 || !strings.Contains(got[1].Msg, "did you mean "+idOrg) {
 		t.Fatalf("findings %+v", got)
+	}
+	// doctor counts what lore lint reports, the stores' warnings too.
+	r, err := Lint(s, LintOptions{})
+	if e, w, cerr := lintCounts(s); err != nil || cerr != nil || e != r.Errors || w != r.Warnings || w < 3 {
+		t.Errorf("doctor counts %d errors, %d warnings; lint %d, %d (%v, %v)", e, w, r.Errors, r.Warnings, err, cerr)
 	}
 }
