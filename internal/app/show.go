@@ -16,7 +16,9 @@ import (
 
 // Resolve finds an item by, in order: id, ref, path, slug, id prefix. The
 // first way that matches decides; two matches are an ambiguity that lists
-// the candidates (ErrAmbiguous), none is ErrNotFound.
+// the candidates (ErrAmbiguous), unless they are one id's copies in
+// several scopes, given in precedence order: the first is the one a build
+// keeps. None is ErrNotFound.
 func Resolve(items []*markdown.Item, q string) (*markdown.Item, error) {
 	q = strings.TrimSpace(q)
 	for _, match := range resolvers(q) {
@@ -32,6 +34,9 @@ func Resolve(items []*markdown.Item, q string) (*markdown.Item, error) {
 		case 1:
 			return found[0], nil
 		}
+		if oneIDInScopes(found) {
+			return found[0], nil // the first in precedence order, the one a build keeps
+		}
 		var names []string
 		for _, it := range found {
 			names = append(names, fmt.Sprintf("%s (%s)", it.ID, it.Path))
@@ -39,6 +44,21 @@ func Resolve(items []*markdown.Item, q string) (*markdown.Item, error) {
 		return nil, fmt.Errorf("%q %w: %s", q, ErrAmbiguous, strings.Join(names, ", "))
 	}
 	return nil, fmt.Errorf("%w %q (lore list shows ids, refs and paths)", ErrNotFound, q)
+}
+
+// oneIDInScopes says the items are copies of one id in different scopes
+// or sources (two sources can fetch the same repository), not two items
+// of one store that share an id by mistake.
+func oneIDInScopes(items []*markdown.Item) bool {
+	seen := map[string]bool{}
+	for _, it := range items {
+		o := origin(it.Path)
+		if it.ID != items[0].ID || seen[o] {
+			return false
+		}
+		seen[o] = true
+	}
+	return true
 }
 
 // resolvers are Resolve's ways to match q, in order.

@@ -523,3 +523,25 @@ func TestLintWarnsOfDisableThatMatchesNothing(t *testing.T) {
 		t.Errorf("doctor counts %d errors, %d warnings; lint %d, %d (%v, %v)", e, w, r.Errors, r.Warnings, err, cerr)
 	}
 }
+
+// Two sources that fetch one repository give each org item twice: show
+// by id is the first source's copy, the one the build keeps, not an
+// ambiguity between identical ids.
+func TestShowOneIDInTwoSources(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "  - name: mine\n    url: "+url+"\n    ref: main\n")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() || len(r.Sources) != 2 {
+		t.Fatalf("Sync = %+v, %v", r, err)
+	}
+	r, err := Show(s, idOrg)
+	if err != nil || r.Item.Path != "acme:lessons/plan.md" {
+		t.Fatalf("show %s: %v, %v", idOrg, r.Item, err)
+	}
+	if d := r.Delivery; d.Kind != compile.BeforeCall {
+		t.Errorf("delivery %+v", d)
+	}
+	if r, err := Show(s, "mine:lessons/plan.md"); err != nil || r.Delivery.Kind != compile.Never || !strings.Contains(r.Delivery.Reason, "shadowed by acme:lessons/plan.md") {
+		t.Errorf("show mine's copy: %+v, %v", r.Delivery, err)
+	}
+}
