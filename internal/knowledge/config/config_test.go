@@ -82,7 +82,9 @@ func TestParseUserAndMerge(t *testing.T) {
 		strings.Join(dis, ",") != "B,A" {
 		t.Fatalf("Merge = %+v, %v", src, dis)
 	}
-	if _, err := ParseUser("/u/config.yaml", []byte("inject:\n  maxItems: 2\n")); err == nil || !strings.HasPrefix(err.Error(), "/u/config.yaml:1:") {
+	// A project key says where it belongs, on its own line.
+	if _, err := ParseUser("/u/config.yaml", []byte("sources: []\ninject:\n  maxItems: 2\n")); err == nil ||
+		!strings.HasPrefix(err.Error(), "/u/config.yaml:2:") || !strings.Contains(err.Error(), "inject") || !strings.Contains(err.Error(), "only sources and disable") {
 		t.Fatalf("a project key in the user's config: %v", err)
 	}
 }

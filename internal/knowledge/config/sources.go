@@ -147,6 +147,20 @@ type User struct {
 	Disable []string `yaml:"disable" json:"disable,omitempty"`
 }
 
+// UnmarshalYAML refuses, with its line, a key the user's config does not
+// have: the project's settings belong in .lore/config.yaml.
+func (u *User) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Value != "sources" && k.Value != "disable" {
+				return &Error{Line: k.Line, Key: k.Value, Msg: "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)"}
+			}
+		}
+	}
+	type plain User
+	return n.Decode((*plain)(u))
+}
+
 // ParseUser reads the user's config. Unknown keys are errors: the
 // project's settings (inject, scan, ...) belong in .lore/config.yaml.
 func ParseUser(path string, data []byte) (User, error) {
