@@ -45,8 +45,10 @@ func TestParse(t *testing.T) {
 		{"a source name unfit for a folder", "sources:\n  - {name: ../x, url: a}\n", nil, 2, "sources[0].name"},
 		{"a password in a committed url", "sources:\n  - {name: acme, url: 'https://bob:hunter2@example.com/x.git'}\n", nil, 2, "must not carry a password"},
 		{"a token named by its environment variable", "sources:\n  - {name: acme, url: 'https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git'}\n", func(c Config) bool {
-			u, secrets := ExpandURL(c.Sources[0].URL, func(k string) string { return map[string]string{"GITHUB_TOKEN": "t0k"}[k] })
-			return u == "https://x-access-token:t0k@github.com/acme/lore.git" && len(secrets) > 0 && secrets[0] == "t0k"
+			u, secrets, err := ExpandURL(c.Sources[0].URL, func(k string) string { return map[string]string{"GITHUB_TOKEN": "t0k"}[k] })
+			_, _, unset := ExpandURL(c.Sources[0].URL, func(string) string { return "" })
+			return err == nil && u == "https://x-access-token:t0k@github.com/acme/lore.git" && len(secrets) > 0 && secrets[0] == "t0k" &&
+				unset != nil && strings.Contains(unset.Error(), "${GITHUB_TOKEN}, not set")
 		}, 0, ""},
 		{"a path outside the source", "sources:\n  - {name: acme, url: a, path: ../x}\n", nil, 2, "sources[0].path"},
 		{"a blank disable", "inject:\n  maxItems: 2\ndisable: ['']\n", nil, 3, "disable[0]: must be an item id"},

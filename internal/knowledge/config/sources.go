@@ -116,16 +116,24 @@ var envRefRe = lazyre.New(`^\$\{[A-Za-z_][A-Za-z0-9_]*\}$`)
 // ExpandURL is a source's URL with each ${NAME} replaced by the
 // environment's value, for the fetch only (the URL named, written and
 // hashed stays unexpanded); secrets are the values it put in, for the
-// caller to keep out of messages.
-func ExpandURL(raw string, getenv func(string) string) (expanded string, secrets []string) {
+// caller to keep out of messages. A name unset (or empty) is an error:
+// fetched without it, the URL fails as a wrong password or a missing
+// repository, which names nothing the user can fix.
+func ExpandURL(raw string, getenv func(string) string) (expanded string, secrets []string, err error) {
+	var unset []string
 	expanded = envNameRe().ReplaceAllStringFunc(raw, func(ref string) string {
 		v := getenv(ref[2 : len(ref)-1])
-		if v != "" {
+		if v == "" {
+			unset = append(unset, ref)
+		} else {
 			secrets = append(secrets, v, url.PathEscape(v), url.QueryEscape(v))
 		}
 		return v
 	})
-	return expanded, secrets
+	if len(unset) > 0 {
+		return "", nil, fmt.Errorf("its url names %s, not set in the environment", strings.Join(unset, " and "))
+	}
+	return expanded, secrets, nil
 }
 
 var envNameRe = lazyre.New(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)

@@ -20,7 +20,10 @@ import (
 // ref names and the ref's full name: the branch, else the tag (peeled),
 // else, with no ref, the branch HEAD points to.
 func remoteHead(ctx context.Context, s config.Source) (commit string, ref plumbing.ReferenceName, err error) {
-	u, secrets := config.ExpandURL(s.URL, os.Getenv)
+	u, secrets, err := config.ExpandURL(s.URL, os.Getenv)
+	if err != nil {
+		return "", "", fmt.Errorf("sources: %s: %w", s.Name, err)
+	}
 	r := git.NewRemote(memory.NewStorage(), &gitconfig.RemoteConfig{Name: "origin", URLs: []string{u}})
 	refs, err := r.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
 	if err != nil {
@@ -52,7 +55,10 @@ func remoteHead(ctx context.Context, s config.Source) (commit string, ref plumbi
 // clone checks ref out shallowly (one commit, no tags) into dir/work and
 // returns the commit it checked out.
 func clone(ctx context.Context, dir string, s config.Source, ref plumbing.ReferenceName) (string, error) {
-	u, secrets := config.ExpandURL(s.URL, os.Getenv)
+	u, secrets, err := config.ExpandURL(s.URL, os.Getenv)
+	if err != nil {
+		return "", fmt.Errorf("sources: %s: %w", s.Name, err)
+	}
 	repo, err := git.PlainCloneContext(ctx, filepath.Join(dir, "work"), false, &git.CloneOptions{
 		URL: u, ReferenceName: ref, SingleBranch: true, Depth: 1, Tags: git.NoTags,
 	})
