@@ -27,8 +27,9 @@ type Delivery struct {
 // build leaves it out (an error or a safety finding, its status, a
 // confidence under inject.minConfidence) or its triggers can never reach
 // the threshold at its priority; at session start when it has no triggers;
-// else before a matching call. It is the one answer list, show, match and
-// promote give.
+// else before a matching call. It is the answer for a new item on its own
+// (lore add; review and promote ask LeftOut); Deliveries answers for the
+// items of every scope (list, show, match, stats).
 func DeliveryOf(it *markdown.Item, set manifest.Settings) Delivery {
 	if why := LeftOut(it, set); why != "" {
 		return Delivery{Never, why}
