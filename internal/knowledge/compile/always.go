@@ -29,7 +29,7 @@ func alwaysOn(known []*Known, budget int) manifest.Always {
 	texts := make([]string, len(sorted))
 	total := len(alwaysHead)
 	for i, k := range sorted {
-		texts[i] = k.Rec.Text + "\n" // Render(it, it.Path, itemCap)
+		texts[i] = k.Rec.Text + "\n" // rendered and cut to the cap when it was known
 		total += len(texts[i])
 	}
 	room := budget

@@ -170,8 +170,8 @@ func (c *Cache) known(items []*markdown.Item, st Store, snap Snapshot, itemCap i
 		}
 	}
 	for _, k := range out {
-		if st, ok := snap.stat(k.Path); ok {
-			k.Stat = st
+		if stat, ok := snap.stat(k.Path); ok {
+			k.Stat = stat
 			c.now = append(c.now, k)
 		}
 	}

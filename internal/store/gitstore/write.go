@@ -72,13 +72,7 @@ func (s *Store) WriteDerived(rel string, data []byte) error {
 		return err
 	}
 	defer unlock()
-	if err := NoSymlink(s.Path(rel)); err != nil {
-		return err
-	}
-	if err := filewrite.Replace(s.Path(rel), data, derived); err != nil {
-		return fmt.Errorf("gitstore: %w", err)
-	}
-	return nil
+	return replace(s.Path(rel), data, derived)
 }
 
 // writeAtomic writes path with restic's order: temp file, fsync, rename,
@@ -86,11 +80,14 @@ func (s *Store) WriteDerived(rel string, data []byte) error {
 // callers that share the file lock first. Outside this package, write
 // through the Store's methods (WriteLocked), which take a repo-relative
 // path; this one stays for cmd/lore until its writes move there.
-func writeAtomic(path string, data []byte) error {
+func writeAtomic(path string, data []byte) error { return replace(path, data, opts) }
+
+// replace is filewrite.Replace with o, refusing a path through a link.
+func replace(path string, data []byte, o filewrite.Options) error {
 	if err := NoSymlink(path); err != nil {
 		return err
 	}
-	if err := filewrite.Replace(path, data, opts); err != nil {
+	if err := filewrite.Replace(path, data, o); err != nil {
 		return fmt.Errorf("gitstore: %w", err)
 	}
 	return nil
