@@ -131,11 +131,29 @@ type Source struct {
 	AlwaysOn Always
 	Items    []Item
 	Buckets  []Bucket
+	// Parts are the manifests the hook reads beside this one: each
+	// fetched organisation source's items, compiled once per commit.
+	Parts []Part
 	// Watch is checked on every hook call: the folders (a file added,
 	// removed or replaced by rename changes a folder) and the few files
 	// every answer depends on (config, learnings). Files are the item
 	// files, checked at SessionStart and for the items a call would use.
 	Watch, Files []Watched
+}
+
+// Part is a manifest read beside this one: the items of one
+// organisation source at the commit fetched, compiled once and shared by
+// every repository that names the source (docs/design.md, Scopes and
+// organisation stores). Its items are ranked with this manifest's, under
+// this manifest's settings; its own settings, watched files and
+// session text are not read.
+type Part struct {
+	Path string   // the part's manifest file, absolute
+	Hash [32]byte // its Source.Hash: a part with another hash is not the one this manifest was built with
+	// Off are the ids of the part's items this manifest switches off,
+	// sorted: disabled by the config, or shadowed by an item of the same
+	// id in the project or an earlier source.
+	Off []string
 }
 
 func errf(format string, args ...any) error {
