@@ -148,10 +148,16 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 	// The edit mark is answered by this build; a mark left in place (its
 	// removal failed) only makes the next hook call check the files again.
 	_ = s.RemoveLocked(lorepath.Edited)
+	salt := binarySalt()
+	var skipped []error
+	if write {
+		skipped = readParts(sc, salt, fromScratch)
+	}
 	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
-	cache := loadCache(s, compile.ItemCap(compile.Settings(sc.Config)), fromScratch)
+	cache := loadCache(s, salt, compile.ItemCap(compile.Settings(sc.Config)), fromScratch)
 	cache.Match(snap)
-	in, skipped := buildInput(s, sc, cache)
+	in, errs := buildInput(s, sc, cache)
+	skipped = append(errs, skipped...)
 	in.Snapshot = snap
 	data, rep, err := compile.Build(in)
 	if err != nil {
@@ -178,18 +184,27 @@ func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
 	return true, s.WriteDerived(lorepath.Manifest, data)
 }
 
+// binarySalt is this binary's identity (its path, size and time), ""
+// when unknown: what lore compiled and cached is trusted by the binary
+// that compiled it alone.
+func binarySalt() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
+}
+
 // loadCache reads what the last build knew of the item files, salted
 // with this binary's identity: a lore built with other checks or
 // rendering never trusts it (docs/design.md, Incremental build). Empty,
 // it reads none: every file is read and checked again, and the cache
 // saved is new.
-func loadCache(s *gitstore.Store, itemCap int, empty bool) *compile.Cache {
-	salt := ""
-	if exe, err := os.Executable(); err == nil {
-		if st, err := os.Stat(exe); err == nil {
-			salt = fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
-		}
-	}
+func loadCache(s *gitstore.Store, salt string, itemCap int, empty bool) *compile.Cache {
 	var data []byte
 	if salt != "" && !empty {
 		data, _ = s.ReadFile(lorepath.ItemCache) // none or unreadable: every file is parsed

@@ -85,8 +85,9 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 			dir := sources.Dir(root, src)
 			head := filepath.Join(dir, lorepath.SourceHead)
 			stat := manifest.StatPath(head) // before the read (compile.Store.Stat)
+			commit := sources.Head(dir)
 			sc.Stores = append(sc.Stores, compile.Store{Scope: compile.Org, Name: src.Name,
-				Dir: sources.StoreDir(dir, src, sources.Head(dir)), State: head, Stat: stat})
+				Dir: sources.StoreDir(dir, src, commit), State: head, Stat: stat, Commit: commit})
 		}
 	}
 	if user != "" {
@@ -140,7 +141,7 @@ func buildInput(s *gitstore.Store, sc Scopes, cache *compile.Cache) (compile.Inp
 	}
 	errs = append(cache.Read(files, compile.Store{Scope: compile.Project}), errs...)
 	for _, st := range in.Stores {
-		if st.Dir == "" {
+		if st.Dir == "" || st.Part != nil {
 			continue
 		}
 		files, lerrs := compile.ListDir(st.Dir, st.Name)

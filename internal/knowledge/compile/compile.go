@@ -55,7 +55,10 @@ type Report struct {
 	Folded   int        // lessons compiled under a skill's record
 	Dead     int        // compiled, but their triggers can never reach the threshold
 	AlwaysOn int        // without triggers: delivered at session start
-	Index    []IndexEntry
+	// Index are the index lines of the compiled items; of a part's
+	// (organisation sources in a build that writes its manifest), only
+	// those the session's index can show.
+	Index []IndexEntry
 	// Aside says why the merge left out each valid item it did not
 	// compile, by path: disabled, shadowed, its status, its confidence.
 	Aside map[string]string
@@ -100,20 +103,25 @@ func Compile(in Input) (manifest.Source, Report) {
 	c.indexSkills()
 	c.add(in.Items, Store{Scope: Project})
 	for _, st := range in.Stores {
+		if st.Part != nil {
+			c.addPart(st)
+			continue
+		}
 		c.add(st.Items, st)
 	}
 	c.addSkills()
-	c.rep.Compiled = len(c.items)
+	c.rep.Compiled += len(c.items)
 
 	src := manifest.Source{
 		Revision:     Revision,
 		Watch:        in.Snapshot.Watch,
 		Files:        in.Snapshot.Files,
 		Settings:     set,
-		SessionStart: sessionStart(c.critical, c.rep.Index, c.rep.Drafts) + RecentLearnings(in.Config.Learnings, in.Learnings),
+		SessionStart: c.sessionStart() + RecentLearnings(in.Config.Learnings, in.Learnings),
 		AlwaysOn:     alwaysOn(c.always, in.Config.Inject.SessionBudgetBytes),
 		Items:        c.items,
 		Buckets:      match.Index(c.items, set),
+		Parts:        c.parts,
 	}
 	copy(src.Hash[:], c.h.Sum(nil))
 	return src, c.rep
@@ -127,12 +135,16 @@ type compiler struct {
 	rep     Report
 	h       hash.Hash // of everything the manifest depends on
 
-	items    []manifest.Item
-	critical []*Known
-	always   []*Known          // no triggers: delivered at session start
-	byID     map[string]string // id -> file that has it
-	skillOf  map[string]int    // lesson id -> the first skill that lists it
-	members  [][]*markdown.Item
+	items []manifest.Item
+	parts []manifest.Part
+	// unlisted and unlistedCritical count the parts' items not in
+	// rep.Index and critical: those their session lists cannot show.
+	unlisted, unlistedCritical int
+	critical                   []*Known
+	always                     []*Known          // no triggers: delivered at session start
+	byID                       map[string]string // id -> file that has it
+	skillOf                    map[string]int    // lesson id -> the first skill that lists it
+	members                    [][]*markdown.Item
 }
 
 // indexSkills notes which skill each listed lesson belongs to: lessons a
@@ -163,18 +175,10 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 		if !global && (k.Status == "draft" || k.Status == "proposed") {
 			c.rep.Drafts++
 		}
-		if !c.admit(k, st.Scope) {
+		if !c.admit(&k.Facts, st.Scope) {
 			continue
 		}
-		switch t := k.Rec.Triggers; {
-		case match.Untriggered(t):
-			c.always = append(c.always, k)
-			c.rep.AlwaysOn++
-		case k.Priority >= 9:
-			c.critical = append(c.critical, k)
-		case match.Never(t, k.Priority, c.set.Threshold) != "":
-			c.rep.Dead++ // (a critical one reaches at least the session's list of critical items)
-		}
+		c.classify(k)
 		if c.fold(k, st) {
 			continue
 		}
@@ -182,6 +186,23 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 		rec.Sources = c.in.Snapshot.sources(k.Path)
 		c.items = append(c.items, rec)
 		c.rep.Index = append(c.rep.Index, k.Entry)
+	}
+}
+
+// classify lists an admitted item for the session (without triggers, or
+// critical) and counts it when it can never fire.
+func (c *compiler) classify(k *Known) { c.list(classOf(k, c.set.Threshold), k) }
+
+// list lists an admitted item of the class for the session, or counts it.
+func (c *compiler) list(class byte, k *Known) {
+	switch class {
+	case classAlways:
+		c.always = append(c.always, k)
+		c.rep.AlwaysOn++
+	case classCritical:
+		c.critical = append(c.critical, k)
+	case classDead:
+		c.rep.Dead++
 	}
 }
 
@@ -209,7 +230,7 @@ func (c *compiler) fold(k *Known, st Store) bool {
 // valid and safe, not disabled, its id is new (an org or user item a
 // project one shadows), it is injectable (an org item only when active)
 // and confident enough.
-func (c *compiler) admit(k *Known, scope Scope) bool {
+func (c *compiler) admit(k *Facts, scope Scope) bool {
 	global := scope != Project
 	if global && slices.Contains(c.in.Config.Disable, k.ID) {
 		c.rep.Disabled++
@@ -244,7 +265,7 @@ func (c *compiler) admit(k *Known, scope Scope) bool {
 	return true
 }
 
-func (c *compiler) aside(k *Known, why string) {
+func (c *compiler) aside(k *Facts, why string) {
 	if c.rep.Aside == nil {
 		c.rep.Aside = map[string]string{}
 	}
@@ -338,21 +359,25 @@ const maxCritical = 5
 
 // sessionStart renders the SessionStart block: the top critical items with
 // their fix, a compact index of what is compiled, and the drafts count.
-func sessionStart(critical []*Known, index []IndexEntry, drafts int) string {
+func (c *compiler) sessionStart() string {
 	var b strings.Builder
-	sort.Slice(critical, func(a, c int) bool { return moreImportant(critical[a], critical[c]) })
+	critical := c.critical
+	sort.Slice(critical, func(a, b int) bool { return moreImportant(critical[a], critical[b]) })
 	if len(critical) > 0 {
 		b.WriteString("## Critical knowledge for this repository\n\n")
 		for i, k := range critical {
 			if i == maxCritical {
-				fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", len(critical)-maxCritical)
 				break
 			}
 			fmt.Fprintf(&b, "### %s\n%s\n(%s)\n\n", k.Entry.Title, k.Fix, k.Path)
 		}
+		if more := len(critical) + c.unlistedCritical - maxCritical; more > 0 {
+			fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", more)
+		}
 	}
+	index, drafts := c.rep.Index, c.rep.Drafts
 	if len(index) > 0 {
-		b.WriteString(RenderIndex(index, DefaultIndexBytes).Text)
+		b.WriteString(renderIndex(index, len(index)+c.unlisted, DefaultIndexBytes).Text)
 		b.WriteString("\n")
 	}
 	if drafts > 0 {

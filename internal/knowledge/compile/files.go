@@ -38,7 +38,13 @@ type Store struct {
 	// the manifest stale, never wrongly fresh.
 	State string
 	Stat  manifest.Stat
-	Items []*markdown.Item
+	// Commit is the source's checkout in Dir ("" for the user's store).
+	Commit string
+	Items  []*markdown.Item
+	// Part is the source compiled on its own (a build that writes its
+	// manifest): its items are not in Items and its files are not
+	// watched, since a checkout never changes.
+	Part *Part
 }
 
 // UserDir is the user's own store: $XDG_CONFIG_HOME/lore (the

@@ -85,14 +85,15 @@ var kindOrder = []struct{ kind, label string }{
 // then shown grouped by kind; the last line says how many were left out.
 // The SessionStart block and `lore index` both use it.
 func RenderIndex(entries []IndexEntry, budget int) Index {
+	return renderIndex(entries, len(entries), budget)
+}
+
+// renderIndex is RenderIndex of entries that are the first of all
+// (a build with parts lists only those that can show: compiler.indexPart).
+func renderIndex(entries []IndexEntry, all, budget int) Index {
 	sorted := append([]IndexEntry(nil), entries...)
-	sort.Slice(sorted, func(a, b int) bool {
-		if sorted[a].Priority != sorted[b].Priority {
-			return sorted[a].Priority > sorted[b].Priority
-		}
-		return sorted[a].ID < sorted[b].ID
-	})
-	head := fmt.Sprintf("## Knowledge index (%d items; `lore show <id>` reads one)\n", len(entries))
+	sort.Slice(sorted, func(a, b int) bool { return indexBefore(sorted[a], sorted[b]) })
+	head := fmt.Sprintf("## Knowledge index (%d items; `lore show <id>` reads one)\n", all)
 	const groupHead = "\nSkills (999):\n" // the longest group heading, reserved per group
 	tailMax := len("(999999 more left out: `lore index --budget N` shows more)\n")
 	used := len(head) + tailMax
@@ -104,7 +105,7 @@ func RenderIndex(entries []IndexEntry, budget int) Index {
 			n += len(groupHead)
 		}
 		if used+n > budget {
-			idx.Omitted = len(sorted) - len(idx.Shown)
+			idx.Omitted = all - len(idx.Shown)
 			break
 		}
 		used += n
@@ -130,6 +131,18 @@ func RenderIndex(entries []IndexEntry, budget int) Index {
 	}
 	idx.Text = b.String()
 	return idx
+}
+
+// indexBefore orders the index: priority, then id, then file (two
+// stores may share a ref).
+func indexBefore(a, b IndexEntry) bool {
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	return a.File < b.File
 }
 
 func line(e IndexEntry) string {

@@ -15,29 +15,35 @@ import (
 // or taken from the last build's cache when the file has not changed
 // (docs/design.md, Incremental build).
 type Known struct {
-	Path       string            // as loaded: repo-relative, or origin:folder/name
-	Scope      Scope             // (a cached entry of another scope or store is not used)
-	Store      string            // the store's name, "" for the project's
-	Stat       manifest.Stat     // the snapshot's stat of the file: the cache key
-	Digest     [sha256.Size]byte // of the path and bytes
-	Len        int               // the file's size in bytes
+	Facts
+	Scope    Scope             // (a cached entry of another scope or store is not used)
+	Store    string            // the store's name, "" for the project's
+	Stat     manifest.Stat     // the snapshot's stat of the file: the cache key
+	Digest   [sha256.Size]byte // of the path and bytes
+	Len      int               // the file's size in bytes
+	Foldable bool              // a skill may fold it, if confident enough
+	Rec      manifest.Item     // its record, when it has no errors
+	Entry    IndexEntry        // its index line; its sanitized title, for the session's lists
+	Fix      string            // a critical item's fix, for the session's list
+
+	item *markdown.Item // parsed this build; nil when cached
+}
+
+// Facts are what the merge reads of an item file to admit it
+// (compiler.admit).
+type Facts struct {
+	Path       string // as loaded: repo-relative, or origin:folder/name
 	ID, Status string
 	Priority   int
 	Confidence float64
 	IDLine     int // the line of the id key
 	Errs       []*markdown.Error
-	Unsafe     bool          // Errs has lint's safety findings
-	Foldable   bool          // a skill may fold it, if confident enough
-	Rec        manifest.Item // its record, when it has no errors
-	Entry      IndexEntry    // its index line; its sanitized title, for the session's lists
-	Fix        string        // a critical item's fix, for the session's list
-
-	item *markdown.Item // parsed this build; nil when cached
+	Unsafe     bool // Errs has lint's safety findings
 }
 
 // know works out what the merge needs of a parsed item.
 func know(it *markdown.Item, st Store, itemCap int) *Known {
-	k := &Known{Path: it.Path, Scope: st.Scope, Store: st.Name, Digest: digest(it), Len: len(it.Raw()), item: it}
+	k := &Known{Facts: Facts{Path: it.Path}, Scope: st.Scope, Store: st.Name, Digest: digest(it), Len: len(it.Raw()), item: it}
 	k.Errs, k.Unsafe = check(it)
 	k.facts(it, itemCap)
 	return k
@@ -96,10 +102,11 @@ type Cache struct {
 // another salt, or unreadable (truncated, corrupt), it is ignored: every
 // file is parsed and checked again. The salt is the caller's (the
 // binary's identity) with the revision and the records' size cap added.
+// The entries' strings slice data, which the caller must not change.
 func LoadCache(data []byte, salt string, itemCap int) *Cache {
 	c := &Cache{salt: fmt.Sprintf("%s revision %d cap %d", salt, Revision, itemCap), itemCap: itemCap,
 		old: map[string]*Known{}, hits: map[string]*Known{}, fresh: map[string][]*Known{}}
-	known, err := decodeKnown(data, c.salt)
+	known, err := decodeKnown(bytesString(data), c.salt)
 	if err != nil {
 		return c
 	}

@@ -162,7 +162,7 @@ func TestKnownCodecRoundTrip(t *testing.T) {
 	if required == 0 {
 		t.Fatal("no item has required literals: the test checks nothing of them")
 	}
-	got, err := decodeKnown(encodeKnown("s", known), "s")
+	got, err := decodeKnown(string(encodeKnown("s", known)), "s")
 	if err != nil {
 		t.Fatal(err)
 	}

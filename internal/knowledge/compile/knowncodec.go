@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
-	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
 // The item cache's encoding. Hand-written rather than encoding/gob: a
@@ -20,7 +20,7 @@ import (
 // Strings are a uvarint length and the bytes; a list is a uvarint count
 // and its strings; a list that may be nil inside a list of lists is its
 // count plus one, 0 for nil.
-const cacheMagic = "LORECACHE3\x00"
+const cacheMagic = "LORECACHE4\x00"
 
 var errCache = errors.New("compile: item cache cut short or malformed")
 
@@ -33,29 +33,15 @@ func encodeKnown(salt string, known []*Known) []byte {
 	b = appendStr(b, salt)
 	b = binary.AppendUvarint(b, uint64(len(known)))
 	for _, k := range known {
-		b = appendStr(b, k.Path)
+		b = appendFacts(b, k.Facts)
 		b = append(b, byte(k.Scope))
 		b = appendStr(b, k.Store)
 		b = appendStat(b, k.Stat)
 		b = append(b, k.Digest[:]...)
 		b = binary.AppendUvarint(b, uint64(k.Len))
-		b = appendStr(appendStr(b, k.ID), k.Status)
-		b = binary.AppendVarint(b, int64(k.Priority))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Confidence))
-		b = binary.AppendUvarint(b, uint64(k.IDLine))
-		b = binary.AppendUvarint(b, uint64(len(k.Errs)))
-		for _, e := range k.Errs {
-			b = appendStr(b, e.Path)
-			b = binary.AppendUvarint(b, uint64(e.Line))
-			b = appendStr(appendStr(b, e.Key), e.Msg)
-		}
-		b = append(b, flags(k.Unsafe, k.Foldable))
+		b = append(b, flags(k.Foldable))
 		b = appendRecord(b, k.Rec)
-		e := k.Entry
-		for _, s := range []string{e.ID, e.Kind, e.Title, e.Status, e.Area, e.File} {
-			b = appendStr(b, s)
-		}
-		b = binary.AppendVarint(b, int64(e.Priority))
+		b = appendEntry(b, k.Entry)
 		b = appendStr(b, k.Fix)
 	}
 	return b
@@ -119,8 +105,8 @@ func flags(bs ...bool) byte {
 
 // decodeKnown reads what encodeKnown wrote under the salt; an error when
 // the data is not that (another salt, cut short, malformed).
-func decodeKnown(data []byte, salt string) ([]*Known, error) {
-	d := &knownDecoder{s: string(data)}
+func decodeKnown(data string, salt string) ([]*Known, error) {
+	d := &knownDecoder{s: data}
 	if d.take(uint64(len(cacheMagic))) != cacheMagic || d.str() != salt {
 		return nil, errCache
 	}
@@ -141,6 +127,12 @@ func decodeKnown(data []byte, salt string) ([]*Known, error) {
 	}
 	return out, nil
 }
+
+// bytesString is data as a string, without a copy: the decoders slice
+// their strings from it, so the caller gives data over (it was read from
+// a file for the decoder) and never changes it. A copy of a 10,000-item
+// cache was 10 MB of fresh pages for every build.
+func bytesString(data []byte) string { return unsafe.String(unsafe.SliceData(data), len(data)) }
 
 // knownDecoder reads the cache's strings from s, which they slice; err is
 // set at the first read past its end, after which every read is zero.
@@ -217,25 +209,12 @@ func (d *knownDecoder) list() []string {
 }
 
 func (d *knownDecoder) known() *Known {
-	k := &Known{Path: d.str(), Scope: Scope(d.byte()), Store: d.str(), Stat: d.stat()}
+	k := &Known{Facts: d.facts(), Scope: Scope(d.byte()), Store: d.str(), Stat: d.stat()}
 	copy(k.Digest[:], d.take(uint64(len(k.Digest))))
 	k.Len = int(d.uvarint())
-	k.ID, k.Status = d.str(), d.str()
-	k.Priority = int(d.varint())
-	k.Confidence = math.Float64frombits(d.u64())
-	k.IDLine = int(d.uvarint())
-	if n := d.uvarint(); n > 0 && n <= uint64(len(d.s)) {
-		k.Errs = make([]*markdown.Error, n)
-		for i := range k.Errs {
-			k.Errs[i] = &markdown.Error{Path: d.str(), Line: int(d.uvarint()), Key: d.str(), Msg: d.str()}
-		}
-	} else if n > 0 {
-		d.fail()
-	}
-	f := d.byte()
-	k.Unsafe, k.Foldable = f&1 != 0, f&2 != 0
+	k.Foldable = d.byte()&1 != 0
 	k.Rec = d.record()
-	k.Entry = IndexEntry{ID: d.str(), Kind: d.str(), Title: d.str(), Status: d.str(), Area: d.str(), File: d.str(), Priority: int(d.varint())}
+	k.Entry = d.entry()
 	k.Fix = d.str()
 	return k
 }

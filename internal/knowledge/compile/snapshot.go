@@ -88,7 +88,7 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		if st.State != "" {
 			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: st.Stat})
 		}
-		if st.Dir == "" {
+		if st.Dir == "" || st.Part != nil {
 			continue
 		}
 		for _, kind := range markdown.Kinds {

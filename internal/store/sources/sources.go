@@ -96,6 +96,24 @@ func StoreDir(dir string, s config.Source, commit string) string {
 	return filepath.Join(dir, commit, filepath.FromSlash(s.Folder()))
 }
 
+// PartPath is where the part of a source's checkout of commit is kept for
+// the key (compile.PartKey): beside the checkout, so that pruning a
+// checkout prunes its parts.
+func PartPath(dir, commit, key string) string {
+	return filepath.Join(dir, commit+"-"+key+".part")
+}
+
+// SummaryPath is where the summary of the part at path is kept.
+func SummaryPath(part string) string { return strings.TrimSuffix(part, ".part") + ".known" }
+
+// WritePart writes a part's manifest atomically. Its summary, which names
+// the manifest's stat, is written after it (WriteSummary), so a summary
+// found names the manifest beside it or one that replaced it.
+func WritePart(path string, data []byte) error { return replace(path, data) }
+
+// WriteSummary writes a part's summary atomically.
+func WriteSummary(part string, data []byte) error { return replace(SummaryPath(part), data) }
+
 // Fetched is one source after a fetch.
 type Fetched struct {
 	Source  config.Source
@@ -261,8 +279,15 @@ func prune(dir, current string) {
 		mod  time.Time
 	}
 	var old []co
+	var parts []string
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == current {
+		if !e.IsDir() {
+			if strings.HasSuffix(e.Name(), ".part") || strings.HasSuffix(e.Name(), ".known") {
+				parts = append(parts, e.Name())
+			}
+			continue
+		}
+		if e.Name() == current {
 			continue
 		}
 		if strings.HasPrefix(e.Name(), ".") {
@@ -282,9 +307,18 @@ func prune(dir, current string) {
 			newest = i
 		}
 	}
+	keep := map[string]bool{current: true}
 	for i, c := range old {
 		if i != newest {
 			_ = os.RemoveAll(filepath.Join(dir, c.name))
+		} else {
+			keep[c.name] = true
+		}
+	}
+	// A part is named by its commit: it goes with its checkout.
+	for _, name := range parts {
+		if commit, _, _ := strings.Cut(name, "-"); !keep[commit] {
+			_ = os.Remove(filepath.Join(dir, name))
 		}
 	}
 }
