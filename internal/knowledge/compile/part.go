@@ -252,7 +252,7 @@ func EncodePart(p *Part, file manifest.Stat) []byte {
 	}
 	b = appendStr(b, string(encodeKnown("", p.always)))
 	b = appendStr(b, p.critical)
-	return append(b, p.entries...)
+	return appendStr(b, p.entries)
 }
 
 // DecodePart reads the summary of the part whose manifest is at path, and
@@ -279,8 +279,8 @@ func DecodePart(data []byte, path string) (*Part, manifest.Stat, error) {
 		it.always = int(d.uvarint()) - 1
 	}
 	always, err := decodeKnown(d.str(), "")
-	p.critical = d.str()
-	if d.err != nil || err != nil {
+	p.critical, p.entries = d.str(), d.str()
+	if d.err != nil || err != nil || d.s != "" {
 		return nil, manifest.Stat{}, errPart
 	}
 	for _, it := range p.items {
@@ -288,7 +288,7 @@ func DecodePart(data []byte, path string) (*Part, manifest.Stat, error) {
 			return nil, manifest.Stat{}, errPart
 		}
 	}
-	p.always, p.entries = always, d.s
+	p.always = always
 	return p, st, nil
 }
 
