@@ -1,0 +1,95 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/lorepath"
+	"github.com/lore-agents/lore/internal/store/sources"
+)
+
+// A source is compiled once for its commit: a second repository naming it
+// and a project edit reuse the part as saved; a part removed, or replaced
+// under its summary, is compiled again; a forced build compiles it again;
+// and a source whose part cannot be saved is compiled into the project's
+// manifest, as before parts. In every case the manifest a build writes
+// is the same.
+func TestPartIsCompiledOncePerCommit(t *testing.T) {
+	_, cache := hermetic(t)
+	_, url := orgSource(t)
+	a := projectNaming(t, url, "")
+	if r, err := Sync(context.Background(), a, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync: %+v, %v", r, err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(cache, "lore", "sources", "acme-*", "*.part"))
+	if len(parts) != 1 {
+		t.Fatalf("parts %v, want one", parts)
+	}
+	part := parts[0]
+	first := manifest.StatPath(part)
+	b := projectNaming(t, url, "")
+	if _, err := Build(b, BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, a, ".lore/lessons/new.md", scopedLesson("01JRQABE0000000000000000N1", "New", "active"))
+	if _, err := Build(a, BuildOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if manifest.StatPath(part) != first {
+		t.Fatal("a second repository or a project edit compiled the part again")
+	}
+
+	// Damaged, the part is compiled again by the next build (here after
+	// an edit), which writes what a build from nothing writes.
+	for i, damage := range []func(){
+		func() { os.Remove(part) },
+		func() { os.WriteFile(part, []byte("not a manifest"), 0o644) },
+		func() { os.WriteFile(sources.SummaryPath(part), []byte("LOREPART1\x00cut"), 0o644) },
+	} {
+		damage()
+		write(t, a, ".lore/lessons/new.md", scopedLesson("01JRQABE0000000000000000N1", fmt.Sprintf("New %d", i), "active"))
+		if _, err := Build(a, BuildOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if savedPart(part) == nil {
+			t.Fatalf("damage %d: the part was not compiled again", i)
+		}
+		got, _ := a.ReadFile(lorepath.Manifest)
+		want, _, err := compileStore(a, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("damage %d: the manifest differs from a build from nothing", i)
+		}
+	}
+	before := manifest.StatPath(part)
+	if _, err := Build(a, BuildOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if manifest.StatPath(part) == before {
+		t.Fatal("a forced build trusted the saved part")
+	}
+
+	// A part that cannot be saved (a folder in its place): the source's
+	// items are compiled into the project's manifest.
+	for _, p := range []string{part, sources.SummaryPath(part)} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(part, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(a, BuildOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.ReadFile(lorepath.Manifest); !bytes.Contains(got, []byte("acme:lessons/plan.md")) {
+		t.Fatal("a source whose part could not be saved is missing from the manifest")
+	}
+}
