@@ -249,6 +249,10 @@ const (
 	pathFix        = "E2E-PATH regenerate the API docs"
 	pathDir        = "docs/api"
 	denySideEffect = "forbidden-ran"
+	orgFix         = "E2E-ORG run terraform plan first"
+	orgDenyFix     = "E2E-ORG-DENY never drop the prod database"
+	orgCommand     = "touch org-ran && terraform apply && dropdb prod"
+	orgSideEffect  = "org-ran"
 	capturedMarker = "E2E-CAPTURED-TRIGGER"
 	subCapMarker   = "E2E-SUBAGENT-CAPTURED"
 )
@@ -290,6 +294,33 @@ func (w *world) setupRepo() {
 	if _, err := os.Stat(filepath.Join(w.repo, ".lore/cache/manifest")); err != nil {
 		w.t.Fatalf("the post-commit hook built no manifest: %v", err)
 	}
+}
+
+// orgSource makes an organisation store, as a platform team would (lore
+// init and lore add in a repository of its own, pushed to a bare remote
+// on this machine), and names it in the repository's committed config.
+func (w *world) orgSource() {
+	w.t.Helper()
+	app := w.repo
+	w.repo = filepath.Join(w.root, "org")
+	if err := os.MkdirAll(w.repo, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	w.run("git", "init", "-q", "-b", "main")
+	w.run("lore", "init", "--no-git-hooks")
+	w.run("lore", "add", "lesson", "Terraform applies need a plan", "--priority", "high",
+		"--tools", "Bash", "--command", `\bterraform\s+apply\b`,
+		"--mistake", "An apply without a plan replaced a database.", "--fix", orgFix)
+	w.run("lore", "add", "lesson", "Never drop the prod database", "--priority", "critical", "--enforce", "deny",
+		"--tools", "Bash", "--command", `\bdropdb\s+prod\b`,
+		"--mistake", "dropdb prod ran in an agent shell.", "--fix", orgDenyFix)
+	w.run("git", "add", "-A")
+	w.run("git", "commit", "-qm", "org lessons")
+	bare := filepath.Join(w.root, "org.git")
+	w.run("git", "clone", "-q", "--bare", w.repo, bare)
+	w.repo = app
+	w.write(".lore/config.yaml", w.read(".lore/config.yaml")+"sources:\n  - {name: acme, url: 'file://"+bare+"', ref: main}\n")
+	w.run("git", "commit", "-qam", "lore: the organisation's store")
 }
 
 // clone makes the world a teammate's fresh clone of its repository: the

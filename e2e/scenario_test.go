@@ -122,7 +122,7 @@ type scenario struct {
 // suite runs the client's own scenarios, then the shared loop, clone and
 // install, for every installed version.
 func (k client) suite(t *testing.T, own ...scenario) {
-	all := append(own, scenario{"loop", k.loop}, scenario{"clone", k.clone}, scenario{"install", k.install})
+	all := append(own, scenario{"loop", k.loop}, scenario{"clone", k.clone}, scenario{"org", k.org}, scenario{"install", k.install})
 	for _, cb := range clientBins(t, k.agent) {
 		t.Run(cb.Version, func(t *testing.T) {
 			for _, s := range all {
@@ -150,6 +150,31 @@ func (k client) clone(t *testing.T, cb clientBin) {
 		t.Errorf("fresh clone: lore's reason %q is not at the model after the first call (result %q)", denyFix, res)
 	} else if !strings.Contains(after.messages(), lessonTitle) {
 		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
+	}
+}
+
+// org: a guard and a lesson of an organisation store, which the project's
+// committed config names and `lore sync` fetched (compiled once into the
+// source's part), act in a teammate's fresh clone as the project's own
+// would: the first call that matches both is denied before it runs, with
+// the guard's fix as the reason and the lesson beside it.
+func (k client) org(t *testing.T, cb clientBin) {
+	w := k.world(t)
+	w.orgSource()
+	w.clone()
+	w.run("lore", "sync")
+	deny := bash(orgCommand)
+	sc := script{"org": {deny, say("done")}}
+	srv := k.serve(t, sc)
+	k.ask(t, cb, w, srv, "[e2e:org] Apply the infrastructure.")
+	if w.exists(orgSideEffect) {
+		t.Errorf("org: %q ran (its side effect %s exists)", orgCommand, orgSideEffect)
+	}
+	after := at(t, k.steps(srv, sc), "org", 1)
+	if res := after.toolResult(deny.ID); !strings.Contains(res, orgDenyFix) {
+		t.Errorf("org: the org guard's reason %q is not at the model after the call (result %q)", orgDenyFix, res)
+	} else if !strings.Contains(after.messages(), orgFix) {
+		t.Errorf("org: the org lesson that matched the denied call (%q) did not reach the model", orgFix)
 	}
 }
 
