@@ -120,13 +120,17 @@ func (h *handler) reopen(m *manifest.Manifest, every bool) (*manifest.Manifest, 
 
 // openChecked opens the manifest and says why it cannot be used as it is:
 // "" when it is fresh, else missing, corrupt or stale (the manifest is
-// returned when stale).
+// returned when stale). A part it names that is missing or outdated makes
+// it stale, with nothing to answer from until it is rebuilt: routine (a
+// cleared cache, a sync that moved on), not damage.
 func (h *handler) openChecked(every bool) (*manifest.Manifest, string) {
 	m, err := manifest.Open(lorepath.Abs(h.root, lorepath.Manifest))
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, manifest.ErrPartMissing):
+		return nil, fmt.Sprintf("stale (%v)", err)
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, "missing"
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Sprintf("corrupt (%v)", err)
 	}
 	changed := m.Changed
@@ -279,7 +283,7 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		h.news(why, "manifest %s", why)
 		return match.Decision{}, false
 	}
-	return h.withoutChanged(m, d), true
+	return h.withoutChanged(d), true
 }
 
 // rebuildFor rebuilds the manifest a decision found corrupt or stale (why)
@@ -315,13 +319,13 @@ func (h *handler) check(m *manifest.Manifest, f func(*manifest.Manifest) (match.
 	if err != nil {
 		return match.Decision{}, fmt.Sprintf("corrupt (%v)", err)
 	}
-	return d, h.changedItems(m, d)
+	return d, h.changedItems(d)
 }
 
 // changedItems says which file of a picked item changed since the build.
-func (h *handler) changedItems(m *manifest.Manifest, d match.Decision) string {
+func (h *handler) changedItems(d match.Decision) string {
 	for _, r := range d.Injected {
-		p, err := m.ItemChanged(h.root, r.Item())
+		p, err := r.Changed(h.root)
 		if err != nil {
 			return fmt.Sprintf("corrupt (%v)", err)
 		}
@@ -334,10 +338,10 @@ func (h *handler) changedItems(m *manifest.Manifest, d match.Decision) string {
 
 // withoutChanged leaves out the picked items whose files changed since the
 // build, logging each; they are never injected from their old text.
-func (h *handler) withoutChanged(m *manifest.Manifest, d match.Decision) match.Decision {
+func (h *handler) withoutChanged(d match.Decision) match.Decision {
 	kept := d.Injected[:0:0]
 	for _, r := range d.Injected {
-		if p, err := m.ItemChanged(h.root, r.Item()); err != nil || p != "" {
+		if p, err := r.Changed(h.root); err != nil || p != "" {
 			h.note("left out %s: %s changed since the manifest was built", r.ID, p)
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -15,6 +17,12 @@ import (
 //	watch    the watched sources (see fresh.go), next to the header: every
 //	         hook call reads them, and a page fault costs microseconds
 //	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots, flags (u32)
+//	parts    the parts read beside this manifest (Source.Parts; empty when
+//	         none): uvarint count, then per part its path (uvarint length,
+//	         bytes), its hash (32 bytes) and its switched-off ids (uvarint
+//	         count, each uvarint length, bytes); checksummed by hPartsCRC.
+//	         Next to the directory: every call that opens the manifest
+//	         reads it
 //	postings always lists (u32 item indexes), pooled literals (uvarint length,
 //	         bytes, crc u32) and gram posting lists ({item, literal offset} u32
 //	         pairs, then a crc u32; literal offsets relative to this section,
@@ -38,7 +46,7 @@ import (
 // list, literal, always list, record, text and source entry it reads.
 const (
 	magic      = "LOREMAN\x00"
-	headerSize = 152
+	headerSize = 164
 
 	hVersion    = 8
 	hFileSize   = 16
@@ -65,6 +73,9 @@ const (
 	hFilesOff   = 140
 	hFilesLen   = 144
 	hHeadTab    = 148
+	hPartsOff   = 152
+	hPartsLen   = 156
+	hPartsCRC   = 160
 
 	slotSize = 16
 	gramLen  = 3
@@ -90,8 +101,12 @@ func Build(src Source) ([]byte, error) {
 	if err := b.records(fileOffs); err != nil {
 		return nil, err
 	}
+	parts, err := encodeParts(src.Parts)
+	if err != nil {
+		return nil, err
+	}
 	d := b.directory()
-	lay := b.layout(len(watch), len(d), len(files))
+	lay := b.layout(len(watch), len(d), len(parts), len(files))
 	if lay.total > math.MaxUint32 {
 		return nil, fmt.Errorf("manifest: %d bytes is too large", lay.total)
 	}
@@ -101,9 +116,12 @@ func Build(src Source) ([]byte, error) {
 	hb := b.heads.Bytes()
 
 	out := b.header(lay, len(d), len(watch), len(files))
+	binary.LittleEndian.PutUint32(out[hPartsLen:], uint32(len(parts)))
+	binary.LittleEndian.PutUint32(out[hPartsCRC:], sum32(parts))
 	out = append(out, watch...)
 	out = append(out, d...)
 	binary.LittleEndian.PutUint32(out[hHeaderCRC:], headerCRC(out[:headerSize], d))
+	out = append(out, parts...)
 	out = append(out, b.post.Bytes()...)
 	out = append(out, tb...)
 	for _, o := range b.recOffs {
@@ -373,14 +391,15 @@ func (b *builder) directory() []byte {
 
 // layout is where each section starts in the file.
 type layout struct {
-	watch, dir, post, tables, itemTab, recs, headTab, heads, texts, session, files, total int
+	watch, dir, parts, post, tables, itemTab, recs, headTab, heads, texts, session, files, total int
 }
 
-func (b *builder) layout(watchLen, dirLen, filesLen int) layout {
+func (b *builder) layout(watchLen, dirLen, partsLen, filesLen int) layout {
 	var l layout
 	l.watch = headerSize
 	l.dir = l.watch + watchLen
-	l.post = l.dir + dirLen
+	l.parts = l.dir + dirLen
+	l.post = l.parts + partsLen
 	l.tables = l.post + b.post.Len()
 	l.itemTab = l.tables + b.tables.Len()
 	l.recs = l.itemTab + 4*len(b.order)
@@ -459,12 +478,34 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 		{hNItems, len(b.order)}, {hNBuckets, len(b.dir)}, {hDirOff, lay.dir}, {hDirLen, dirLen}, {hItemTab, lay.itemTab},
 		{hSessionOff, lay.session}, {hSessionLen, len(sessionSection(src))}, {hPostBase, lay.post},
 		{hWatchOff, lay.watch}, {hWatchLen, watchLen}, {hFilesOff, lay.files}, {hFilesLen, filesLen}, {hHeadTab, lay.headTab},
+		{hPartsOff, lay.parts},
 	} {
 		le.PutUint32(out[f[0]:], uint32(f[1]))
 	}
 	le.PutUint32(out[hSessionCRC:], sum32([]byte(sessionSection(src))))
 	le.PutUint32(out[hRevision:], src.Revision)
 	return out
+}
+
+// encodeParts is the parts section: empty when there are none, so that
+// opening a manifest without parts reads nothing more. Each part's
+// switched-off ids are sorted here, which Manifest.SwitchedOff relies on.
+func encodeParts(parts []Part) ([]byte, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	p := binary.AppendUvarint(nil, uint64(len(parts)))
+	for _, pt := range parts {
+		// A relative path would be resolved against whatever directory
+		// the hook runs in.
+		if !filepath.IsAbs(pt.Path) {
+			return nil, fmt.Errorf("manifest: part %q: not an absolute path", pt.Path)
+		}
+		p = appendString(p, pt.Path)
+		p = append(p, pt.Hash[:]...)
+		p = appendList(p, slices.Compact(slices.Sorted(slices.Values(pt.Off))))
+	}
+	return p, nil
 }
 
 // sessionSection is the session section: the always-on block, the ids

@@ -140,8 +140,15 @@ func (m *Manifest) ChangedAny(root string) (string, error) {
 }
 
 // ItemChanged checks the files an item returned by Item was compiled from,
-// so that a file edited in place is never injected from its old text.
+// so that a file edited in place is never injected from its old text. An
+// item of a part never changed: a part is compiled from a fetched
+// source's checkout, which a new commit replaces by another folder (and
+// another part), never edits. it must come from m: its source offsets
+// index m's files.
 func (m *Manifest) ItemChanged(root string, it Item) (string, error) {
+	if m.part {
+		return "", nil
+	}
 	for _, off := range it.srcOffs {
 		w, _, err := entry(m.files, int(off))
 		if err != nil {
@@ -176,14 +183,17 @@ func (m *Manifest) Revision() uint32 { return m.rev }
 
 // Check reports why the manifest of the work tree at root cannot be used
 // as it is: "" when it is fresh, else "missing", "corrupt: ...", "stale:
-// built by compiler revision N" or "stale: <path> changed". It verifies
-// every checksum and stats every source (lore doctor).
+// built by compiler revision N", "stale: <path> changed" or "stale: " and
+// why a part is missing. It verifies every checksum and stats every source
+// (lore doctor).
 func Check(root string, revision uint32) string {
 	m, err := Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, ErrPartMissing):
+		return "stale: " + err.Error()
+	case errors.Is(err, fs.ErrNotExist):
 		return "missing"
-	}
-	if err != nil {
+	case err != nil:
 		return "corrupt: " + err.Error()
 	}
 	defer m.Close()

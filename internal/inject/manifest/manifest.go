@@ -26,13 +26,18 @@ import (
 const LockFDEnv = "LORE_BUILD_LOCK_FD"
 
 // Version is the format version; a manifest of another version is stale.
-const Version = 8
+const Version = 9
 
 var (
 	// ErrCorrupt reports a manifest that is truncated or damaged.
 	ErrCorrupt = errors.New("manifest: corrupt or truncated (run lore build)")
 	// ErrVersion reports a manifest written by another format version.
 	ErrVersion = errors.New("manifest: written by another lore version (run lore build)")
+	// ErrPartMissing reports a part (Source.Parts) that is missing or is
+	// not the one the manifest was built with. It is routine, not damage
+	// (the user's cache was cleared, a sync fetched another commit): the
+	// manifest is stale, and a build writes the part again.
+	ErrPartMissing = errors.New("manifest: a part it reads is missing or outdated (run lore build)")
 )
 
 // Settings is the inject.* configuration snapshot taken at build time, so

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"slices"
 	"sort"
@@ -24,6 +25,13 @@ type Manifest struct {
 	rev      uint32
 	watch    []byte // the watched sources' entries
 	files    []byte // the item files' entries
+	// parts are the parts opened with the manifest (Source.Parts), in
+	// its order. In a part: path is its file, off the ids of its items
+	// the manifest that opened it switches off (sorted), part is set.
+	parts []*Manifest
+	path  string
+	off   []string
+	part  bool
 }
 
 type bucket struct {
@@ -32,8 +40,10 @@ type bucket struct {
 	alwaysCRC, flags                       uint32
 }
 
-// Open maps the manifest at path and checks its header and directory: an
-// error when it is missing, of another version, truncated or corrupt.
+// Open maps the manifest at path and its parts, and checks their headers
+// and directories: an error when it is missing, of another version,
+// truncated or corrupt; one wrapping ErrPartMissing when a part is
+// missing or not the one it was built with.
 func Open(path string) (*Manifest, error) {
 	data, unmap, err := load(path)
 	if errors.Is(err, ErrCorrupt) {
@@ -42,7 +52,7 @@ func Open(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
-	m, err := parse(data)
+	m, err := Parse(data)
 	if err != nil {
 		_ = unmap()
 		return nil, err
@@ -51,32 +61,84 @@ func Open(path string) (*Manifest, error) {
 	return m, nil
 }
 
-// Parse opens a manifest held in memory (as Build returned it).
-func Parse(data []byte) (*Manifest, error) { return parse(data) }
-
-// Close releases the mapping. The Manifest must not be used afterwards.
-func (m *Manifest) Close() error {
-	if m.unmap == nil {
-		return nil
+// Parse opens a manifest held in memory (as Build returned it), and maps
+// its parts: Close releases them.
+func Parse(data []byte) (*Manifest, error) {
+	m, parts, err := parse(data)
+	if err != nil {
+		return nil, err
 	}
-	err := m.unmap()
-	m.unmap, m.data = nil, nil
-	return err
+	for _, p := range parts {
+		pm, err := openPart(p)
+		if err != nil {
+			_ = m.Close()
+			return nil, err
+		}
+		m.parts = append(m.parts, pm)
+	}
+	return m, nil
 }
 
-func parse(data []byte) (*Manifest, error) {
-	if err := checkHeader(data); err != nil {
+// openPart maps part p and checks that it is the manifest the parent was
+// built with: of this version, with p's hash, and no parts of its own (a
+// part's items are its source's alone). Each mismatch is ErrPartMissing.
+func openPart(p Part) (*Manifest, error) {
+	data, unmap, err := load(p.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s is missing", ErrPartMissing, p.Path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("manifest: part: %w", err)
+	}
+	m, parts, err := parse(data)
+	switch {
+	case errors.Is(err, ErrVersion):
+		err = fmt.Errorf("%w: %s: %w", ErrPartMissing, p.Path, err)
+	case err != nil:
+		err = fmt.Errorf("part %s: %w", p.Path, err)
+	case !bytes.Equal(data[hHash:hHash+32], p.Hash[:]):
+		err = fmt.Errorf("%w: %s is not the part it was built with (hash %x, want %x)", ErrPartMissing, p.Path, data[hHash:hHash+8], p.Hash[:8])
+	case len(parts) > 0:
+		err = fmt.Errorf("%w: %s names parts of its own", ErrPartMissing, p.Path)
+	}
+	if err != nil {
+		_ = unmap()
 		return nil, err
+	}
+	m.unmap, m.path, m.off, m.part = unmap, p.Path, p.Off, true
+	return m, nil
+}
+
+// Close releases the mapping and those of the parts. The Manifest must
+// not be used afterwards.
+func (m *Manifest) Close() error {
+	var errs []error
+	for _, p := range m.parts {
+		errs = append(errs, p.Close())
+	}
+	m.parts = nil
+	if m.unmap != nil {
+		errs = append(errs, m.unmap())
+		m.unmap, m.data = nil, nil
+	}
+	return errors.Join(errs...)
+}
+
+// parse checks the header and directory of data and returns the manifest
+// and the parts it names, not opened.
+func parse(data []byte) (*Manifest, []Part, error) {
+	if err := checkHeader(data); err != nil {
+		return nil, nil, err
 	}
 	le := binary.LittleEndian
 	u := func(at int) int { return int(le.Uint32(data[at:])) }
 	dirOff, dirLen := u(hDirOff), u(hDirLen)
 	if u(hWatchOff) != headerSize || dirOff != headerSize+u(hWatchLen) || dirOff > len(data) || dirLen > len(data)-dirOff {
-		return nil, errf("directory out of range")
+		return nil, nil, errf("directory out of range")
 	}
 	dir := data[dirOff : dirOff+dirLen]
 	if headerCRC(data[:headerSize], dir) != le.Uint32(data[hHeaderCRC:]) {
-		return nil, errf("header checksum mismatch")
+		return nil, nil, errf("header checksum mismatch")
 	}
 	m := &Manifest{data: data, nItems: u(hNItems), itemTab: u(hItemTab), headTab: u(hHeadTab), postBase: u(hPostBase), rev: le.Uint32(data[hRevision:])}
 	m.set = Settings{
@@ -88,12 +150,43 @@ func parse(data []byte) (*Manifest, error) {
 		MinConfidence:    math.Float64frombits(le.Uint64(data[hMinConf:])),
 	}
 	if err := m.sections(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := m.directory(dir, u(hNBuckets)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return m, nil
+	parts, err := m.partList()
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, parts, nil
+}
+
+// partList decodes the parts section, checked.
+func (m *Manifest) partList() ([]Part, error) {
+	le := binary.LittleEndian
+	off, n := int(le.Uint32(m.data[hPartsOff:])), int(le.Uint32(m.data[hPartsLen:]))
+	if n == 0 {
+		return nil, nil
+	}
+	if !inRange(m.data, off, n) {
+		return nil, errf("parts out of range")
+	}
+	sec := m.data[off : off+n]
+	if sum32(sec) != le.Uint32(m.data[hPartsCRC:]) {
+		return nil, errf("parts checksum mismatch")
+	}
+	d := decoder{b: sec}
+	parts := make([]Part, d.uvarint())
+	for i := range parts {
+		parts[i].Path = d.str()
+		copy(parts[i].Hash[:], d.take(32))
+		parts[i].Off = d.list()
+	}
+	if d.bad || len(d.b) != 0 {
+		return nil, errf("parts section is malformed")
+	}
+	return parts, nil
 }
 
 // checkHeader checks the magic, the version and the file size.
@@ -178,8 +271,26 @@ func inRange(data []byte, off, n int) bool {
 // Settings returns the inject.* snapshot taken at build time.
 func (m *Manifest) Settings() Settings { return m.set }
 
-// Len is the number of compiled items.
+// Len is the number of the manifest's own compiled items, not its parts'
+// (what a rebuild of it costs).
 func (m *Manifest) Len() int { return m.nItems }
+
+// Parts are the parts opened with the manifest, in the order Build was
+// given them: a call scores their items with the manifest's own
+// (docs/design.md, Scopes and organisation stores).
+func (m *Manifest) Parts() []*Manifest { return m.parts }
+
+// SwitchedOff reports whether the manifest that opened m as its part
+// switches off the item with this id (Part.Off): Candidates never returns
+// it, and nothing else may show it.
+func (m *Manifest) SwitchedOff(id []byte) bool {
+	if len(m.off) == 0 {
+		return false
+	}
+	// The comparisons convert id without a copy.
+	k := sort.Search(len(m.off), func(k int) bool { return m.off[k] >= string(id) })
+	return k < len(m.off) && m.off[k] == string(id)
+}
 
 // SessionStart returns the block pre-rendered for SessionStart: the
 // items without triggers (AlwaysOn), critical items, a compact index and
@@ -272,7 +383,26 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 		}
 	}
 	sort.Ints(out)
-	return compact(out), nil
+	out = compact(out)
+	if len(m.off) > 0 {
+		return m.withoutOff(out)
+	}
+	return out, nil
+}
+
+// withoutOff leaves out of idx the items switched off (SwitchedOff).
+func (m *Manifest) withoutOff(idx []int) ([]int, error) {
+	kept := idx[:0]
+	for _, i := range idx {
+		h, err := m.Head(i)
+		if err != nil {
+			return nil, err
+		}
+		if !m.SwitchedOff(h.id) {
+			kept = append(kept, i)
+		}
+	}
+	return kept, nil
 }
 
 // seenSlots is the size of probe's cache of grams seen (10 bits of a key's
@@ -673,9 +803,28 @@ func (m *Manifest) Priority(id string) (p int, found bool, err error) {
 	return it.Priority, found, err
 }
 
-// ByID returns the item with this id (binary search over the id-ordered
-// records); found is false when no item has it.
+// ByID returns the item with this id, of the manifest or else of one of
+// its parts (not one it switches off); found is false when no item has
+// it. An item of a part has its texts in the part: this is for its
+// fields (Priority, the origin of an always-on item).
 func (m *Manifest) ByID(id string) (it Item, found bool, err error) {
+	if it, found, err = m.byID(id); found || err != nil {
+		return it, found, err
+	}
+	for _, p := range m.parts {
+		if p.SwitchedOff([]byte(id)) {
+			continue
+		}
+		if it, found, err = p.byID(id); found || err != nil {
+			return it, found, err
+		}
+	}
+	return Item{}, false, nil
+}
+
+// byID is ByID over the manifest's own items: a binary search over the
+// id-ordered records.
+func (m *Manifest) byID(id string) (it Item, found bool, err error) {
 	lo, hi := 0, m.nItems
 	for lo < hi {
 		mid := (lo + hi) / 2
@@ -788,6 +937,11 @@ func (m *Manifest) Verify() error {
 				return err
 			}
 			off = next
+		}
+	}
+	for _, p := range m.parts {
+		if err := p.Verify(); err != nil {
+			return fmt.Errorf("part %s: %w", p.path, err)
 		}
 	}
 	return nil

@@ -49,10 +49,16 @@ type Result struct {
 	confidence float64
 	scope      int // 0 project, 1 org, 2 user: the order on equal scores
 	item       manifest.Item
+	src        *manifest.Manifest // the manifest or part item was read from: its texts are there
 }
 
-// Item is the compiled item the result scored, for manifest.ItemChanged.
+// Item is the compiled item the result scored.
 func (r Result) Item() manifest.Item { return r.item }
+
+// Changed is the first file the item was compiled from that changed since
+// the build, "" when none (manifest.ItemChanged, asked of the manifest the
+// item came from: a part's item never changes).
+func (r Result) Changed(root string) (string, error) { return r.src.ItemChanged(root, r.item) }
 
 // Decision is the outcome for one call: what to inject, in order; what
 // passed the threshold but did not fit; and how many items were scored.
@@ -75,43 +81,78 @@ type Seen func(id []byte) bool
 
 // Decide runs docs/design.md, Matching and scoring, for one tool call. seen
 // reports ids already injected in this session (nil: a fresh session); deny
-// items are never deduplicated.
+// items are never deduplicated. The items of m's parts are scored with
+// m's own, as if they were in m (docs/design.md, Scopes and organisation
+// stores).
 func Decide(m *manifest.Manifest, c Call, seen Seen) (Decision, error) {
-	e := newEval(c, false)
-	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
-	if err != nil {
-		return Decision{}, err
-	}
-	return e.decide(m, idx, seen, false)
+	return newEval(c, false).decide(m, seen, false)
 }
 
 // DecidePrompt is the UserPromptSubmit variant: only items that have
 // keywords and no tools or targets, scored with tool and target at 0.5.
 func DecidePrompt(m *manifest.Manifest, prompt string, recent []string, seen Seen) (Decision, error) {
-	e := newEval(Call{Prompt: prompt, Recent: recent}, true)
-	idx, err := m.Candidates(PromptBucket, "", "", prompt)
-	if err != nil {
-		return Decision{}, err
-	}
-	return e.decide(m, idx, seen, false)
+	return newEval(Call{Prompt: prompt, Recent: recent}, true).decide(m, seen, false)
 }
 
 // Explain is Decide for `lore match`: it scores every item, not only the
-// index's candidates, and lists the ones that were not selected with why.
+// index's candidates, and lists the ones that were not selected with why
+// (not those a part's Off switches off: the project does not have them).
 // Injected and Dropped are those of Decide for a fresh session.
 func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 	e := newEval(c, false)
-	all := make([]int, m.Len())
-	for i := range all {
-		all[i] = i
-	}
-	d, err := e.decide(m, all, nil, true)
+	d, err := e.decide(m, nil, true)
 	if err != nil {
 		return Decision{}, err
 	}
-	idx, err := m.Candidates(e.tool, e.target, e.added, c.Prompt)
-	d.Considered = len(idx)
-	return d, err
+	d.Considered = 0
+	e.explain = false // the index's candidates, as Decide has them
+	for k := range sources(m) {
+		idx, err := e.candidates(source(m, k))
+		if err != nil {
+			return Decision{}, err
+		}
+		d.Considered += len(idx)
+	}
+	return d, nil
+}
+
+// sources is how many manifests a call scores the items of: m and its
+// parts. source(m, k) is the kth: m first, then its parts in order.
+func sources(m *manifest.Manifest) int { return 1 + len(m.Parts()) }
+
+func source(m *manifest.Manifest, k int) *manifest.Manifest {
+	if k == 0 {
+		return m
+	}
+	return m.Parts()[k-1]
+}
+
+// candidates are the items of src worth scoring: the index's candidates
+// for the call (manifest.Candidates, which leaves out the ids a part
+// switches off), or for Explain every item but those.
+func (e *eval) candidates(src *manifest.Manifest) ([]int, error) {
+	switch {
+	case e.explain:
+		return every(src)
+	case e.promptMode:
+		return src.Candidates(PromptBucket, "", "", e.call.Prompt)
+	}
+	return src.Candidates(e.tool, e.target, e.added, e.call.Prompt)
+}
+
+// every is the index of every item of m but those switched off.
+func every(m *manifest.Manifest) ([]int, error) {
+	all := make([]int, 0, m.Len())
+	for i := range m.Len() {
+		h, err := m.Head(i)
+		if err != nil {
+			return nil, err
+		}
+		if !m.SwitchedOff(h.IDBytes()) {
+			all = append(all, i)
+		}
+	}
+	return all, nil
 }
 
 type eval struct {
@@ -169,12 +210,23 @@ func (e *eval) phrases() (prompt string, texts []string) {
 	return e.prompt, e.texts
 }
 
-func (e *eval) decide(m *manifest.Manifest, idx []int, seen Seen, explain bool) (Decision, error) {
+// decide scores the candidates of m and of its parts, ranks them as one
+// list and fits it under m's settings (a part's own are not read).
+func (e *eval) decide(m *manifest.Manifest, seen Seen, explain bool) (Decision, error) {
 	e.explain = explain
-	d := Decision{Considered: len(idx)}
-	kept, err := e.pass(m, idx, seen, &d)
-	if err != nil {
-		return Decision{}, err
+	var d Decision
+	var kept []Result
+	thr := m.Settings().Threshold
+	for k := range sources(m) {
+		src := source(m, k)
+		idx, err := e.candidates(src)
+		if err != nil {
+			return Decision{}, err
+		}
+		d.Considered += len(idx)
+		if kept, err = e.pass(src, idx, thr, seen, &d, kept); err != nil {
+			return Decision{}, err
+		}
 	}
 	sort.Slice(kept, func(a, b int) bool { return less(kept[a], kept[b]) })
 	sort.SliceStable(d.Rejected, func(a, b int) bool { return less(d.Rejected[a], d.Rejected[b]) })
@@ -184,14 +236,12 @@ func (e *eval) decide(m *manifest.Manifest, idx []int, seen Seen, explain bool) 
 	return d, nil
 }
 
-// pass scores the candidates and returns those over the threshold and not
-// yet shown in the session; for Explain, the others go to d.Rejected with
-// why.
-func (e *eval) pass(m *manifest.Manifest, idx []int, seen Seen, d *Decision) ([]Result, error) {
-	thr := m.Settings().Threshold
-	var kept []Result
+// pass scores the candidates idx of src and appends to kept those over
+// the threshold thr and not yet shown in the session; for Explain, the
+// others go to d.Rejected with why.
+func (e *eval) pass(src *manifest.Manifest, idx []int, thr float64, seen Seen, d *Decision, kept []Result) ([]Result, error) {
 	for _, i := range idx {
-		h, err := m.Head(i)
+		h, err := src.Head(i)
 		if err != nil {
 			return nil, err
 		}
@@ -200,11 +250,12 @@ func (e *eval) pass(m *manifest.Manifest, idx []int, seen Seen, d *Decision) ([]
 		} else if skip {
 			continue
 		}
-		it, err := m.ItemOf(h)
+		it, err := src.ItemOf(h)
 		if err != nil {
 			return nil, err
 		}
 		r, out := e.score(it)
+		r.src = src
 		switch {
 		case out != "" && e.explain:
 			if never := ContentUnreachable(it.Triggers.Tools, it.Triggers.Content); never != "" {
@@ -261,7 +312,7 @@ func (e *eval) cut(r *Result, thr float64) string {
 	return ""
 }
 
-// fit injects the kept items in order while they fit inject.maxItems and
+// fit injects the kept items in order while they fit m's inject.maxItems and
 // inject.budgetBytes (a deny or a hold always goes in, as its title at
 // worst); the others are Dropped with why.
 func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
@@ -273,11 +324,11 @@ func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
 			d.Dropped = append(d.Dropped, r)
 			continue
 		}
-		text, err := m.Text(r.item)
+		text, err := r.src.Text(r.item)
 		if err != nil {
 			return err
 		}
-		if err := denyReason(m, &r); err != nil {
+		if err := denyReason(&r); err != nil {
 			return err
 		}
 		if !d.budget(&r, text, used, set.BudgetBytes) {
@@ -290,11 +341,11 @@ func (d *Decision) fit(m *manifest.Manifest, kept []Result) error {
 }
 
 // denyReason sets a deny's permissionDecisionReason: its fix, or its title.
-func denyReason(m *manifest.Manifest, r *Result) error {
+func denyReason(r *Result) error {
 	if !r.Deny {
 		return nil
 	}
-	fix, err := m.Fix(r.item)
+	fix, err := r.src.Fix(r.item)
 	if err != nil {
 		return err
 	}
