@@ -251,7 +251,9 @@ const (
 	denySideEffect = "forbidden-ran"
 	orgFix         = "E2E-ORG run terraform plan first"
 	orgDenyFix     = "E2E-ORG-DENY never drop the prod database"
-	orgCommand     = "touch org-ran && terraform apply && dropdb prod"
+	// orgCommand's tools do not exist: if the guard failed, nothing but
+	// the touch would run on the test's machine.
+	orgCommand     = "touch org-ran && e2e-terraform apply && e2e-dropdb prod"
 	orgSideEffect  = "org-ran"
 	capturedMarker = "E2E-CAPTURED-TRIGGER"
 	subCapMarker   = "E2E-SUBAGENT-CAPTURED"
@@ -309,10 +311,10 @@ func (w *world) orgSource() {
 	w.run("git", "init", "-q", "-b", "main")
 	w.run("lore", "init", "--no-git-hooks")
 	w.run("lore", "add", "lesson", "Terraform applies need a plan", "--priority", "high",
-		"--tools", "Bash", "--command", `\bterraform\s+apply\b`,
+		"--tools", "Bash", "--command", `\be2e-terraform\s+apply\b`,
 		"--mistake", "An apply without a plan replaced a database.", "--fix", orgFix)
 	w.run("lore", "add", "lesson", "Never drop the prod database", "--priority", "critical", "--enforce", "deny",
-		"--tools", "Bash", "--command", `\bdropdb\s+prod\b`,
+		"--tools", "Bash", "--command", `\be2e-dropdb\s+prod\b`,
 		"--mistake", "dropdb prod ran in an agent shell.", "--fix", orgDenyFix)
 	w.run("git", "add", "-A")
 	w.run("git", "commit", "-qm", "org lessons")
