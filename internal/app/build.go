@@ -89,7 +89,7 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 		return b, err
 	}
 	defer m.Close()
-	b.Items = m.Len()
+	b.Items = m.Count()
 	return b, nil
 }
 

@@ -54,7 +54,7 @@ func Match(s *gitstore.Store, o MatchOptions) (Matched, error) {
 		return Matched{Built: b}, err
 	}
 	defer m.Close()
-	r := Matched{Settings: m.Settings(), Items: m.Len(), Built: b}
+	r := Matched{Settings: m.Settings(), Items: m.Count(), Built: b}
 	for _, x := range b.Report.Excluded {
 		if x.Unsafe {
 			r.Unsafe = append(r.Unsafe, x)

@@ -74,6 +74,12 @@ func TestWrittenPartsDecideAsTheWholeBuild(t *testing.T) {
 	if len(m.Parts()) != 1 || m.Len() > 110 {
 		t.Fatalf("the manifest has %d items of its own and %d parts", m.Len(), len(m.Parts()))
 	}
+	// lore build counts what the hook can select as lore match does.
+	built, err := Build(s, BuildOptions{})
+	whole, merr := Match(s, MatchOptions{Tool: "Bash", Command: "true", Dir: s.Root})
+	if err != nil || merr != nil || !built.Fresh || built.Items != whole.Items {
+		t.Fatalf("lore build counts %d items (%v, fresh %v), lore match %d (%v)", built.Items, err, built.Fresh, whole.Items, merr)
+	}
 	fromOrg := 0
 	for _, c := range partCalls() {
 		got, err := match.Decide(m, c, nil)

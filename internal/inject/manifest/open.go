@@ -1046,3 +1046,13 @@ func foldEqual(a string, lit []byte) bool {
 	}
 	return true
 }
+
+// Count is the number of items a call can select: the manifest's own, and
+// its parts' but those it switches off.
+func (m *Manifest) Count() int {
+	n := m.nItems
+	for _, p := range m.parts {
+		n += p.nItems - len(p.off)
+	}
+	return n
+}
