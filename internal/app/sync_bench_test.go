@@ -16,11 +16,14 @@ import (
 // BenchmarkSync measures an organisation store of n synthetic items
 // (internal/synthetic, shaped like a real store) in one repository
 // behind a bare file:// remote: fetch-s is lore sync into an empty cache
-// (ls-remote, shallow clone, build), nochange-s a sync with nothing new
-// (ls-remote, a fresh manifest), build-s a forced build of a project
-// naming the source. The baselines, measured in the same run: git-s is
-// `git clone --depth 1` of the same remote (the git CLI's own fetch),
-// local-s a forced build of the same items kept in the project itself.
+// (ls-remote, shallow clone, build, which compiles the source's part),
+// nochange-s a sync with nothing new (ls-remote, a fresh manifest),
+// build-s a forced build of a project naming the source (the part
+// compiled again), clone-s the first build of another repository naming
+// it (a new clone: the part as saved). The baselines, measured in the
+// same run: git-s is `git clone --depth 1` of the same remote (the git
+// CLI's own fetch), local-s a forced build of the same items kept in the
+// project itself.
 func BenchmarkSync(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) { benchSync(b, n) })
@@ -51,7 +54,7 @@ func benchSync(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 	}
-	var fetch, nochange, build, gitClone, localBuild time.Duration
+	var fetch, nochange, build, clone, gitClone, localBuild time.Duration
 	b.ResetTimer()
 	for range b.N {
 		if err := os.RemoveAll(filepath.Join(home, "cache")); err != nil {
@@ -60,6 +63,11 @@ func benchSync(b *testing.B, n int) {
 		fetch += timed(b, func() error { r, err := Sync(context.Background(), s, SyncOptions{}); return failed(r, err) })
 		nochange += timed(b, func() error { r, err := Sync(context.Background(), s, SyncOptions{}); return failed(r, err) })
 		build += timed(b, func() error { _, err := Build(s, BuildOptions{Force: true}); return err })
+		other := newStore(b)
+		if err := other.WriteFile(".lore/config.yaml", []byte("sources:\n  - {name: acme, url: 'file://"+bare+"', ref: main}\n")); err != nil {
+			b.Fatal(err)
+		}
+		clone += timed(b, func() error { _, err := Build(other, BuildOptions{}); return err })
 		dst := filepath.Join(b.TempDir(), "clone")
 		gitClone += timed(b, func() error {
 			cmd := exec.Command("git", "clone", "-q", "--depth", "1", "--single-branch", "--branch", "main", "file://"+bare, dst)
@@ -75,6 +83,7 @@ func benchSync(b *testing.B, n int) {
 	b.ReportMetric(per(fetch), "fetch-s")
 	b.ReportMetric(per(nochange), "nochange-s")
 	b.ReportMetric(per(build), "build-s")
+	b.ReportMetric(per(clone), "clone-s")
 	b.ReportMetric(per(gitClone), "git-s")
 	b.ReportMetric(per(localBuild), "local-s")
 	b.ReportMetric(float64(fetch)/float64(gitClone), "fetch/git")
