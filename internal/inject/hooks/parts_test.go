@@ -11,7 +11,6 @@ import (
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
-	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
 
@@ -87,26 +86,16 @@ func partStore(tb testing.TB, project, source map[string][]byte, off []string) (
 	part = filepath.Join(cache, "acme-1.part")
 	writeBuilt(tb, part, psrc)
 
-	r := testrepo.New(tb)
-	var parsed []*markdown.Item
-	for rel, data := range project {
-		r.Write(rel, string(data))
-		it, err := markdown.Parse(rel, data)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		parsed = append(parsed, it)
-	}
-	head := filepath.Join(cache, "HEAD")
-	testrepo.WriteFile(tb, head, "0123456789abcdef\n")
-	src, rep := compile.Compile(compile.Input{Items: parsed, Config: config.Default(), Snapshot: compile.TakeSnapshot(r.Dir, nil, config.Default().Learnings)})
+	root, src, rep := compileStore(tb, project)
 	if rep.Compiled != len(project) {
 		tb.Fatalf("project: %d of %d compiled", rep.Compiled, len(project))
 	}
+	head := filepath.Join(cache, "HEAD")
+	testrepo.WriteFile(tb, head, "0123456789abcdef\n")
 	src.Watch = append(src.Watch, manifest.Watched{Path: head, Stat: manifest.StatPath(head)})
 	src.Parts = []manifest.Part{{Path: part, Hash: psrc.Hash, Off: off}}
-	writeBuilt(tb, filepath.Join(r.Dir, ".lore", "cache", "manifest"), src)
-	return r.Dir, part
+	writeBuilt(tb, filepath.Join(root, ".lore", "cache", "manifest"), src)
+	return root, part
 }
 
 func writeBuilt(t testing.TB, path string, src manifest.Source) {
