@@ -490,7 +490,7 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 
 // encodeParts is the parts section: empty when there are none, so that
 // opening a manifest without parts reads nothing more. Each part's
-// switched-off ids are sorted here, which Manifest.SwitchedOff relies on.
+// switched-off ids are sorted here: the hook binary-searches them (idSet).
 func encodeParts(parts []Part) ([]byte, error) {
 	if len(parts) == 0 {
 		return nil, nil

@@ -324,10 +324,23 @@ func (m *Manifest) Len() int { return m.nItems }
 // (docs/design.md, Scopes and organisation stores).
 func (m *Manifest) Parts() []*Manifest { return m.parts }
 
-// SwitchedOff reports whether the manifest that opened m as its part
-// switches off the item with this id (Part.Off): Candidates never returns
-// it, and nothing else may show it.
-func (m *Manifest) SwitchedOff(id []byte) bool { return m.off.has(id) }
+// All is the index of every item a call may score, in order: all of
+// them but those the manifest that opened m as its part switches off
+// (Part.Off), which Candidates never returns either (lore match).
+func (m *Manifest) All() ([]int, error) {
+	all := make([]int, m.nItems)
+	for i := range all {
+		all[i] = i
+	}
+	if m.off.len() > 0 {
+		return m.withoutOff(all)
+	}
+	return all, nil
+}
+
+// switchedOff reports whether the manifest that opened m as its part
+// switches off the item with this id.
+func (m *Manifest) switchedOff(id []byte) bool { return m.off.has(id) }
 
 // SessionStart returns the block pre-rendered for SessionStart: the
 // items without triggers (AlwaysOn), critical items, a compact index and
@@ -427,7 +440,7 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 	return out, nil
 }
 
-// withoutOff leaves out of idx the items switched off (SwitchedOff).
+// withoutOff leaves out of idx the items switched off.
 func (m *Manifest) withoutOff(idx []int) ([]int, error) {
 	kept := idx[:0]
 	for _, i := range idx {
@@ -435,7 +448,7 @@ func (m *Manifest) withoutOff(idx []int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !m.SwitchedOff(h.id) {
+		if !m.switchedOff(h.id) {
 			kept = append(kept, i)
 		}
 	}
@@ -849,7 +862,7 @@ func (m *Manifest) ByID(id string) (it Item, found bool, err error) {
 		return it, found, err
 	}
 	for _, p := range m.parts {
-		if p.SwitchedOff([]byte(id)) {
+		if p.switchedOff([]byte(id)) {
 			continue
 		}
 		if it, found, err = p.byID(id); found || err != nil {

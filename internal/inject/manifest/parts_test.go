@@ -72,8 +72,14 @@ func TestPartsRoundTrip(t *testing.T) {
 	if got := ids(t, p, candidates(t, p, "Bash", "pytest && terraform apply", "")); !reflect.DeepEqual(got, []string{"01E"}) {
 		t.Errorf("part candidates %v, want [01E]", got)
 	}
-	if !p.SwitchedOff([]byte("01D")) || p.SwitchedOff([]byte("01E")) || m.SwitchedOff([]byte("01D")) {
-		t.Error("SwitchedOff: want 01D of the part alone")
+	if !p.switchedOff([]byte("01D")) || p.switchedOff([]byte("01E")) || m.switchedOff([]byte("01D")) {
+		t.Error("switchedOff: want 01D of the part alone")
+	}
+	if all, err := p.All(); err != nil || !reflect.DeepEqual(ids(t, p, all), []string{"01E"}) {
+		t.Errorf("part All = %v, %v; want [01E]", ids(t, p, all), err)
+	}
+	if all, err := m.All(); err != nil || len(all) != 3 {
+		t.Errorf("All = %v, %v; want the 3 items", all, err)
 	}
 	// ByID finds the part's items, not a switched-off one, the
 	// manifest's own first.
