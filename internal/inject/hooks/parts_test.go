@@ -163,6 +163,13 @@ func TestMissingPartIsStale(t *testing.T) {
 	if !strings.Contains(string(ran), "build --quiet") || !strings.Contains(string(log), "manifest stale (") || !strings.Contains(string(log), part+" is missing") {
 		t.Errorf("lore ran %q; hook.log:\n%s", ran, log)
 	}
+	// SessionStart likewise: lessons come later, nothing on stderr.
+	in, _ = json.Marshal(map[string]any{"session_id": newSession(t), "cwd": root, "hook_event_name": "SessionStart", "source": "startup"})
+	out.Reset()
+	Main([]string{"claude", "SessionStart"}, bytes.NewReader(in), &out, &errb)
+	if ctx := context(t, out.String()); !strings.Contains(ctx, "were not ready at session start") || errb.Len() != 0 {
+		t.Errorf("SessionStart: %q, stderr %q", ctx, errb.String())
+	}
 	if err := os.WriteFile(part, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
