@@ -92,6 +92,44 @@ func benchStore(b *testing.B, n int) string {
 	return root
 }
 
+// orgShape starts the name of a case whose store is orgStore's.
+const orgShape = "org-shape-100+9900/"
+
+// orgStore is benchStore's n items in the organisation's shape: every
+// hundredth in the project, the others in a fetched source's part, with
+// one in a thousand of them switched off (shadowed or disabled).
+func orgStore(b *testing.B, n int) string {
+	b.Helper()
+	project, source := map[string][]byte{}, map[string][]byte{}
+	var off []string
+	for rel, data := range synthetic.Files(n) {
+		var i int
+		if _, err := fmt.Sscanf(filepath.Base(rel), "item-%05d.md", &i); err != nil {
+			b.Fatal(err)
+		}
+		switch {
+		case i%100 == 0:
+			project[rel] = data
+		default:
+			source[strings.TrimPrefix(rel, lorepath.Dir+"/")] = data
+		}
+		if i%1000 == 1 {
+			id, _, _ := strings.Cut(strings.TrimPrefix(string(data), "---\nid: "), "\n")
+			off = append(off, id)
+		}
+	}
+	root, _ := partStore(b, project, source, off)
+	m, err := manifest.Open(filepath.Join(root, filepath.FromSlash(lorepath.Manifest)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	if p, err := m.ChangedAny(root); p != "" || err != nil || m.Len() != len(project) || len(m.Parts()) != 1 {
+		b.Fatalf("the bench manifest: %d items, %d parts, stale %q %v", m.Len(), len(m.Parts()), p, err)
+	}
+	return root
+}
+
 func runOnce(b *testing.B, bin string, args []string, stdin []byte, env ...string) time.Duration {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -157,6 +195,15 @@ func BenchmarkPreToolUse(b *testing.B) {
 				benchCase{pre + "content-Write-63KiB", n, "Write", "", started, true, bar, editInput(63<<10, true), "fetch_json"})
 		}
 	}
+	// The organisation's shape (issue 23): the 10,000-item store split into
+	// the project's 100 items and a part of 9,900 from a fetched source.
+	for _, sc := range []struct {
+		name     string
+		scenario int
+		bar      float64
+	}{{"matching-Bash-first-call", firstCall, 2}, {"steady-state", steady, 1.2}} {
+		cases = append(cases, benchCase{orgShape + sc.name, 10000, "Bash", synthetic.BenchCommand, sc.scenario, sc.scenario != steady, sc.bar, "", ""})
+	}
 	// The state folder where the hook puts it on Linux: on tmpfs
 	// (XDG_RUNTIME_DIR or /dev/shm). first-call-disk puts it on the temp
 	// dir's disk, as on a system with neither.
@@ -172,10 +219,14 @@ func BenchmarkPreToolUse(b *testing.B) {
 			if tc.scenario == firstCallDisk {
 				b.Setenv("XDG_RUNTIME_DIR", diskState)
 			}
-			root, ok := stores[tc.items]
+			key, store := tc.items, benchStore
+			if strings.HasPrefix(tc.name, orgShape) {
+				key, store = -tc.items, orgStore
+			}
+			root, ok := stores[key]
 			if !ok {
-				root = benchStore(parent, tc.items)
-				stores[tc.items] = root
+				root = store(parent, tc.items)
+				stores[key] = root
 			}
 			input := func(session string) []byte {
 				ti := `{"query":"golang benchmarks"}`

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/protocol"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -149,6 +150,19 @@ func repo(t testing.TB, items map[string]string) string {
 // their manifest there.
 func buildStore(t testing.TB, files map[string][]byte) (string, compile.Report) {
 	t.Helper()
+	root, src, rep := compileStore(t, files)
+	data, err := manifest.Build(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeManifest(t, root, data)
+	return root, rep
+}
+
+// compileStore writes the item files into a fresh repository and compiles
+// them, with the stat of their sources.
+func compileStore(t testing.TB, files map[string][]byte) (string, manifest.Source, compile.Report) {
+	t.Helper()
 	r := testrepo.New(t)
 	var parsed []*markdown.Item
 	for rel, data := range files {
@@ -160,12 +174,8 @@ func buildStore(t testing.TB, files map[string][]byte) (string, compile.Report) 
 		parsed = append(parsed, it)
 	}
 	snap := compile.TakeSnapshot(r.Dir, nil, config.Default().Learnings)
-	data, rep, err := compile.Build(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeManifest(t, r.Dir, data)
-	return r.Dir, rep
+	src, rep := compile.Compile(compile.Input{Items: parsed, Config: config.Default(), Snapshot: snap})
+	return r.Dir, src, rep
 }
 
 func writeManifest(t testing.TB, root string, data []byte) {

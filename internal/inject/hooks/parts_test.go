@@ -11,7 +11,6 @@ import (
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
-	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
 
@@ -47,53 +46,59 @@ Delete the deployments you mean, by name.
 const offID = "01JRQABE0000000000000000G3"
 
 // partRepo is a repository of testItems whose manifest names a part of
-// partItems (as the build compiles a fetched source: its items alone, no
-// files, no session text), switching offID off. It returns the part's
-// path.
+// partItems, switching offID off. It returns the part's path.
 func partRepo(t *testing.T) (root, part string) {
 	t.Helper()
-	org := t.TempDir()
+	project, source := map[string][]byte{}, map[string][]byte{}
+	for rel, text := range testItems {
+		project[rel] = []byte(text)
+	}
 	for rel, text := range partItems {
-		p := filepath.Join(org, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		source[rel] = []byte(text)
+	}
+	return partStore(t, project, source, []string{offID})
+}
+
+// partStore writes the project's item files into a fresh repository and
+// an organisation source's (laid out like .lore/) into a folder; it
+// compiles the source's items alone into a part, as the build does a
+// fetched source (no files, no session text), and the project's into a
+// manifest that names the part, switching off the ids off, and watches
+// the source's HEAD.
+func partStore(tb testing.TB, project, source map[string][]byte, off []string) (root, part string) {
+	tb.Helper()
+	org, cache := tb.TempDir(), tb.TempDir()
+	for rel, data := range source {
+		testrepo.WriteFile(tb, filepath.Join(org, filepath.FromSlash(rel)), string(data))
 	}
 	items, errs := compile.LoadDir(org, "acme")
 	if len(errs) > 0 {
-		t.Fatal(errs)
+		tb.Fatal(errs)
 	}
 	psrc, rep := compile.Compile(compile.Input{Config: config.Default(), Stores: []compile.Store{{Scope: compile.Org, Name: "acme", Dir: org, Items: items}}})
-	if rep.Compiled != len(partItems) {
-		t.Fatalf("part: %+v", rep)
+	if rep.Compiled != len(source) {
+		tb.Fatalf("part: %d of %d compiled", rep.Compiled, len(source))
 	}
 	for i := range psrc.Items {
 		psrc.Items[i].Sources = nil
 	}
 	psrc.Watch, psrc.Files, psrc.SessionStart, psrc.AlwaysOn = nil, nil, "", manifest.Always{}
-	part = filepath.Join(t.TempDir(), "acme-1.part")
-	writeBuilt(t, part, psrc)
+	part = filepath.Join(cache, "acme-1.part")
+	writeBuilt(tb, part, psrc)
 
-	r := testrepo.New(t)
-	var parsed []*markdown.Item
-	for rel, text := range testItems {
-		r.Write(rel, text)
-		it, err := markdown.Parse(rel, []byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, it)
+	root, src, rep := compileStore(tb, project)
+	if rep.Compiled != len(project) {
+		tb.Fatalf("project: %d of %d compiled", rep.Compiled, len(project))
 	}
-	src, _ := compile.Compile(compile.Input{Items: parsed, Config: config.Default(), Snapshot: compile.TakeSnapshot(r.Dir, nil, config.Default().Learnings)})
-	src.Parts = []manifest.Part{{Path: part, Hash: psrc.Hash, Off: []string{offID}}}
-	writeBuilt(t, filepath.Join(r.Dir, ".lore", "cache", "manifest"), src)
-	return r.Dir, part
+	head := filepath.Join(cache, "HEAD")
+	testrepo.WriteFile(tb, head, "0123456789abcdef\n")
+	src.Watch = append(src.Watch, manifest.Watched{Path: head, Stat: manifest.StatPath(head)})
+	src.Parts = []manifest.Part{{Path: part, Hash: psrc.Hash, Off: off}}
+	writeBuilt(tb, filepath.Join(root, ".lore", "cache", "manifest"), src)
+	return root, part
 }
 
-func writeBuilt(t *testing.T, path string, src manifest.Source) {
+func writeBuilt(t testing.TB, path string, src manifest.Source) {
 	t.Helper()
 	data, err := manifest.Build(src)
 	if err != nil {
@@ -157,6 +162,13 @@ func TestMissingPartIsStale(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
 	if !strings.Contains(string(ran), "build --quiet") || !strings.Contains(string(log), "manifest stale (") || !strings.Contains(string(log), part+" is missing") {
 		t.Errorf("lore ran %q; hook.log:\n%s", ran, log)
+	}
+	// SessionStart likewise: lessons come later, nothing on stderr.
+	in, _ = json.Marshal(map[string]any{"session_id": newSession(t), "cwd": root, "hook_event_name": "SessionStart", "source": "startup"})
+	out.Reset()
+	Main([]string{"claude", "SessionStart"}, bytes.NewReader(in), &out, &errb)
+	if ctx := context(t, out.String()); !strings.Contains(ctx, "were not ready at session start") || errb.Len() != 0 {
+		t.Errorf("SessionStart: %q, stderr %q", ctx, errb.String())
 	}
 	if err := os.WriteFile(part, data, 0o644); err != nil {
 		t.Fatal(err)

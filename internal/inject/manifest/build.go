@@ -19,8 +19,9 @@ import (
 //	dir      per bucket: uvarint name length, name, alwaysOff, alwaysN, alwaysCRC, tableOff, tableSlots, flags (u32)
 //	parts    the parts read beside this manifest (Source.Parts; empty when
 //	         none): uvarint count, then per part its path (uvarint length,
-//	         bytes), its hash (32 bytes) and its switched-off ids (uvarint
-//	         count, each uvarint length, bytes); checksummed by hPartsCRC.
+//	         bytes), its hash (32 bytes) and its switched-off ids, sorted:
+//	         uvarint count n, n+1 u32 offsets of their ends (the first 0),
+//	         the ids end to end (see idSet); checksummed by hPartsCRC.
 //	         Next to the directory: every call that opens the manifest
 //	         reads it
 //	postings always lists (u32 item indexes), pooled literals (uvarint length,
@@ -489,7 +490,7 @@ func (b *builder) header(lay layout, dirLen, watchLen, filesLen int) []byte {
 
 // encodeParts is the parts section: empty when there are none, so that
 // opening a manifest without parts reads nothing more. Each part's
-// switched-off ids are sorted here, which Manifest.SwitchedOff relies on.
+// switched-off ids are sorted here: the hook binary-searches them (idSet).
 func encodeParts(parts []Part) ([]byte, error) {
 	if len(parts) == 0 {
 		return nil, nil
@@ -503,9 +504,24 @@ func encodeParts(parts []Part) ([]byte, error) {
 		}
 		p = appendString(p, pt.Path)
 		p = append(p, pt.Hash[:]...)
-		p = appendList(p, slices.Compact(slices.Sorted(slices.Values(pt.Off))))
+		p = appendIDSet(p, slices.Compact(slices.Sorted(slices.Values(pt.Off))))
 	}
 	return p, nil
+}
+
+// appendIDSet appends the sorted ids as an idSet.
+func appendIDSet(p []byte, ids []string) []byte {
+	p = binary.AppendUvarint(p, uint64(len(ids)))
+	end := 0
+	p = binary.LittleEndian.AppendUint32(p, 0)
+	for _, id := range ids {
+		end += len(id)
+		p = binary.LittleEndian.AppendUint32(p, uint32(end))
+	}
+	for _, id := range ids {
+		p = append(p, id...)
+	}
+	return p
 }
 
 // sessionSection is the session section: the always-on block, the ids

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -27,10 +28,10 @@ type Manifest struct {
 	files    []byte // the item files' entries
 	// parts are the parts opened with the manifest (Source.Parts), in
 	// its order. In a part: path is its file, off the ids of its items
-	// the manifest that opened it switches off (sorted), part is set.
+	// the manifest that opened it switches off, part is set.
 	parts []*Manifest
 	path  string
-	off   []string
+	off   idSet
 	part  bool
 }
 
@@ -82,7 +83,7 @@ func Parse(data []byte) (*Manifest, error) {
 // openPart maps part p and checks that it is the manifest the parent was
 // built with: of this version, with p's hash, and no parts of its own (a
 // part's items are its source's alone). Each mismatch is ErrPartMissing.
-func openPart(p Part) (*Manifest, error) {
+func openPart(p partRef) (*Manifest, error) {
 	data, unmap, err := load(p.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s is missing", ErrPartMissing, p.Path)
@@ -105,28 +106,71 @@ func openPart(p Part) (*Manifest, error) {
 		_ = unmap()
 		return nil, err
 	}
-	m.unmap, m.path, m.off, m.part = unmap, p.Path, p.Off, true
+	m.unmap, m.path, m.off, m.part = unmap, p.Path, p.off, true
 	return m, nil
+}
+
+// partRef is a part as the parts section names it: its Off left where it
+// lies in the manifest (which outlives its parts: Close closes them first).
+type partRef struct {
+	Part
+	off idSet
+}
+
+// idSet is a sorted set of ids as the parts section lays it out: ends
+// holds n+1 u32 offsets into blob, where id k is blob[ends[k]:ends[k+1]].
+// It is searched where it lies: a part may switch off hundreds of ids,
+// and a string each at every Open would cost a call more than its
+// decision.
+type idSet struct{ ends, blob []byte }
+
+// decodeIDSet reads an idSet and checks its offsets.
+func decodeIDSet(d *decoder) idSet {
+	n := d.uvarint()
+	s := idSet{ends: d.take(4 * (n + 1))}
+	prev := uint32(0)
+	for k := 0; k <= n && !d.bad; k++ {
+		end := binary.LittleEndian.Uint32(s.ends[4*k:])
+		if end < prev || k == 0 && end != 0 {
+			d.bad = true
+		}
+		prev = end
+	}
+	s.blob = d.take(int(prev))
+	return s
+}
+
+func (s idSet) len() int { return max(0, len(s.ends)/4-1) }
+
+func (s idSet) at(k int) []byte {
+	le := binary.LittleEndian
+	return s.blob[le.Uint32(s.ends[4*k:]):le.Uint32(s.ends[4*k+4:])]
+}
+
+func (s idSet) has(id []byte) bool {
+	n := s.len()
+	k := sort.Search(n, func(k int) bool { return bytes.Compare(s.at(k), id) >= 0 })
+	return k < n && bytes.Equal(s.at(k), id)
 }
 
 // Close releases the mapping and those of the parts. The Manifest must
 // not be used afterwards.
 func (m *Manifest) Close() error {
-	var errs []error
+	var err error
 	for _, p := range m.parts {
-		errs = append(errs, p.Close())
+		err = cmp.Or(err, p.Close())
 	}
 	m.parts = nil
 	if m.unmap != nil {
-		errs = append(errs, m.unmap())
+		err = cmp.Or(err, m.unmap())
 		m.unmap, m.data = nil, nil
 	}
-	return errors.Join(errs...)
+	return err
 }
 
 // parse checks the header and directory of data and returns the manifest
 // and the parts it names, not opened.
-func parse(data []byte) (*Manifest, []Part, error) {
+func parse(data []byte) (*Manifest, []partRef, error) {
 	if err := checkHeader(data); err != nil {
 		return nil, nil, err
 	}
@@ -163,7 +207,7 @@ func parse(data []byte) (*Manifest, []Part, error) {
 }
 
 // partList decodes the parts section, checked.
-func (m *Manifest) partList() ([]Part, error) {
+func (m *Manifest) partList() ([]partRef, error) {
 	le := binary.LittleEndian
 	off, n := int(le.Uint32(m.data[hPartsOff:])), int(le.Uint32(m.data[hPartsLen:]))
 	if n == 0 {
@@ -177,11 +221,11 @@ func (m *Manifest) partList() ([]Part, error) {
 		return nil, errf("parts checksum mismatch")
 	}
 	d := decoder{b: sec}
-	parts := make([]Part, d.uvarint())
+	parts := make([]partRef, d.uvarint())
 	for i := range parts {
 		parts[i].Path = d.str()
 		copy(parts[i].Hash[:], d.take(32))
-		parts[i].Off = d.list()
+		parts[i].off = decodeIDSet(&d)
 	}
 	if d.bad || len(d.b) != 0 {
 		return nil, errf("parts section is malformed")
@@ -280,17 +324,23 @@ func (m *Manifest) Len() int { return m.nItems }
 // (docs/design.md, Scopes and organisation stores).
 func (m *Manifest) Parts() []*Manifest { return m.parts }
 
-// SwitchedOff reports whether the manifest that opened m as its part
-// switches off the item with this id (Part.Off): Candidates never returns
-// it, and nothing else may show it.
-func (m *Manifest) SwitchedOff(id []byte) bool {
-	if len(m.off) == 0 {
-		return false
+// All is the index of every item a call may score, in order: all of
+// them but those the manifest that opened m as its part switches off
+// (Part.Off), which Candidates never returns either (lore match).
+func (m *Manifest) All() ([]int, error) {
+	all := make([]int, m.nItems)
+	for i := range all {
+		all[i] = i
 	}
-	// The comparisons convert id without a copy.
-	k := sort.Search(len(m.off), func(k int) bool { return m.off[k] >= string(id) })
-	return k < len(m.off) && m.off[k] == string(id)
+	if m.off.len() > 0 {
+		return m.withoutOff(all)
+	}
+	return all, nil
 }
+
+// switchedOff reports whether the manifest that opened m as its part
+// switches off the item with this id.
+func (m *Manifest) switchedOff(id []byte) bool { return m.off.has(id) }
 
 // SessionStart returns the block pre-rendered for SessionStart: the
 // items without triggers (AlwaysOn), critical items, a compact index and
@@ -384,13 +434,13 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 	}
 	sort.Ints(out)
 	out = compact(out)
-	if len(m.off) > 0 {
+	if m.off.len() > 0 {
 		return m.withoutOff(out)
 	}
 	return out, nil
 }
 
-// withoutOff leaves out of idx the items switched off (SwitchedOff).
+// withoutOff leaves out of idx the items switched off.
 func (m *Manifest) withoutOff(idx []int) ([]int, error) {
 	kept := idx[:0]
 	for _, i := range idx {
@@ -398,7 +448,7 @@ func (m *Manifest) withoutOff(idx []int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !m.SwitchedOff(h.id) {
+		if !m.switchedOff(h.id) {
 			kept = append(kept, i)
 		}
 	}
@@ -812,7 +862,7 @@ func (m *Manifest) ByID(id string) (it Item, found bool, err error) {
 		return it, found, err
 	}
 	for _, p := range m.parts {
-		if p.SwitchedOff([]byte(id)) {
+		if p.switchedOff([]byte(id)) {
 			continue
 		}
 		if it, found, err = p.byID(id); found || err != nil {

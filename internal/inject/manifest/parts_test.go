@@ -54,8 +54,15 @@ func TestPartsRoundTrip(t *testing.T) {
 	}
 	defer m.Close()
 	got, err := m.partList()
-	if want := []Part{{Path: part.Path, Hash: part.Hash, Off: []string{"01C", "01D"}}}; err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("parts = %+v (%v), want %+v", got, err, want)
+	if err != nil || len(got) != 1 || got[0].Path != part.Path || got[0].Hash != part.Hash || got[0].Off != nil {
+		t.Fatalf("parts = %+v (%v), want %s", got, err, part.Path)
+	}
+	var off []string
+	for k := range got[0].off.len() {
+		off = append(off, string(got[0].off.at(k)))
+	}
+	if want := []string{"01C", "01D"}; !reflect.DeepEqual(off, want) {
+		t.Errorf("off = %q, want %q", off, want)
 	}
 	if len(m.Parts()) != 1 || m.Len() != 3 || m.Parts()[0].Len() != 2 {
 		t.Fatalf("%d parts, %d items of its own", len(m.Parts()), m.Len())
@@ -65,8 +72,14 @@ func TestPartsRoundTrip(t *testing.T) {
 	if got := ids(t, p, candidates(t, p, "Bash", "pytest && terraform apply", "")); !reflect.DeepEqual(got, []string{"01E"}) {
 		t.Errorf("part candidates %v, want [01E]", got)
 	}
-	if !p.SwitchedOff([]byte("01D")) || p.SwitchedOff([]byte("01E")) || m.SwitchedOff([]byte("01D")) {
-		t.Error("SwitchedOff: want 01D of the part alone")
+	if !p.switchedOff([]byte("01D")) || p.switchedOff([]byte("01E")) || m.switchedOff([]byte("01D")) {
+		t.Error("switchedOff: want 01D of the part alone")
+	}
+	if all, err := p.All(); err != nil || !reflect.DeepEqual(ids(t, p, all), []string{"01E"}) {
+		t.Errorf("part All = %v, %v; want [01E]", ids(t, p, all), err)
+	}
+	if all, err := m.All(); err != nil || len(all) != 3 {
+		t.Errorf("All = %v, %v; want the 3 items", all, err)
 	}
 	// ByID finds the part's items, not a switched-off one, the
 	// manifest's own first.

@@ -52,7 +52,9 @@ type Result struct {
 	src        *manifest.Manifest // the manifest or part item was read from: its texts are there
 }
 
-// Item is the compiled item the result scored.
+// Item is the compiled item the result scored. Its texts and source
+// entries are in the manifest it came from, its manifest or a part of
+// it: see Changed.
 func (r Result) Item() manifest.Item { return r.item }
 
 // Changed is the first file the item was compiled from that changed since
@@ -128,31 +130,16 @@ func source(m *manifest.Manifest, k int) *manifest.Manifest {
 }
 
 // candidates are the items of src worth scoring: the index's candidates
-// for the call (manifest.Candidates, which leaves out the ids a part
-// switches off), or for Explain every item but those.
+// for the call, or for Explain every item (neither has those a part
+// switches off).
 func (e *eval) candidates(src *manifest.Manifest) ([]int, error) {
 	switch {
 	case e.explain:
-		return every(src)
+		return src.All()
 	case e.promptMode:
 		return src.Candidates(PromptBucket, "", "", e.call.Prompt)
 	}
 	return src.Candidates(e.tool, e.target, e.added, e.call.Prompt)
-}
-
-// every is the index of every item of m but those switched off.
-func every(m *manifest.Manifest) ([]int, error) {
-	all := make([]int, 0, m.Len())
-	for i := range m.Len() {
-		h, err := m.Head(i)
-		if err != nil {
-			return nil, err
-		}
-		if !m.SwitchedOff(h.IDBytes()) {
-			all = append(all, i)
-		}
-	}
-	return all, nil
 }
 
 type eval struct {
