@@ -319,6 +319,16 @@ func (m *Manifest) Settings() Settings { return m.set }
 // (what a rebuild of it costs).
 func (m *Manifest) Len() int { return m.nItems }
 
+// Count is the number of items a call can select: the manifest's own, and
+// its parts' but those it switches off.
+func (m *Manifest) Count() int {
+	n := m.nItems
+	for _, p := range m.parts {
+		n += p.nItems - p.off.len()
+	}
+	return n
+}
+
 // Parts are the parts opened with the manifest, in the order Build was
 // given them: a call scores their items with the manifest's own
 // (docs/design.md, Scopes and organisation stores).
@@ -1095,14 +1105,4 @@ func foldEqual(a string, lit []byte) bool {
 		}
 	}
 	return true
-}
-
-// Count is the number of items a call can select: the manifest's own, and
-// its parts' but those it switches off.
-func (m *Manifest) Count() int {
-	n := m.nItems
-	for _, p := range m.parts {
-		n += p.nItems - len(p.off)
-	}
-	return n
 }
