@@ -126,7 +126,11 @@ func freshManifest(s *gitstore.Store) *manifest.Manifest {
 		return nil
 	}
 	m, err := manifest.Parse(data)
-	if err != nil || m.Stale(s.Root, compile.Revision) != "" {
+	if err != nil {
+		return nil
+	}
+	if m.Stale(s.Root, compile.Revision) != "" {
+		m.Close() // its parts are mapped
 		return nil
 	}
 	return m

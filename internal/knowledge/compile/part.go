@@ -64,12 +64,22 @@ func classOf(k *Known, threshold float64) byte {
 }
 
 // PartKey names the part of the store folder dir (a checkout of one
-// commit) under the settings and the binary (salt) that shape its
-// records: another lore or other settings compile another part.
+// commit) under the settings and the binary (salt) that shape it:
+// another lore, or a project with another threshold, minimum confidence
+// or record size, compiles another part.
 func PartKey(salt string, set manifest.Settings, dir string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "lore part %d %d\n%s\n%+v\n%s", manifest.Version, Revision, salt, set, dir)
+	fmt.Fprintf(h, "lore part %d %d\n%s\n%+v\n%s", manifest.Version, Revision, salt, partSettings(set), dir)
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// partSettings are the settings that shape a part: the records' size cap
+// (rendering), the threshold (the index leaves out what can never reach
+// it; the session's count of items that never fire) and the minimum
+// confidence (admission). The others act at the hook, under the
+// project's manifest.
+func partSettings(set manifest.Settings) manifest.Settings {
+	return manifest.Settings{BudgetBytes: ItemCap(set), Threshold: set.Threshold, MinConfidence: set.MinConfidence}
 }
 
 // ReadPart reads every file of a source (over all cores) into what a part
@@ -90,6 +100,7 @@ func ReadPart(files []File, st Store, itemCap int) (known []*Known, skipped []st
 // the project build's own, so the part holds every item a project can
 // take from it.
 func NewPart(path string, known []*Known, skipped []string, set manifest.Settings) (*Part, manifest.Source) {
+	set = partSettings(set)
 	sort.Slice(known, func(a, b int) bool { return known[a].Path < known[b].Path })
 	h := sha256.New()
 	fmt.Fprintf(h, "lore part %d %d %+v\n", manifest.Version, Revision, set)
