@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/testrepo"
@@ -309,5 +311,46 @@ func TestFetchWithATokenFromTheEnvironment(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(f.Dir, "state.json"))
 	if strings.Contains(string(data), "s3cret") {
 		t.Fatalf("the state holds the token: %s", data)
+	}
+}
+
+// A part goes with its checkout: pruning keeps the parts of the current
+// commit and of the one before it (any key), and removes the others'.
+func TestPruneTakesPartsWithTheirCheckout(t *testing.T) {
+	dir := t.TempDir()
+	commits := []string{strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)}
+	var want []string
+	for i, c := range commits {
+		if err := os.Mkdir(filepath.Join(dir, c), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(time.Duration(i-3) * time.Hour)
+		if err := os.Chtimes(filepath.Join(dir, c), old, old); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"0123456789abcdef", "fedcba9876543210"} {
+			part := PartPath(dir, c, key)
+			if err := WritePart(part, []byte("part")); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteSummary(part, []byte("summary")); err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 {
+				want = append(want, filepath.Base(part), filepath.Base(SummaryPath(part)))
+			}
+		}
+	}
+	prune(dir, commits[2])
+	var got []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() {
+			got = append(got, e.Name())
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("after the prune: %v, want %v", got, want)
 	}
 }
