@@ -138,19 +138,8 @@ func (k client) suite(t *testing.T, own ...scenario) {
 func (k client) clone(t *testing.T, cb clientBin) {
 	w := k.world(t)
 	w.clone()
-	deny := bash(cloneCommand)
-	sc := script{"clone": {deny, say("done")}}
-	srv := k.serve(t, sc)
-	k.ask(t, cb, w, srv, "[e2e:clone] Push the branch.")
-	if w.exists(denySideEffect) {
-		t.Errorf("fresh clone: %q ran (its side effect %s exists)", cloneCommand, denySideEffect)
-	}
-	after := at(t, k.steps(srv, sc), "clone", 1)
-	if res := after.toolResult(deny.ID); !strings.Contains(res, denyFix) {
-		t.Errorf("fresh clone: lore's reason %q is not at the model after the first call (result %q)", denyFix, res)
-	} else if !strings.Contains(after.messages(), lessonTitle) {
-		t.Errorf("deny: the other lesson that matched the denied call (%q) did not reach the model", lessonTitle)
-	}
+	k.deniedFirst(t, cb, w, denied{tag: "clone", prompt: "Push the branch.", command: cloneCommand,
+		sideEffect: denySideEffect, reason: denyFix, beside: lessonTitle})
 }
 
 // org: a guard and a lesson of an organisation store, which the project's
@@ -163,18 +152,30 @@ func (k client) org(t *testing.T, cb clientBin) {
 	w.orgSource()
 	w.clone()
 	w.run("lore", "sync")
-	deny := bash(orgCommand)
-	sc := script{"org": {deny, say("done")}}
+	k.deniedFirst(t, cb, w, denied{tag: "org", prompt: "Apply the infrastructure.", command: orgCommand,
+		sideEffect: orgSideEffect, reason: orgDenyFix, beside: orgFix})
+}
+
+// denied is a session whose first call a guard denies: the command, the
+// file it would create, the guard's reason and a text of the other
+// lesson the call matched.
+type denied struct{ tag, prompt, command, sideEffect, reason, beside string }
+
+// deniedFirst plays d's session and checks the call never ran, and that
+// the guard's reason and the other lesson reached the model after it.
+func (k client) deniedFirst(t *testing.T, cb clientBin, w *world, d denied) {
+	deny := bash(d.command)
+	sc := script{d.tag: {deny, say("done")}}
 	srv := k.serve(t, sc)
-	k.ask(t, cb, w, srv, "[e2e:org] Apply the infrastructure.")
-	if w.exists(orgSideEffect) {
-		t.Errorf("org: %q ran (its side effect %s exists)", orgCommand, orgSideEffect)
+	k.ask(t, cb, w, srv, "[e2e:"+d.tag+"] "+d.prompt)
+	if w.exists(d.sideEffect) {
+		t.Errorf("%s: %q ran (its side effect %s exists)", d.tag, d.command, d.sideEffect)
 	}
-	after := at(t, k.steps(srv, sc), "org", 1)
-	if res := after.toolResult(deny.ID); !strings.Contains(res, orgDenyFix) {
-		t.Errorf("org: the org guard's reason %q is not at the model after the call (result %q)", orgDenyFix, res)
-	} else if !strings.Contains(after.messages(), orgFix) {
-		t.Errorf("org: the org lesson that matched the denied call (%q) did not reach the model", orgFix)
+	after := at(t, k.steps(srv, sc), d.tag, 1)
+	if res := after.toolResult(deny.ID); !strings.Contains(res, d.reason) {
+		t.Errorf("%s: lore's reason %q is not at the model after the first call (result %q)", d.tag, d.reason, res)
+	} else if !strings.Contains(after.messages(), d.beside) {
+		t.Errorf("%s: the other lesson that matched the denied call (%q) did not reach the model", d.tag, d.beside)
 	}
 }
 
