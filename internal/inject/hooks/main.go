@@ -614,7 +614,7 @@ func injection(what, rec string, s shownSet) reply {
 	case len(s.hold) > 0:
 		text = holdLine + "\n\n" + strings.Join(s.hold, "\n\n")
 	default:
-		text = "lore: lessons from this repository for this " + what + ":\n\n" + strings.Join(s.body, "\n\n")
+		text = "lore: lessons for this " + what + ":\n\n" + strings.Join(s.body, "\n\n")
 		r.context = capText(sanitize(text), room)
 		return r
 	}
