@@ -25,7 +25,7 @@ import (
 // Revision changes whenever compile's output for the same files changes
 // (rendering, planning); it is part of the source hash and the manifest,
 // and a manifest of another revision is rebuilt.
-const Revision uint32 = 8
+const Revision uint32 = 9
 
 // Input is what a build reads.
 type Input struct {

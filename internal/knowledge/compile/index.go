@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -133,16 +135,31 @@ func renderIndex(entries []IndexEntry, all, budget int) Index {
 	return idx
 }
 
-// indexBefore orders the index: priority, then id, then file (two
-// stores may share a ref).
+// indexBefore orders the index: priority, then the project's items
+// before an organisation's and the user's (as moreImportant), then id,
+// then file (two stores may share a ref).
 func indexBefore(a, b IndexEntry) bool {
 	if a.Priority != b.Priority {
 		return a.Priority > b.Priority
+	}
+	if sa, sb := scopeOf(a.File), scopeOf(b.File); sa != sb {
+		return sa < sb
 	}
 	if a.ID != b.ID {
 		return a.ID < b.ID
 	}
 	return a.File < b.File
+}
+
+// scopeOf is the scope of an item by its path as loaded.
+func scopeOf(file string) Scope {
+	switch manifest.Origin(file) {
+	case "":
+		return Project
+	case config.UserName:
+		return User
+	}
+	return Org
 }
 
 func line(e IndexEntry) string {

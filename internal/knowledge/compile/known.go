@@ -74,9 +74,16 @@ func digestOf(path string, data []byte) [sha256.Size]byte {
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
-// moreImportant orders as markdown.MoreImportant.
+// moreImportant orders as markdown.MoreImportant, with the project's
+// items before an organisation's and the user's of the same priority, as
+// on equal scores (docs/design.md, Scopes and organisation stores): a
+// large org store does not push the project's own out of the session's
+// lists.
 func moreImportant(a, b *Known) bool {
-	return markdown.Ranked(markdown.Priority(a.Priority), a.Confidence, a.ID, markdown.Priority(b.Priority), b.Confidence, b.ID)
+	if a.Priority != b.Priority || a.Scope == b.Scope {
+		return markdown.Ranked(markdown.Priority(a.Priority), a.Confidence, a.ID, markdown.Priority(b.Priority), b.Confidence, b.ID)
+	}
+	return a.Scope < b.Scope
 }
 
 // Cache is what the last build knew of each item file, by path, and what

@@ -119,7 +119,7 @@ func NewPart(path string, known []*Known, skipped []string, set manifest.Setting
 			switch it.class = classOf(k, set.Threshold); it.class {
 			case classAlways:
 				it.always = len(p.always)
-				p.always = append(p.always, &Known{Facts: k.Facts, Entry: k.Entry, Rec: manifest.Item{Text: k.Rec.Text}})
+				p.always = append(p.always, &Known{Facts: k.Facts, Scope: Org, Entry: k.Entry, Rec: manifest.Item{Text: k.Rec.Text}})
 			case classCritical:
 				critical = append(critical, i)
 			}
@@ -206,7 +206,7 @@ func (c *compiler) criticalPart(p *Part, admitted []bool) {
 			return
 		}
 		if admitted[i] {
-			c.critical = append(c.critical, &Known{Facts: p.items[i].Facts, Entry: IndexEntry{Title: title}, Fix: fix})
+			c.critical = append(c.critical, &Known{Facts: p.items[i].Facts, Scope: Org, Entry: IndexEntry{Title: title}, Fix: fix})
 			c.unlistedCritical--
 			listed++
 		}

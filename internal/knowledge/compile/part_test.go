@@ -161,3 +161,32 @@ func TestPartSummaryRefusesDamage(t *testing.T) {
 		}
 	}
 }
+
+// Of items of one priority, the session lists the project's before an
+// organisation's, as on equal scores: a large org store, whose older
+// ids sort first, does not push the project's own out of the critical
+// list or the index.
+func TestSessionListsTheProjectFirst(t *testing.T) {
+	doc := "---\nid: %s\nkind: lesson\ntitle: %s\nstatus: active\npriority: critical\ntriggers:\n  tools: [Bash]\n  commands: ['\\b%s\\b']\n---\n## Fix\nDo %s right.\n"
+	parse := func(path, id, name string) *markdown.Item {
+		it, err := markdown.Parse(path, fmt.Appendf(nil, doc, id, "Critical "+name, name, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	var org []*markdown.Item
+	for i := range 8 {
+		org = append(org, parse(fmt.Sprintf("acme:lessons/o%d.md", i), fmt.Sprintf("01JRQABC000000000000000%03d", i), fmt.Sprintf("orgtool%d", i)))
+	}
+	proj := []*markdown.Item{parse(".lore/lessons/p.md", "01JRQZZZ00000000000000000P", "projtool")}
+	src, _ := Compile(Input{Items: proj, Stores: []Store{{Scope: Org, Name: "acme", Items: org}}, Config: config.Default()})
+	critical := src.SessionStart[:strings.Index(src.SessionStart, "(4 more critical items")]
+	if !strings.Contains(critical, "### Critical projtool") {
+		t.Fatalf("the project's critical item is not in the session's list:\n%s", critical)
+	}
+	index := src.SessionStart[strings.Index(src.SessionStart, "## Knowledge index"):]
+	if p, o := strings.Index(index, "Critical projtool"), strings.Index(index, "Critical orgtool0"); p < 0 || o < 0 || p > o {
+		t.Fatalf("the index lists the project's item after the org's:\n%s", index)
+	}
+}
