@@ -55,11 +55,13 @@ func sourceStates(s *gitstore.Store) ([]doctor.Source, error) {
 	}
 	var out []doctor.Source
 	for _, src := range sc.Config.Sources {
-		st, err := sources.ReadState(sources.Dir(sources.Root(), src))
+		dir := sources.Dir(sources.Root(), src)
+		st, err := sources.ReadState(dir)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, doctor.Source{Name: src.Name, State: st})
+		commit, _ := sources.InUse(dir, src)
+		out = append(out, doctor.Source{Name: src.Name, State: st, Gone: st.Commit != "" && commit == ""})
 	}
 	return out, nil
 }

@@ -85,9 +85,9 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 			dir := sources.Dir(root, src)
 			head := filepath.Join(dir, lorepath.SourceHead)
 			stat := manifest.StatPath(head) // before the read (compile.Store.Stat)
-			commit := sources.Head(dir)
+			commit, store := sources.InUse(dir, src)
 			sc.Stores = append(sc.Stores, compile.Store{Scope: compile.Org, Name: src.Name,
-				Dir: sources.StoreDir(dir, src, commit), State: head, Stat: stat, Commit: commit})
+				Dir: store, State: head, Stat: stat, Commit: commit})
 		}
 	}
 	if user != "" {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
@@ -91,5 +93,43 @@ func TestPartIsCompiledOncePerCommit(t *testing.T) {
 	}
 	if got, _ := a.ReadFile(lorepath.Manifest); !bytes.Contains(got, []byte("acme:lessons/plan.md")) {
 		t.Fatal("a source whose part could not be saved is missing from the manifest")
+	}
+}
+
+// A checkout gone from the cache (cleared in part) is a source never
+// fetched for every command alike: the build, lore match and the hook's
+// manifest leave its items out, though its part is still there, doctor
+// asks for lore sync, and lore sync brings it back.
+func TestGoneCheckoutActsNowhere(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync: %+v, %v", r, err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "lore", "sources", "acme-*"))
+	if len(dirs) != 1 {
+		t.Fatalf("source folders %v", dirs)
+	}
+	dir := dirs[0]
+	commit := sources.Head(dir)
+	if err := os.RemoveAll(filepath.Join(dir, commit)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(s, BuildOptions{})
+	if err != nil || b.Items != 2 {
+		t.Fatalf("build: %d items, %v; want the project's 2", b.Items, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md .lore/lessons/shared.md" {
+		t.Fatalf("match injects %v", got)
+	}
+	if got := doctorMessages(Doctor(s, os.Getenv)); !strings.Contains(got, "action sources: acme's copy ("+commit[:12]+") is gone from the cache") {
+		t.Fatalf("doctor:\n%s", got)
+	}
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync: %+v, %v", r, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); !slices.Contains(got, "acme:lessons/plan.md") {
+		t.Fatalf("after the sync, match injects %v", got)
 	}
 }

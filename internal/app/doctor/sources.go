@@ -14,6 +14,7 @@ import (
 type Source struct {
 	Name string
 	sources.State
+	Gone bool // fetched, but the checkout in use is no longer in the cache
 }
 
 // staleAfter is how long a source may fail to fetch before doctor asks
@@ -43,6 +44,8 @@ func sourcesCheck(env Env, add func(Finding)) {
 func sourceFinding(s Source, now time.Time) Finding {
 	day := func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
 	switch {
+	case s.Gone:
+		return Finding{"sources", Action, fmt.Sprintf("%s's copy (%.12s) is gone from the cache: its items reach no agent", s.Name, s.Commit), "lore sync"}
 	case s.Commit == "" && s.Error != "":
 		return Finding{"sources", Action, fmt.Sprintf("%s was never fetched (last try %s: %s): its items reach no agent", s.Name, day(s.Attempted), s.Error), "check its url and your access, then lore sync"}
 	case s.Commit == "":

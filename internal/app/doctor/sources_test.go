@@ -20,6 +20,7 @@ func TestSourceFindings(t *testing.T) {
 		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-time.Hour)}}, OK, "acme at 0123456789ab"},
 		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-48 * time.Hour), Error: "no route"}}, Info, "cannot be fetched since"},
 		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now.Add(-8 * 24 * time.Hour), Error: "no route"}}, Action, "cannot be fetched since"},
+		{Source{Name: "acme", State: sources.State{Commit: "0123456789abcdef", Fetched: now}, Gone: true}, Action, "acme's copy (0123456789ab) is gone"},
 	} {
 		f := sourceFinding(tc.src, now)
 		if f.Level != tc.level || !strings.Contains(f.Message, tc.says) || f.Check != "sources" {

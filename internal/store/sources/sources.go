@@ -87,6 +87,18 @@ func Head(dir string) string {
 	return c
 }
 
+// InUse is the commit of the checkout in use in a source's folder and its
+// store folder, "" for both when it was never fetched or its checkout is
+// gone (a cache cleared in part): its items then reach no agent until the
+// next lore sync brings the checkout back.
+func InUse(dir string, s config.Source) (commit, store string) {
+	commit = Head(dir)
+	if store = StoreDir(dir, s, commit); store == "" || !isDir(filepath.Join(dir, commit)) {
+		return "", ""
+	}
+	return commit, store
+}
+
 // StoreDir is the store folder of a source's checkout of commit, "" for
 // none.
 func StoreDir(dir string, s config.Source, commit string) string {
