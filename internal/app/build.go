@@ -28,6 +28,10 @@ type Built struct {
 	Read, All int
 	Report    compile.Report
 	Skipped   []error
+	// Unfetched are the organisation sources the configs name that were
+	// never fetched here (or whose copy is gone): their items reach no
+	// agent until lore sync.
+	Unfetched []string
 }
 
 // Notes say what a build left out and why, one "N what" phrase per reason
@@ -57,6 +61,9 @@ func (b Built) Notes() []string {
 // out for errors, one line each.
 func (b Built) Problems() []string {
 	var out []string
+	for _, name := range b.Unfetched {
+		out = append(out, fmt.Sprintf("source %s has no copy here (never fetched, or its copy was removed): its items reach no agent until lore sync", name))
+	}
 	for _, e := range b.Skipped {
 		out = append(out, fmt.Sprintf("skipped %v", e))
 	}
@@ -171,7 +178,7 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 		// Unsaved, the next build parses the files again: not an error.
 		_ = s.WriteDerived(lorepath.ItemCache, cache.Bytes())
 	}
-	b := Built{Report: rep, Skipped: skipped}
+	b := Built{Report: rep, Skipped: skipped, Unfetched: sc.unfetched()}
 	b.Read, b.All = cache.Counts()
 	return data, b, nil
 }

@@ -97,6 +97,17 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	return sc, nil
 }
 
+// unfetched names the organisation sources with no copy here.
+func (sc Scopes) unfetched() []string {
+	var out []string
+	for _, st := range sc.Stores {
+		if st.Scope == compile.Org && st.Dir == "" {
+			out = append(out, st.Name)
+		}
+	}
+	return out
+}
+
 // readUserConfig reads the user's config ($XDG_CONFIG_HOME/lore/config.yaml
 // at path); none is empty.
 func readUserConfig(path string) (config.User, error) {

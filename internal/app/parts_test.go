@@ -117,8 +117,8 @@ func TestGoneCheckoutActsNowhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := Build(s, BuildOptions{})
-	if err != nil || b.Items != 2 {
-		t.Fatalf("build: %d items, %v; want the project's 2", b.Items, err)
+	if err != nil || b.Items != 2 || !slices.ContainsFunc(b.Problems(), func(p string) bool { return strings.HasPrefix(p, "source acme has no copy here") }) {
+		t.Fatalf("build: %d items, %v, %q; want the project's 2 and why", b.Items, err, b.Problems())
 	}
 	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md .lore/lessons/shared.md" {
 		t.Fatalf("match injects %v", got)
