@@ -460,7 +460,7 @@ func TestListAgreesWithTheMerge(t *testing.T) {
 	for path, reason := range map[string]string{
 		"acme:lessons/plan.md":   "disable",
 		"acme:lessons/shared.md": "shadowed by .lore/lessons/shared.md",
-		"acme:lessons/draft.md":  "status draft",
+		"acme:lessons/draft.md":  "status draft: an organisation's item acts only once active (a decision: accepted) in its own store",
 	} {
 		if d := got[path].Delivery; d.Kind != compile.Never || !strings.Contains(d.Reason, reason) {
 			t.Errorf("%s: %s %q, want never: %s", path, d.Kind, d.Reason, reason)

@@ -254,7 +254,11 @@ func (c *compiler) admit(k *Facts, scope Scope) bool {
 	c.byID[k.ID] = k.Path
 	if !markdown.InjectableStatus(k.Status, c.set.Drafts && scope != Org) {
 		c.rep.Inactive++
-		c.aside(k, inactive(k.Status))
+		why := inactive(k.Status)
+		if scope == Org { // promoted in its own store, not here
+			why = fmt.Sprintf("status %s: an organisation's item acts only once active (a decision: accepted) in its own store", k.Status)
+		}
+		c.aside(k, why)
 		return false
 	}
 	if !confident(k.Confidence, c.set.MinConfidence) {
