@@ -132,7 +132,7 @@ func manifestCheck(env Env, add func(Finding)) {
 	case f == Corrupt:
 		add(Finding{"manifest", Action, "the manifest cannot be read", "lore build --force"})
 	default:
-		add(Finding{"manifest", Info, "the manifest is stale: .lore/ changed since it was built (the agent hook rebuilds it on its next call)", "lore build (to build it now)"})
+		add(Finding{"manifest", Info, "the manifest is stale: .lore/, your config or an organisation source changed since it was built (the agent hook rebuilds it on its next call)", "lore build (to build it now)"})
 	}
 }
 
