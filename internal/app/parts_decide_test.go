@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -47,9 +46,7 @@ func TestWrittenPartsDecideAsTheWholeBuild(t *testing.T) {
 	org.Git("clone", "-q", "--bare", org.Dir, bare)
 	source := fmt.Sprintf("sources:\n  - {name: acme, url: 'file://%s', ref: main}\n", bare)
 	write(t, s, ".lore/config.yaml", source)
-	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync: %+v, %v", r, err)
-	}
+	mustSync(t, s)
 	var fired []match.Result
 	for _, r := range decide(t, s, match.Call{Tool: "Bash", Command: synthetic.BenchCommand}).Injected {
 		if strings.HasPrefix(r.File, "acme:") {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,9 +24,7 @@ func TestPartIsCompiledOncePerCommit(t *testing.T) {
 	_, cache := hermetic(t)
 	_, url := orgSource(t)
 	a := projectNaming(t, url, "")
-	if r, err := Sync(context.Background(), a, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync: %+v, %v", r, err)
-	}
+	mustSync(t, a)
 	parts, _ := filepath.Glob(filepath.Join(cache, "lore", "sources", "acme-*", "*.part"))
 	if len(parts) != 1 {
 		t.Fatalf("parts %v, want one", parts)
@@ -104,9 +101,7 @@ func TestGoneCheckoutActsNowhere(t *testing.T) {
 	hermetic(t)
 	_, url := orgSource(t)
 	s := projectNaming(t, url, "")
-	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync: %+v, %v", r, err)
-	}
+	mustSync(t, s)
 	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "lore", "sources", "acme-*"))
 	if len(dirs) != 1 {
 		t.Fatalf("source folders %v", dirs)
@@ -126,9 +121,7 @@ func TestGoneCheckoutActsNowhere(t *testing.T) {
 	if got := doctorMessages(Doctor(s, os.Getenv)); !strings.Contains(got, "action sources: acme's copy ("+commit[:12]+") is gone from the cache") {
 		t.Fatalf("doctor:\n%s", got)
 	}
-	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync: %+v, %v", r, err)
-	}
+	mustSync(t, s)
 	if got := injectedFor(t, s, "terraform apply"); !slices.Contains(got, "acme:lessons/plan.md") {
 		t.Fatalf("after the sync, match injects %v", got)
 	}

@@ -104,6 +104,14 @@ func userLesson(t *testing.T, cfgHome string) {
 	}
 }
 
+// mustSync syncs s's sources and fails the test when one failed.
+func mustSync(t *testing.T, s *gitstore.Store) {
+	t.Helper()
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
+		t.Fatalf("sync: %+v, %v", r, err)
+	}
+}
+
 func write(t *testing.T, s *gitstore.Store, rel, data string) {
 	t.Helper()
 	if err := s.WriteFile(rel, []byte(data)); err != nil {
@@ -172,9 +180,7 @@ func TestSyncOfflineAndSharedCopy(t *testing.T) {
 	work, url := orgSource(t)
 	a := projectNaming(t, url, "")
 	b := projectNaming(t, url, "")
-	if r, err := Sync(context.Background(), a, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync a: %+v, %v", r, err)
-	}
+	mustSync(t, a)
 	// The second repository finds the copy the first fetched: nothing new
 	// is cloned, and both read the one folder.
 	r, err := Sync(context.Background(), b, SyncOptions{})
@@ -397,9 +403,7 @@ func TestSyncedChangeBuildsAsFromNothing(t *testing.T) {
 	_, cache := hermetic(t)
 	work, url := orgSource(t)
 	s := projectNaming(t, url, "")
-	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || r.Failed() {
-		t.Fatalf("sync: %+v, %v", r, err)
-	}
+	mustSync(t, s)
 	work.Write(".lore/lessons/plan.md", scopedLesson(idOrg, "Org plan, revised", "active"))
 	work.Write(".lore/lessons/new.md", scopedLesson("01JRQABE0000000000000000N1", "Org new", "active"))
 	work.Commit("2026-01-06T10:00:00Z", "revise")
