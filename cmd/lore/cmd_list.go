@@ -26,6 +26,9 @@ func (c *ListCmd) Run(g *Globals, s *gitstore.Store) error {
 		return err
 	}
 	warnSkipped(g, r.Skipped)
+	for _, name := range r.Unfetched {
+		fmt.Fprintf(g.Stderr, "lore: list: %s\n", app.NoCopy(name))
+	}
 	if c.JSON {
 		return g.printJSON(r.Items)
 	}

@@ -34,6 +34,12 @@ type Built struct {
 	Unfetched []string
 }
 
+// NoCopy says that an organisation source the configs name has no copy
+// here, and what to run.
+func NoCopy(name string) string {
+	return fmt.Sprintf("source %s has no copy here (never fetched, or its copy was removed): its items reach no agent until lore sync", name)
+}
+
 // Notes say what a build left out and why, one "N what" phrase per reason
 // that applies.
 func (b Built) Notes() []string {
@@ -62,7 +68,7 @@ func (b Built) Notes() []string {
 func (b Built) Problems() []string {
 	var out []string
 	for _, name := range b.Unfetched {
-		out = append(out, fmt.Sprintf("source %s has no copy here (never fetched, or its copy was removed): its items reach no agent until lore sync", name))
+		out = append(out, NoCopy(name))
 	}
 	for _, e := range b.Skipped {
 		out = append(out, fmt.Sprintf("skipped %v", e))
@@ -178,7 +184,7 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 		// Unsaved, the next build parses the files again: not an error.
 		_ = s.WriteDerived(lorepath.ItemCache, cache.Bytes())
 	}
-	b := Built{Report: rep, Skipped: skipped, Unfetched: sc.unfetched()}
+	b := Built{Report: rep, Skipped: skipped, Unfetched: unfetched(sc.Stores)}
 	b.Read, b.All = cache.Counts()
 	return data, b, nil
 }

@@ -97,10 +97,10 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	return sc, nil
 }
 
-// unfetched names the organisation sources with no copy here.
-func (sc Scopes) unfetched() []string {
+// unfetched names the organisation sources of stores with no copy here.
+func unfetched(stores []compile.Store) []string {
 	var out []string
-	for _, st := range sc.Stores {
+	for _, st := range stores {
 		if st.Scope == compile.Org && st.Dir == "" {
 			out = append(out, st.Name)
 		}

@@ -38,6 +38,9 @@ type ListEntry struct {
 type ListResult struct {
 	Items   []ListEntry
 	Skipped []error // files that could not be parsed
+	// Unfetched are the organisation sources the configs name with no
+	// copy here: their items are not listed (NoCopy).
+	Unfetched []string
 }
 
 // List loads the items and keeps those that pass every filter. A bad
@@ -52,7 +55,7 @@ func List(s *gitstore.Store, opt ListOptions) (ListResult, error) {
 		return ListResult{}, err
 	}
 	delivery := compile.Deliveries(in)
-	r := ListResult{Items: []ListEntry{}, Skipped: skipped}
+	r := ListResult{Items: []ListEntry{}, Skipped: skipped, Unfetched: unfetched(in.Stores)}
 	for _, it := range items {
 		if !keep(it) {
 			continue

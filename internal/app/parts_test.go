@@ -118,6 +118,9 @@ func TestGoneCheckoutActsNowhere(t *testing.T) {
 	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md .lore/lessons/shared.md" {
 		t.Fatalf("match injects %v", got)
 	}
+	if l, err := List(s, ListOptions{}); err != nil || len(l.Items) != 2 || !slices.Equal(l.Unfetched, []string{"acme"}) {
+		t.Fatalf("list: %d items, no copy of %v, %v", len(l.Items), l.Unfetched, err)
+	}
 	if got := doctorMessages(Doctor(s, os.Getenv)); !strings.Contains(got, "action sources: acme's copy ("+commit[:12]+") is gone from the cache") {
 		t.Fatalf("doctor:\n%s", got)
 	}
