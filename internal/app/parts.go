@@ -18,10 +18,13 @@ import (
 // not be read or parsed. A source whose part cannot be saved is compiled
 // into the project's manifest, as before parts.
 func readParts(sc Scopes, salt string, fresh bool) []error {
+	if salt == "" {
+		return nil // nothing could tell this binary's parts from another's
+	}
 	set := compile.Settings(sc.Config)
 	var skipped []error
 	for i, st := range sc.Stores {
-		if st.Scope != compile.Org || st.Dir == "" || salt == "" {
+		if st.Scope != compile.Org || st.Dir == "" {
 			continue
 		}
 		path := sources.PartPath(filepath.Dir(st.State), st.Commit, compile.PartKey(salt, set, st.Dir))

@@ -254,11 +254,7 @@ func (c *compiler) admit(k *Facts, scope Scope) bool {
 	c.byID[k.ID] = k.Path
 	if !markdown.InjectableStatus(k.Status, c.set.Drafts && scope != Org) {
 		c.rep.Inactive++
-		why := inactive(k.Status)
-		if scope == Org { // promoted in its own store, not here
-			why = fmt.Sprintf("status %s: an organisation's item acts only once active (a decision: accepted) in its own store", k.Status)
-		}
-		c.aside(k, why)
+		c.aside(k, inactive(k.Status, scope))
 		return false
 	}
 	if !confident(k.Confidence, c.set.MinConfidence) {
@@ -365,7 +361,7 @@ const maxCritical = 5
 // their fix, a compact index of what is compiled, and the drafts count.
 func (c *compiler) sessionStart() string {
 	var b strings.Builder
-	critical := c.critical
+	critical, index := c.critical, c.rep.Index
 	sort.Slice(critical, func(a, b int) bool { return moreImportant(critical[a], critical[b]) })
 	if len(critical) > 0 {
 		b.WriteString("## Critical knowledge for this repository\n\n")
@@ -379,13 +375,12 @@ func (c *compiler) sessionStart() string {
 			fmt.Fprintf(&b, "(%d more critical items: `lore list --priority critical`)\n\n", more)
 		}
 	}
-	index, drafts := c.rep.Index, c.rep.Drafts
 	if len(index) > 0 {
 		b.WriteString(renderIndex(index, len(index)+c.unlisted, DefaultIndexBytes).Text)
 		b.WriteString("\n")
 	}
-	if drafts > 0 {
-		fmt.Fprintf(&b, "%d draft item(s) await review: `lore review`.\n", drafts)
+	if c.rep.Drafts > 0 {
+		fmt.Fprintf(&b, "%d draft item(s) await review: `lore review`.\n", c.rep.Drafts)
 	}
 	return b.String()
 }

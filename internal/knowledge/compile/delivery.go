@@ -124,7 +124,7 @@ func LeftOut(it *markdown.Item, set manifest.Settings) string {
 // leftOutValid is LeftOut for an item known to pass the checks.
 func leftOutValid(it *markdown.Item, set manifest.Settings) string {
 	if !it.Injectable(set.Drafts) {
-		return inactive(it.Status)
+		return inactive(it.Status, scopeOf(it.Path))
 	}
 	if !confident(it.Confidence, set.MinConfidence) {
 		return lowConfidence(it.Confidence, set.MinConfidence)
@@ -148,11 +148,15 @@ func triggerDelivery(t manifest.Triggers, p int, threshold float64) Delivery {
 	return Delivery{BeforeCall, ""}
 }
 
-func inactive(status string) string {
-	switch status {
-	case "draft":
+// inactive says why an item of the scope is not injected for its status:
+// an organisation's item is promoted in its own store, not here.
+func inactive(status string, scope Scope) string {
+	switch {
+	case scope == Org:
+		return fmt.Sprintf("status %s: an organisation's item acts only once active (a decision: accepted) in its own store", status)
+	case status == "draft":
 		return "status draft: not injected until promoted (lore promote)"
-	case "proposed":
+	case status == "proposed":
 		return "status proposed: not injected until accepted (status: accepted)"
 	}
 	return fmt.Sprintf("status %s: only active lessons and pitfalls and accepted decisions are injected", status)

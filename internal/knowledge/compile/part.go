@@ -142,6 +142,7 @@ func (c *compiler) addPart(st Store) {
 	p := st.Part
 	fmt.Fprintf(c.h, "part %s %x\n", st.Name, p.Hash)
 	admitted := make([]bool, len(p.items))
+	n := 0 // admitted
 	var off []string
 	for i := range p.items {
 		it := &p.items[i]
@@ -152,7 +153,7 @@ func (c *compiler) addPart(st Store) {
 			continue
 		}
 		admitted[i] = true
-		c.rep.Compiled++
+		n++
 		switch it.class {
 		case classAlways:
 			c.list(it.class, p.always[it.always])
@@ -162,8 +163,9 @@ func (c *compiler) addPart(st Store) {
 			c.list(it.class, nil)
 		}
 	}
+	c.rep.Compiled += n
 	c.criticalPart(p, admitted)
-	c.indexPart(p, admitted)
+	c.indexPart(p, admitted, n)
 	slices.Sort(off)
 	c.parts = append(c.parts, manifest.Part{Path: p.Path, Hash: p.Hash, Off: slices.Compact(off)})
 }
@@ -171,15 +173,10 @@ func (c *compiler) addPart(st Store) {
 // indexPart lists a part's admitted items in the index: those the
 // session's index can show (RenderIndex takes lines most important first
 // while they fit, so a line after a budget's worth of the part's own
-// cannot show), and a count of the others.
-func (c *compiler) indexPart(p *Part, admitted []bool) {
+// cannot show), and a count of the others (of all n admitted).
+func (c *compiler) indexPart(p *Part, admitted []bool, n int) {
 	d := &knownDecoder{s: p.entries}
-	used, listed, all := 0, 0, 0
-	for _, a := range admitted {
-		if a {
-			all++
-		}
-	}
+	used, listed := 0, 0
 	for d.s != "" && used <= DefaultIndexBytes {
 		i, e := int(d.uvarint()), d.entry()
 		if d.err != nil || i >= len(admitted) {
@@ -191,7 +188,7 @@ func (c *compiler) indexPart(p *Part, admitted []bool) {
 			listed++
 		}
 	}
-	c.unlisted += all - listed
+	c.unlisted += n - listed
 }
 
 // criticalPart lists a part's admitted critical items that the session

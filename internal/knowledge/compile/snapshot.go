@@ -88,12 +88,13 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		if st.State != "" {
 			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: st.Stat})
 		}
-		if st.Part != nil {
+		switch {
+		case st.Part != nil:
 			// A checkout never changes, but a cache cleared in part can
 			// take it away: then the source acts nowhere, as never fetched.
 			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.Dir), Stat: manifest.StatPath(st.Dir)})
-		}
-		if st.Dir == "" || st.Part != nil {
+			continue
+		case st.Dir == "":
 			continue
 		}
 		for _, kind := range markdown.Kinds {
