@@ -159,7 +159,7 @@ func (it *Item) Section(title string) string {
 	return ""
 }
 
-var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+var yamlFormat = frontmatter.NewFormat("---", "---", unmarshalFrontmatter)
 
 // Parse reads one knowledge item. A file that cannot be read as an item at
 // all (binary, no or unclosed frontmatter, YAML syntax) returns an *Error,

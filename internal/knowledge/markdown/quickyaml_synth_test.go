@@ -1,0 +1,58 @@
+package markdown_test
+
+import (
+	"testing"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/synthetic"
+	"gopkg.in/yaml.v3"
+)
+
+// The frontmatters of a synthetic store, shaped as lore and people write
+// them, all take quickYAML's way and come out as yaml.v3's trees.
+func TestQuickYAMLTakesSyntheticStores(t *testing.T) {
+	for name, data := range synthetic.Files(2000) {
+		fm, _ := markdown.FrontmatterOf(data)
+		if !markdown.SameAsYAML(t, name, fm) {
+			t.Errorf("%s: quickYAML refused a frontmatter shaped as lore writes it:\n%s", name, fm)
+		}
+	}
+}
+
+// FuzzQuickYAML: whatever quickYAML accepts, yaml.v3 parses to the same
+// tree.
+func FuzzQuickYAML(f *testing.F) {
+	for _, data := range synthetic.Files(20) {
+		fm, _ := markdown.FrontmatterOf(data)
+		f.Add(fm)
+	}
+	f.Add([]byte("tags:\n- a\n- 'b'\nt: [x, \"y\"]\nn: 0x1F\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzlimit.Run(t, func() { markdown.SameAsYAML(t, "fuzz", data) })
+	})
+}
+
+func BenchmarkFrontmatter(b *testing.B) {
+	var fms [][]byte
+	for _, data := range synthetic.Files(1000) {
+		fm, _ := markdown.FrontmatterOf(data)
+		fms = append(fms, fm)
+	}
+	b.Run("quick", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			var doc yaml.Node
+			if !markdown.QuickYAML(fms[i%len(fms)], &doc) {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("yaml.v3", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			var doc yaml.Node
+			if err := yaml.Unmarshal(fms[i%len(fms)], &doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
