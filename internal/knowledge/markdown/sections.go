@@ -42,6 +42,9 @@ var blockParser = sync.OnceValue(func() parser.Parser {
 // (so a "## " inside a code fence is not a heading). Offsets and lines are
 // those of the whole file.
 func parseSections(data []byte, from int) []Section {
+	if secs, ok := quickSections(data, from); ok {
+		return secs
+	}
 	return sectionsOf(blockParser(), data, from)
 }
 
@@ -64,6 +67,13 @@ func sectionsOf(p parser.Parser, data []byte, from int) []Section {
 			Start: from + start,
 		})
 	}
+	fillSections(data, secs)
+	return secs
+}
+
+// fillSections sets each section's end, where the next starts, and its
+// content.
+func fillSections(data []byte, secs []Section) {
 	for i := range secs {
 		end := len(data)
 		if i+1 < len(secs) {
@@ -76,7 +86,6 @@ func sectionsOf(p parser.Parser, data []byte, from int) []Section {
 		}
 		secs[i].Content = strings.TrimSpace(string(data[bodyStart:end]))
 	}
-	return secs
 }
 
 // headingLine returns the offset of the start of the heading's first source

@@ -1,6 +1,7 @@
 package markdown_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/lore-agents/lore/internal/fuzzlimit"
@@ -18,6 +19,50 @@ func TestQuickYAMLTakesSyntheticStores(t *testing.T) {
 			t.Errorf("%s: quickYAML refused a frontmatter shaped as lore writes it:\n%s", name, fm)
 		}
 	}
+}
+
+// Every synthetic item's body takes quickSections' way.
+func TestQuickSectionsTakesSyntheticStores(t *testing.T) {
+	for name, data := range synthetic.Files(2000) {
+		it, err := markdown.Parse(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from := len(data) - len(it.Body())
+		if secs, ok := markdown.QuickSections(data, from); !ok || !reflect.DeepEqual(secs, markdown.FullSections(data, from)) {
+			t.Errorf("%s: quickSections took it %v, found %+v", name, ok, secs)
+		}
+	}
+}
+
+// FuzzSections: the sections quickSections finds, when it takes a body,
+// are goldmark's.
+func FuzzSections(f *testing.F) {
+	for _, data := range synthetic.Files(20) {
+		f.Add(data, 0)
+	}
+	for _, s := range []string{
+		"## A\n```\n## not\n```\n## B\n",
+		"- item\n\n  ```\n## C\n  ```\n",
+		"> quote\n## D\n~~~~\n~~~\n## E\n~~~~~\n",
+		"para\n## F ##\n#tag\n### G\n    ## code\n",
+		"- <!--\n## H\n-->\n> ```\n## I\n[a]:\n## J\n",
+		"1.  item\n\n    ```\n## K\n    ```\n##\vL\n",
+	} {
+		f.Add([]byte(s), 0)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, from int) {
+		if from < 0 || from > len(data) {
+			return
+		}
+		fuzzlimit.Run(t, func() {
+			if secs, ok := markdown.QuickSections(data, from); ok {
+				if full := markdown.FullSections(data, from); !reflect.DeepEqual(secs, full) {
+					t.Errorf("quickSections found\n%+v\ngoldmark\n%+v\nin %q", secs, full, data[from:])
+				}
+			}
+		})
+	})
 }
 
 // FuzzQuickYAML: whatever quickYAML accepts, yaml.v3 parses to the same
