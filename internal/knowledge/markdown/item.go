@@ -159,7 +159,7 @@ func (it *Item) Section(title string) string {
 	return ""
 }
 
-var yamlFormat = frontmatter.NewFormat("---", "---", unmarshalFrontmatter)
+var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // Parse reads one knowledge item. A file that cannot be read as an item at
 // all (binary, no or unclosed frontmatter, YAML syntax) returns an *Error,
@@ -248,14 +248,32 @@ func findFrontmatter(text []byte) (open, close, end int) {
 	return open, -1, 0
 }
 
+// innerBlock returns what lies between the --- lines of a frontmatter
+// block (findFrontmatter's: blank lines, the opening line, the closing
+// one last).
+func innerBlock(block []byte) []byte {
+	open := bytes.Index(block, []byte("---"))
+	start := open + bytes.IndexByte(block[open:], '\n') + 1
+	end := bytes.LastIndexByte(bytes.TrimSuffix(block, []byte("\n")), '\n') + 1
+	if start <= open || end < start {
+		return nil
+	}
+	return block[start:end]
+}
+
 // readers are the buffered readers adrg/frontmatter reads through: it
 // wraps its input in a new 4 KiB bufio.Reader unless given one, a tenth
 // of a cold build's allocations at 10,000 items.
 var readers = sync.Pool{New: func() any { return bufio.NewReader(nil) }}
 
 // parseFrontmatter parses the frontmatter block into doc and returns
-// what follows it in block.
+// what follows it in block. quickYAML reads what lies between the ---
+// lines when it can: it refuses any line adrg/frontmatter could take for
+// the closing one, so the two read the same lines.
 func parseFrontmatter(block []byte, doc *yaml.Node) ([]byte, error) {
+	if quickYAML(innerBlock(block), doc) {
+		return nil, nil
+	}
 	r := readers.Get().(*bufio.Reader)
 	defer readers.Put(r)
 	r.Reset(bytes.NewReader(block))

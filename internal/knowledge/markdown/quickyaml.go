@@ -6,15 +6,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// unmarshalFrontmatter is the frontmatter's YAML parser: quickYAML for
-// the shapes items are written in, yaml.v3 for everything else.
-func unmarshalFrontmatter(data []byte, v any) error {
-	if doc, ok := v.(*yaml.Node); ok && quickYAML(data, doc) {
-		return nil
-	}
-	return yaml.Unmarshal(data, v)
-}
-
 // quickYAML parses a frontmatter written in the plain shapes lore writes
 // and people write by hand into the tree yaml.v3 makes of it, and
 // reports false for anything else: comments, tabs, CRs, non-ASCII bytes,
@@ -294,7 +285,7 @@ func singleQuoted(text string) (string, int, bool) {
 func plainEnd(text string, flow bool) int {
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
-		case flow && (c == ',' || c == ']' || c == '[' || c == '{' || c == '}'):
+		case flow && strings.IndexByte(",?[]{}", c) >= 0: // yaml.v3 ends a flow scalar at '?' too
 			return i
 		case c == ':' && (i+1 == len(text) || strings.IndexByte(" ,[]{}", text[i+1]) >= 0):
 			return 0

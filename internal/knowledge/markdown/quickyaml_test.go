@@ -52,14 +52,7 @@ func frontmatterOf(data []byte) ([]byte, bool) {
 	if open < 0 || close < 0 {
 		return nil, false
 	}
-	block := text[:end]
-	start := bytes.Index(block, []byte("---"))
-	start += bytes.IndexByte(block[start:], '\n') + 1
-	last := bytes.LastIndex(block[:len(block)-1], []byte("\n")) + 1
-	if last < start {
-		return nil, true // ---\n--- : nothing between
-	}
-	return block[start:last], true
+	return innerBlock(text[:end]), true
 }
 
 // quickYAML makes yaml.v3's tree of every frontmatter it accepts in the

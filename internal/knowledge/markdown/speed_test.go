@@ -11,12 +11,14 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v3"
+
+	"github.com/lore-agents/lore/internal/fuzzlimit"
 )
 
 // corpus is every Markdown file in the repository's testdata (real public
 // rule files, ADRs and lessons among them) and the shapes that tell a
 // frontmatter block's end apart.
-func corpus(t *testing.T) map[string][]byte {
+func corpus(t testing.TB) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{
 		"indented close":   []byte("---\nid: x\n  ---\ntitle: y\n---\n## Fix\nz\n"),
@@ -46,27 +48,42 @@ func corpus(t *testing.T) map[string][]byte {
 	return files
 }
 
-// adrg/frontmatter given the block alone reads what it reads given the
-// whole file: the same tree, the same body offset, the same errors.
+// adrg/frontmatter given the block alone, or quickYAML when it takes the
+// lines between the --- lines, reads what adrg/frontmatter and yaml.v3
+// read given the whole file: the same tree, the same body offset, the
+// same errors.
 func TestFrontmatterBlockIsWholeFile(t *testing.T) {
 	for name, data := range corpus(t) {
-		text := bytes.TrimPrefix(data, []byte("\ufeff"))
-		open, close, end := findFrontmatter(text)
-		if open < 0 || close < 0 {
-			continue
+		sameFrontmatter(t, name, data)
+	}
+}
+
+func FuzzFrontmatterBlock(f *testing.F) {
+	for _, data := range corpus(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzlimit.Run(t, func() { sameFrontmatter(t, "fuzz", data) })
+	})
+}
+
+func sameFrontmatter(t *testing.T, name string, data []byte) {
+	text := bytes.TrimPrefix(data, []byte("\ufeff"))
+	open, close, end := findFrontmatter(text)
+	if open < 0 || close < 0 {
+		return
+	}
+	var whole, block yaml.Node
+	restWhole, errWhole := frontmatter.Parse(bytes.NewReader(text), &whole, yamlFormat)
+	restBlock, errBlock := parseFrontmatter(text[:end], &block)
+	if errWhole != nil || errBlock != nil {
+		if errWhole == nil || errBlock == nil || errWhole.Error() != errBlock.Error() {
+			t.Errorf("%s: errors %v and %v", name, errWhole, errBlock)
 		}
-		var whole, block yaml.Node
-		restWhole, errWhole := frontmatter.Parse(bytes.NewReader(text), &whole, yamlFormat)
-		restBlock, errBlock := parseFrontmatter(text[:end], &block)
-		if errWhole != nil || errBlock != nil {
-			if errWhole == nil || errBlock == nil || errWhole.Error() != errBlock.Error() {
-				t.Errorf("%s: errors %v and %v", name, errWhole, errBlock)
-			}
-			continue
-		}
-		if len(text)-len(restWhole) != end-len(restBlock) || !reflect.DeepEqual(whole, block) {
-			t.Errorf("%s: body at %d whole, %d from the block", name, len(text)-len(restWhole), end-len(restBlock))
-		}
+		return
+	}
+	if len(text)-len(restWhole) != end-len(restBlock) || !reflect.DeepEqual(whole, block) {
+		t.Errorf("%s: body at %d whole, %d from the block", name, len(text)-len(restWhole), end-len(restBlock))
 	}
 }
 
