@@ -81,17 +81,22 @@ func Settings(c config.Config) manifest.Settings {
 }
 
 // Build compiles in into manifest bytes: the same files give the same bytes.
-// The item cache is encoded for saving (Cache.Bytes) while the manifest
-// is built.
+// The item cache is encoded for saving (Cache.Bytes) while the index and
+// the manifest are built.
 func Build(in Input) ([]byte, Report, error) {
-	src, rep := Compile(in)
+	c := compileItems(in)
 	in.Cache.encode()
+	src, rep := c.source()
 	data, err := manifest.Build(src)
 	return data, rep, err
 }
 
 // Compile selects and renders the items and plans the index.
-func Compile(in Input) (manifest.Source, Report) {
+func Compile(in Input) (manifest.Source, Report) { return compileItems(in).source() }
+
+// compileItems selects the items of every store: what the cache will
+// hold is known when it returns.
+func compileItems(in Input) *compiler {
 	set := Settings(in.Config)
 	c := &compiler{in: in, set: set, itemCap: ItemCap(set),
 		byID: map[string]string{}, skillOf: map[string]int{}, h: sha256.New()}
@@ -111,7 +116,13 @@ func Compile(in Input) (manifest.Source, Report) {
 	}
 	c.addSkills()
 	c.rep.Compiled += len(c.items)
+	return c
+}
 
+// source renders the session's text and plans the index of the items
+// compileItems selected.
+func (c *compiler) source() (manifest.Source, Report) {
+	in, set := c.in, c.set
 	src := manifest.Source{
 		Revision:     Revision,
 		Watch:        in.Snapshot.Watch,
