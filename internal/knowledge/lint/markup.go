@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -28,10 +29,10 @@ var (
 // needs them and each can hide or forge what an agent reads.
 func checkMarkup(p string, data []byte) []Finding {
 	out := checkControls(p, data)
-	text := string(data)
-	if strings.IndexByte(text, '<') < 0 && !strings.Contains(text, "!--") {
+	if bytes.IndexByte(data, '<') < 0 && !bytes.Contains(data, []byte("!--")) {
 		return out // both patterns below need one: most items have neither
 	}
+	text := string(data)
 	for _, loc := range recordRe().FindAllStringIndex(text, -1) {
 		l, c := position(data, loc[0])
 		out = append(out, Finding{Path: p, Line: l, Col: c, Key: "markup", Severity: Error,

@@ -234,9 +234,9 @@ func itemNamesFetcher(data []byte) bool {
 	if !ascii(data) {
 		return namesFetcher(string(data))
 	}
-	for i, c := range data {
-		if c|0x20 != 'c' && c|0x20 != 'w' && c|0x20 != 'f' && c|0x20 != 'i' {
-			continue // no fetcher starts so: most bytes
+	for i := 0; i+1 < len(data); i++ {
+		if m, n := fetcherPairs[data[i]], data[i+1]|0x20; m == 0 || n < 'a' || n > 'z' || m&(1<<(n-'a')) == 0 {
+			continue // no fetcher starts with these two letters: most bytes
 		}
 		for _, w := range fetchers {
 			if lowerPrefix(data[i:], w) {
@@ -246,6 +246,16 @@ func itemNamesFetcher(data []byte) bool {
 	}
 	return false
 }
+
+// fetcherPairs has, for each letter a fetcher starts with (in either
+// case), the second letters that may follow it, a bit for each from a.
+var fetcherPairs = func() (pairs [256]uint32) {
+	for _, w := range fetchers {
+		pairs[w[0]] |= 1 << (w[1] - 'a')
+		pairs[w[0]-'a'+'A'] |= 1 << (w[1] - 'a')
+	}
+	return pairs
+}()
 
 // lowerPrefix says the ASCII text b, lower-cased, begins with w.
 func lowerPrefix(b []byte, w string) bool {

@@ -10,7 +10,9 @@ import "bytes"
 func ConflictMarkers(data []byte) []int {
 	var out []int
 	open := false
-	for n, line := range bytes.Split(data, []byte("\n")) {
+	n := -1
+	for line := range bytes.SplitSeq(data, []byte("\n")) { // lines of every item a build reads: none copied
+		n++
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		switch {
 		case marker(line, '<'):
