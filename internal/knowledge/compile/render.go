@@ -49,9 +49,12 @@ const shortened = " …(shortened)"
 // situation's length before the cut (0: the form shows none).
 func render(it *markdown.Item, keep int) (text string, sit int) {
 	var b strings.Builder
+	b.Grow(len(it.Body()) + len(it.Title) + 64) // the text is the body's, less its headings: grown once
 	line := func(label, text string) {
 		if text = strings.TrimSpace(text); text != "" {
-			b.WriteString(label + ": " + text + "\n")
+			for _, s := range []string{label, ": ", text, "\n"} {
+				b.WriteString(s)
+			}
 		}
 	}
 	situation := func(label, text string) {
@@ -62,7 +65,9 @@ func render(it *markdown.Item, keep int) (text string, sit int) {
 		line(label, text)
 	}
 	heading := func(label string) {
-		b.WriteString("### " + label + ": " + it.Title)
+		for _, s := range []string{"### ", label, ": ", it.Title} {
+			b.WriteString(s)
+		}
 		if it.Ref != "" {
 			b.WriteString(" (" + it.Ref + ")")
 		}
