@@ -73,6 +73,7 @@ func FuzzQuickYAML(f *testing.F) {
 		f.Add(fm)
 	}
 	f.Add([]byte("tags:\n- a\n- 'b'\nt: [x, \"y\"]\nn: 0x1F\n"))
+	f.Add([]byte("true: x\nNull:\n  no: [~, 1e3]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzlimit.Run(t, func() { markdown.SameAsYAML(t, "fuzz", data) })
 	})

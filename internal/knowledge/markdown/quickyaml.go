@@ -101,7 +101,9 @@ func (q *quickParser) mapping(i, indent int) (*yaml.Node, int, bool) {
 		if !ok || hasKey(m, key) {
 			return nil, 0, false
 		}
-		m.Content = append(m.Content, q.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Line: l.num, Column: indent + 1}))
+		k := q.node(yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: l.num, Column: indent + 1})
+		k.Tag = k.ShortTag() // "true" and "null" are keys too, not strings
+		m.Content = append(m.Content, k)
 		var v *yaml.Node
 		if rest == "" {
 			v, i, ok = q.nested(i, indent)
@@ -167,8 +169,7 @@ func (q *quickParser) list(i, indent int) (*yaml.Node, int, bool) {
 	return s, i, true
 }
 
-// splitKey splits "key: value" or "key:" into the key and the value; a
-// key is a plain word.
+// splitKey splits "key: value" or "key:" into the key and the value.
 func splitKey(text string) (key, rest string, ok bool) {
 	i := strings.IndexByte(text, ':')
 	if i <= 0 || !isKey(text[:i]) {
@@ -180,7 +181,12 @@ func splitKey(text string) (key, rest string, ok bool) {
 	return text[:i], strings.TrimLeft(rest, " "), true
 }
 
+// isKey says s is a key quickYAML reads: a word, short (yaml.v3 refuses
+// an implicit key past 1,024 characters).
 func isKey(s string) bool {
+	if len(s) > 128 {
+		return false
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {

@@ -108,6 +108,7 @@ func TestQuickYAMLEdges(t *testing.T) {
 		{"title: x \n\n\nstatus:   active   \n", true},
 		{"title: caf\u00e9\n", false},
 		{"<<: x\n", false},
+		{"true: x\nNull: y\nno: z\n", true},
 	} {
 		var quick yaml.Node
 		if got := quickYAML([]byte(s.data), &quick); got != s.accept {
