@@ -16,9 +16,9 @@ import (
 // It is hand-written because yaml.v3 took a quarter of the CPU of a cold
 // build of 10,000 items, for ten lines each (docs/design.md, Incremental
 // build), and no faster YAML library makes yaml.v3's tree. That tree is
-// its contract: quickyaml_test.go compares the two on every Markdown
-// file in testdata and on synthetic stores, and FuzzQuickYAML on any
-// input this accepts.
+// its contract: the tests compare the two on every Markdown file in
+// testdata and on a synthetic store, and FuzzQuickYAML and
+// FuzzFrontmatterBlock on any input this accepts.
 func quickYAML(data []byte, doc *yaml.Node) bool {
 	q := quickParser{text: string(data)}
 	if !q.lines() || len(q.ls) == 0 || q.ls[0].indent != 0 {
