@@ -90,7 +90,7 @@ func printStatusCounts(w io.Writer, r *app.StatusReport) {
 	}
 	sort.Strings(kinds)
 	if len(kinds) == 0 {
-		fmt.Fprintln(w, "no items yet: lore add, or lore scan")
+		fmt.Fprintln(w, "no items in this repository yet: lore add, or lore scan")
 	}
 	for _, k := range kinds {
 		total := 0
@@ -98,6 +98,16 @@ func printStatusCounts(w io.Writer, r *app.StatusReport) {
 			total += n
 		}
 		fmt.Fprintf(w, "%-10s %3d  (%s)\n", k+"s", total, countList(r.Counts[k]))
+	}
+	for _, st := range r.Stores {
+		switch {
+		case !st.Copy:
+			fmt.Fprintf(w, "%s (%s): no copy here, its items reach no agent: lore sync\n", st.Name, st.Scope)
+		case st.Commit != "":
+			fmt.Fprintf(w, "%s (%s): %d item files at %.12s: lore list shows them\n", st.Name, st.Scope, st.Files, st.Commit)
+		default:
+			fmt.Fprintf(w, "%s (%s): %d item files: lore list shows them\n", st.Name, st.Scope, st.Files)
+		}
 	}
 	if r.Errors > 0 {
 		fmt.Fprintf(w, "%d file(s) could not be parsed: lore lint\n", r.Errors)

@@ -25,6 +25,25 @@ func TestStatusLine(t *testing.T) {
 	}
 }
 
+// TestPrintStatusStores: a project with no items of its own whose
+// organisation's store holds them does not read as empty, and a source
+// with no copy here says how to get one.
+func TestPrintStatusStores(t *testing.T) {
+	var b bytes.Buffer
+	printStatus(&b, &app.StatusReport{Stores: []app.StoreFiles{
+		{Name: "acme", Scope: "org", Files: 9900, Commit: "0123456789abcdef0123456789abcdef01234567", Copy: true},
+		{Name: "platform", Scope: "org"},
+		{Name: "user", Scope: "user", Files: 2, Copy: true},
+	}})
+	want := "no items in this repository yet: lore add, or lore scan\n" +
+		"acme (org): 9900 item files at 0123456789ab: lore list shows them\n" +
+		"platform (org): no copy here, its items reach no agent: lore sync\n" +
+		"user (user): 2 item files: lore list shows them\n"
+	if got := b.String(); got != want {
+		t.Errorf("status:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // TestShowColor: the title and headings are bold only when the terminal
 // decision (Globals.Color) says so.
 func TestShowColor(t *testing.T) {

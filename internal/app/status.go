@@ -36,9 +36,44 @@ type StatusReport struct {
 	Errors       int                       `json:"errors"`          // files that could not be parsed
 	Learnings    *LearningsStatus          `json:"learnings"`
 	Evidence     *EvidenceStatus           `json:"evidence"` // null with --line, or when the ledger cannot be read
+	// Stores are the organisation sources the config names and the
+	// user's store: counted, not parsed, so that a project whose lessons
+	// live in its organisation's store does not read as empty.
+	Stores []StoreFiles `json:"stores"`
 
 	ObservationsErr error `json:"-"` // why Observations is null
 	EvidenceErr     error `json:"-"` // why Evidence is null
+}
+
+// StoreFiles is a store outside the project, as status counts it.
+type StoreFiles struct {
+	Name   string `json:"name"`
+	Scope  string `json:"scope"`            // org or user
+	Files  int    `json:"files"`            // its item files (the hook compiles the active ones)
+	Commit string `json:"commit,omitempty"` // an organisation source's commit in use
+	Copy   bool   `json:"copy"`             // false: an organisation source with no copy here (lore sync)
+}
+
+// otherStores counts the item files of each store outside the project;
+// the user's store is left out when it has none.
+func otherStores(s *gitstore.Store) []StoreFiles {
+	sc, err := LoadScopes(s)
+	out := []StoreFiles{}
+	if err != nil {
+		return out // the config's error is the project's: projectInput reported it
+	}
+	for _, st := range sc.Stores {
+		f := StoreFiles{Name: st.Name, Scope: st.Scope.String(), Commit: st.Commit, Copy: st.Dir != ""}
+		if f.Copy {
+			files, _ := compile.ListDir(st.Dir, st.Name)
+			f.Files = len(files)
+		}
+		if st.Scope == compile.User && f.Files == 0 {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // ObservationStatus counts the observation log (docs/design.md, Observations
@@ -99,6 +134,7 @@ func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
 	r.Skills = outOfDate(aggregateDiff(s.ReadFile, in))
 	r.Learnings = learningsStatus(s, in.Config, opt.Today)
 	r.Observations, r.ObservationsErr = observationStatus(s)
+	r.Stores = otherStores(s)
 	if opt.Evidence {
 		r.Evidence, r.EvidenceErr = evidenceStatus(s, in, now)
 	}

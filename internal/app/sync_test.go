@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -269,6 +270,33 @@ func TestListShowsEveryScope(t *testing.T) {
 	}
 	if !slices.Contains(paths, "acme:lessons/plan.md") {
 		t.Fatalf("search for plan found %v, not the org item", paths)
+	}
+}
+
+// Status counts the stores outside the project: an organisation source
+// with no copy here says so, one synced names its files and commit, and
+// the user's store shows once it has an item.
+func TestStatusCountsEveryStore(t *testing.T) {
+	cfgHome, _ := hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	stores := func() []StoreFiles {
+		t.Helper()
+		r, err := Status(s, StatusOptions{StaleDays: 90, Today: "2026-06-01"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Stores
+	}
+	if got := stores(); !reflect.DeepEqual(got, []StoreFiles{{Name: "acme", Scope: "org"}}) {
+		t.Fatalf("before the sync: %+v", got)
+	}
+	mustSync(t, s)
+	userLesson(t, cfgHome)
+	got := stores()
+	if len(got) != 2 || got[0].Name != "acme" || !got[0].Copy || got[0].Files != 4 || len(got[0].Commit) != 40 ||
+		got[1] != (StoreFiles{Name: "user", Scope: "user", Files: 1, Copy: true}) {
+		t.Fatalf("after the sync: %+v", got)
 	}
 }
 
