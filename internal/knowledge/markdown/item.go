@@ -253,6 +253,9 @@ func findFrontmatter(text []byte) (open, close, end int) {
 // one last).
 func innerBlock(block []byte) []byte {
 	open := bytes.Index(block, []byte("---"))
+	if open < 0 {
+		return nil
+	}
 	start := open + bytes.IndexByte(block[open:], '\n') + 1
 	end := bytes.LastIndexByte(bytes.TrimSuffix(block, []byte("\n")), '\n') + 1
 	if start <= open || end < start {
