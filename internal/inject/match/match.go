@@ -12,6 +12,7 @@ package match
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"sort"
 	"strings"
@@ -108,8 +109,8 @@ func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 	}
 	d.Considered = 0
 	e.explain = false // the index's candidates, as Decide has them
-	for k := range sources(m) {
-		idx, err := e.candidates(source(m, k))
+	for src := range withParts(m) {
+		idx, err := e.candidates(src)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -118,15 +119,18 @@ func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 	return d, nil
 }
 
-// sources is how many manifests a call scores the items of: m and its
-// parts. source(m, k) is the kth: m first, then its parts in order.
-func sources(m *manifest.Manifest) int { return 1 + len(m.Parts()) }
-
-func source(m *manifest.Manifest, k int) *manifest.Manifest {
-	if k == 0 {
-		return m
+// withParts yields the manifests a call scores the items of: m, then its
+// parts in order.
+func withParts(m *manifest.Manifest) iter.Seq[*manifest.Manifest] {
+	return func(yield func(*manifest.Manifest) bool) {
+		if yield(m) {
+			for _, p := range m.Parts() {
+				if !yield(p) {
+					return
+				}
+			}
+		}
 	}
-	return m.Parts()[k-1]
 }
 
 // candidates are the items of src worth scoring: the index's candidates
@@ -204,8 +208,7 @@ func (e *eval) decide(m *manifest.Manifest, seen Seen, explain bool) (Decision, 
 	var d Decision
 	var kept []Result
 	thr := m.Settings().Threshold
-	for k := range sources(m) {
-		src := source(m, k)
+	for src := range withParts(m) {
 		idx, err := e.candidates(src)
 		if err != nil {
 			return Decision{}, err

@@ -98,7 +98,7 @@ func (q *quickParser) mapping(i, indent int) (*yaml.Node, int, bool) {
 	for i < len(q.ls) && q.ls[i].indent == indent {
 		l := q.ls[i]
 		key, rest, ok := splitKey(l.text)
-		if !ok || hasKey(m, key) {
+		if !ok || mappingHas(m, key) {
 			return nil, 0, false
 		}
 		k := q.node(yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: l.num, Column: indent + 1})
@@ -122,9 +122,9 @@ func (q *quickParser) mapping(i, indent int) (*yaml.Node, int, bool) {
 	return m, i, true
 }
 
-// hasKey says the mapping has the key: mappings in frontmatter are
+// mappingHas says the mapping has the key: mappings in frontmatter are
 // short, and a map would cost more.
-func hasKey(m *yaml.Node, key string) bool {
+func mappingHas(m *yaml.Node, key string) bool {
 	for i := 0; i < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
 			return true
