@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/store/sources"
 	"github.com/lore-agents/lore/internal/testrepo"
 )
 
@@ -35,4 +39,34 @@ func TestFreshAfterSync(t *testing.T) {
 	r.expect("terraform apply", "Run terraform plan first.") // the hook used the last fetch
 	r.lore("sync")
 	r.expect("terraform apply", "apply tfplan", "Run terraform plan first.")
+
+	// A cache cleared in part takes the checkout in use, and its items
+	// with it. Its return makes the manifest stale, whichever repository's
+	// sync brings it back: another one naming the source shares the copy.
+	other := &gitRepo{Repo: testrepo.New(t), t: t, home: r.home, env: r.env}
+	other.lore("init", "--no-git-hooks")
+	other.Write(".lore/config.yaml", "sources:\n  - {name: acme, url: 'file://"+bare+"'}\n")
+	dir := sources.Dir(sources.Root(), config.Source{Name: "acme", URL: "file://" + bare})
+	checkouts, err := filepath.Glob(filepath.Join(dir, "[0-9a-f]*[0-9a-f]"))
+	if err != nil || len(checkouts) == 0 {
+		t.Fatalf("no checkout: %v", err)
+	}
+	for _, c := range checkouts {
+		if err := os.RemoveAll(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.expect("terraform apply", "", "apply tfplan")
+	if out := other.lore("sync"); !strings.Contains(out, "acme: updated to") {
+		t.Errorf("a sync that brought the checkout back: %s", out)
+	}
+	r.expect("terraform apply", "apply tfplan")
+	for _, c := range checkouts {
+		if err := os.RemoveAll(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.expect("terraform apply", "", "apply tfplan")
+	r.lore("sync")
+	r.expect("terraform apply", "apply tfplan")
 }

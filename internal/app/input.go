@@ -86,8 +86,11 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 			head := filepath.Join(dir, lorepath.SourceHead)
 			stat := manifest.StatPath(head) // before the read (compile.Store.Stat)
 			commit, store := sources.InUse(dir, src)
-			sc.Stores = append(sc.Stores, compile.Store{Scope: compile.Org, Name: src.Name,
-				Dir: store, State: head, Stat: stat, Commit: commit})
+			st := compile.Store{Scope: compile.Org, Name: src.Name, Dir: store, State: head, Stat: stat, Commit: commit}
+			if store == "" {
+				st.Lost = sources.StoreDir(dir, src, sources.Head(dir))
+			}
+			sc.Stores = append(sc.Stores, st)
 		}
 	}
 	if user != "" {

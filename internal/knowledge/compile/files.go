@@ -40,7 +40,11 @@ type Store struct {
 	Stat  manifest.Stat
 	// Commit is the source's checkout in Dir ("" for the user's store).
 	Commit string
-	Items  []*markdown.Item
+	// Lost is the store folder of the checkout HEAD names when the cache
+	// lost it (Dir is then ""): the manifest watches it, so its return (a
+	// sync in any repository naming the source) makes the manifest stale.
+	Lost  string
+	Items []*markdown.Item
 	// Part is the source compiled on its own (a build that writes its
 	// manifest): its items are not in Items and its files are not
 	// watched, since a checkout never changes.

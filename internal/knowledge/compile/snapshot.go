@@ -95,6 +95,9 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.Dir), Stat: manifest.StatPath(st.Dir)})
 			continue
 		case st.Dir == "":
+			if st.Lost != "" {
+				s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.Lost), Stat: manifest.StatPath(st.Lost)})
+			}
 			continue
 		}
 		for _, kind := range markdown.Kinds {

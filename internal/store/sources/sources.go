@@ -131,7 +131,7 @@ type Fetched struct {
 	Source  config.Source
 	Dir     string
 	State   State
-	Changed bool // the checkout moved to another commit
+	Changed bool // the checkout moved to another commit, or came back after the cache lost it
 	Busy    bool // another lore process was fetching it: nothing was done
 }
 
@@ -159,11 +159,12 @@ func Fetch(ctx context.Context, root string, s config.Source, wait bool) (Fetche
 		f.State = State{} // unreadable: refetch
 	}
 	f.State.URL, f.State.Ref, f.State.Attempted = s.URL, s.Ref, time.Now().UTC()
+	had := f.State.Commit != "" && isDir(filepath.Join(f.Dir, f.State.Commit))
 	commit, err := fetch(ctx, f.Dir, s, f.State.Commit)
 	if err != nil {
 		f.State.Error = err.Error()
 	} else {
-		f.Changed = commit != f.State.Commit
+		f.Changed = commit != f.State.Commit || !had
 		f.State.Commit, f.State.Fetched, f.State.Error = commit, f.State.Attempted, ""
 	}
 	if err == nil && Head(f.Dir) != f.State.Commit { // the reader's switch: after the checkout, before the state
