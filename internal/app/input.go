@@ -59,10 +59,16 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 type Scopes struct {
 	Config config.Config
 	Stores []compile.Store
+	// UserErr says why the user's config was left out (unreadable, or
+	// invalid, naming its file, line and key): a typo in one person's file
+	// must not stop every repository's build and switch off its guards.
+	// The commands that compile report it as a skipped file.
+	UserErr error
 }
 
 // LoadScopes reads the project's and the user's config and resolves the
-// stores they name. A source never fetched is a store with no folder.
+// stores they name. A source never fetched is a store with no folder. A
+// user's config that cannot be used is left out (Scopes.UserErr).
 func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	cfg, err := s.Config()
 	if err != nil {
@@ -75,11 +81,11 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 		userConfig = filepath.Join(user, "config.yaml")
 		userStat = manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
 		if uc, err = readUserConfig(userConfig); err != nil {
-			return Scopes{Config: cfg}, err
+			uc = config.User{}
 		}
 	}
 	cfg.Sources, cfg.Disable = config.Merge(cfg, uc)
-	sc := Scopes{Config: cfg}
+	sc := Scopes{Config: cfg, UserErr: err}
 	if root := sources.Root(); root != "" {
 		for _, src := range cfg.Sources {
 			dir := sources.Dir(root, src)
@@ -172,6 +178,9 @@ func baseInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
 	in.Config = sc.Config
 	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
 	in.Skills, errs = loadSkills(s)
+	if sc.UserErr != nil {
+		errs = append(errs, sc.UserErr)
+	}
 	in.Stores = slices.Clone(sc.Stores)
 	return in, errs
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"fmt"
 	"io/fs"
 	"os"
@@ -84,19 +85,20 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 		return nil, nil // the project's own findings name it
 	}
 	sc, err := LoadScopes(s)
-	var ce *config.Error
-	if errors.As(err, &ce) { // the user's config
-		return []lint.Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: lint.Warning}}, nil
-	}
 	if err != nil {
 		return nil, err
+	}
+	var out []lint.Finding
+	if ce := (*config.Error)(nil); errors.As(sc.UserErr, &ce) {
+		out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg + "; the file is left out until fixed", Severity: lint.Warning})
+	} else if sc.UserErr != nil {
+		out = append(out, lint.Finding{Path: filepath.Join(compile.UserDir(), "config.yaml"), Msg: sc.UserErr.Error(), Severity: lint.Warning})
 	}
 	project, _ := s.Load()
 	holder := map[string]string{} // id -> the path that has it first
 	for _, it := range project {
 		holder[it.ID] = it.Path
 	}
-	var out []lint.Finding
 	var global []*markdown.Item // every org and user item, when every store was fetched
 	fetched := true
 	for _, st := range sc.Stores {

@@ -397,7 +397,9 @@ func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
 }
 
 // A source in the user's own config serves every repository the user
-// works in; a broken user config is an error naming its file and line.
+// works in; a broken user config is left out, named with its file and
+// line, and the project's and the user's items still compile: a typo in
+// one person's file must not switch off every repository's guards.
 func TestUserConfigSources(t *testing.T) {
 	cfgHome, _ := hermetic(t)
 	_, url := orgSource(t)
@@ -419,8 +421,20 @@ func TestUserConfigSources(t *testing.T) {
 	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(s, BuildOptions{}); err == nil || !strings.HasPrefix(err.Error(), userConfig+":2: sources[0].url:") {
-		t.Fatalf("a broken user config: %v", err)
+	write(t, s, ".lore/lessons/plan.md", scopedLesson(idProject, "Project plan", "active"))
+	userLesson(t, cfgHome)
+	b, err := Build(s, BuildOptions{})
+	if err != nil || len(b.Skipped) != 1 || !strings.HasPrefix(b.Skipped[0].Error(), userConfig+":2: sources[0].url:") {
+		t.Fatalf("a broken user config: %+v, %v", b.Skipped, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md user:lessons/plan.md" {
+		t.Fatalf("with the user's config left out, injected %v", got)
+	}
+	lr, err := Lint(s, LintOptions{})
+	if err != nil || lr.Failed(false) || !slices.ContainsFunc(lr.Findings, func(f lint.Finding) bool {
+		return f.Path == userConfig && f.Line == 2 && f.Key == "sources[0].url" && f.Severity == lint.Warning
+	}) {
+		t.Fatalf("lint of a broken user config: %+v, %v", lr.Findings, err)
 	}
 }
 
