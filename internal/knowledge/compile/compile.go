@@ -154,8 +154,11 @@ type compiler struct {
 	critical                   []*Known
 	always                     []*Known          // no triggers: delivered at session start
 	byID                       map[string]string // id -> file that has it
-	skillOf                    map[string]int    // lesson id -> the first skill that lists it
-	members                    [][]*markdown.Item
+	// shared are the ids two or more files of the store being merged
+	// have, each with its first two files: none compiles (sharedIDs).
+	shared  map[string][2]string
+	skillOf map[string]int // lesson id -> the first skill that lists it
+	members [][]*markdown.Item
 }
 
 // indexSkills notes which skill each listed lesson belongs to: lessons a
@@ -178,6 +181,7 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 	global := st.Scope != Project
 	known := c.in.Cache.known(list, st, c.in.Snapshot, c.itemCap)
 	sort.Slice(known, func(a, b int) bool { return known[a].Path < known[b].Path })
+	c.shared = sharedIDs(len(known), func(i int) *Facts { return &known[i].Facts })
 	c.items = slices.Grow(c.items, len(known))
 	c.rep.Index = slices.Grow(c.rep.Index, len(known))
 	for _, k := range known {
@@ -198,6 +202,34 @@ func (c *compiler) add(list []*markdown.Item, st Store) {
 		c.items = append(c.items, rec)
 		c.rep.Index = append(c.rep.Index, k.Entry)
 	}
+}
+
+// sharedIDs are the ids that two or more of a store's n files (facts)
+// have, each with its first two files in path order. No copy compiles:
+// the one that sorts first is as likely to be a copy made as a template
+// (a deny guard replaced by a draft that kept its id) as the original,
+// and lint rejects each.
+func sharedIDs(n int, facts func(int) *Facts) map[string][2]string {
+	first := make(map[string]string, n)
+	var shared map[string][2]string
+	for i := range n {
+		f := facts(i)
+		if f.ID == "" {
+			continue
+		}
+		p, dup := first[f.ID]
+		if !dup {
+			first[f.ID] = f.Path
+			continue
+		}
+		if _, seen := shared[f.ID]; !seen {
+			if shared == nil {
+				shared = map[string][2]string{}
+			}
+			shared[f.ID] = [2]string{p, f.Path}
+		}
+	}
+	return shared
 }
 
 // classify lists an admitted item for the session (without triggers, or
@@ -250,6 +282,15 @@ func (c *compiler) admit(k *Facts, scope Scope) bool {
 	}
 	if len(k.Errs) > 0 {
 		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: k.Path, Errors: k.Errs, Unsafe: k.Unsafe})
+		return false
+	}
+	if pair, ok := c.shared[k.ID]; ok {
+		other := pair[0]
+		if other == k.Path {
+			other = pair[1]
+		}
+		c.rep.Excluded = append(c.rep.Excluded, Excluded{Path: k.Path, Errors: []*markdown.Error{{
+			Path: k.Path, Line: k.IDLine, Key: "id", Msg: "duplicate id: " + other + " has it too, so neither is compiled (give one of them a new id)"}}})
 		return false
 	}
 	if prev, dup := c.byID[k.ID]; dup {

@@ -168,3 +168,51 @@ func TestHoldIsCompiled(t *testing.T) {
 		t.Errorf("excluded %+v, want none.md for its enforce key", rep.Excluded)
 	}
 }
+
+// TestSharedIDCompilesNeither: a deny guard copied as a template keeps
+// its id; the copy sorts first and is a low-priority draft of another
+// lesson. Neither file compiles, each names the other, in the project and
+// in another store alike; an id in two stores is still a shadow, not an
+// error.
+func TestSharedIDCompilesNeither(t *testing.T) {
+	const id = "01JQXYZ8K2M4N6P8Q0R2S4T6V1"
+	guard := "id: " + id + "\nkind: lesson\ntitle: Never force-push main\nstatus: active\npriority: critical\nenforce: deny\n" +
+		"triggers:\n  tools: [Bash]\n  commands: ['git\\s+push\\s+.*--force.*\\bmain\\b']\n"
+	wip := "id: " + id + "\nkind: lesson\ntitle: WIP audit log\nstatus: active\npriority: low\n" +
+		"triggers:\n  tools: [Bash]\n  commands: ['truncate\\s.*audit']\n"
+	fix := "## Fix\nOpen a pull request.\n"
+	other := parse(t, ".lore/lessons/other.md", "id: 01JQXYZ8K2M4N6P8Q0R2S4T6V2\nkind: lesson\ntitle: other\nstatus: active\n"+
+		"triggers:\n  tools: [Bash]\n  commands: ['\\bmake\\b']\n", fix)
+	for _, tc := range []struct {
+		scope Scope
+		name  string
+		dir   string
+	}{{Project, "", ".lore/lessons/"}, {User, "user", "user:lessons/"}} {
+		store := []*markdown.Item{parse(t, tc.dir+"a-copy.md", wip, fix), parse(t, tc.dir+"never-force-push.md", guard, fix)}
+		in := Input{Items: []*markdown.Item{other}, Config: config.Default()}
+		if tc.scope == Project {
+			in.Items = append(in.Items, store...)
+		} else {
+			in.Stores = []Store{{Scope: tc.scope, Name: tc.name, Items: store}}
+		}
+		src, rep := Compile(in)
+		if len(src.Items) != 1 || src.Items[0].File != ".lore/lessons/other.md" {
+			t.Errorf("%v: compiled %+v", tc.scope, src.Items)
+		}
+		excluded := map[string]string{}
+		for _, x := range rep.Excluded {
+			excluded[x.Path] = x.Errors[0].Msg
+		}
+		for i, path := range []string{store[0].Path, store[1].Path} {
+			if msg := excluded[path]; !strings.HasPrefix(msg, "duplicate id: "+store[1-i].Path+" has it too, so neither is compiled") {
+				t.Errorf("%v: %s: %q", tc.scope, path, msg)
+			}
+		}
+	}
+	// The project's copy of a user item's id shadows it, as before.
+	src, rep := Compile(Input{Items: []*markdown.Item{parse(t, ".lore/lessons/g.md", guard, fix)}, Config: config.Default(),
+		Stores: []Store{{Scope: User, Name: "user", Items: []*markdown.Item{parse(t, "user:lessons/g.md", wip, fix)}}}})
+	if len(src.Items) != 1 || !src.Items[0].Deny || rep.Shadowed != 1 || len(rep.Excluded) != 0 {
+		t.Errorf("across scopes: %+v %+v", src.Items, rep)
+	}
+}

@@ -106,6 +106,7 @@ func NewPart(path string, known []*Known, skipped []string, set manifest.Setting
 	fmt.Fprintf(h, "lore part %d %d %+v\n", manifest.Version, Revision, set)
 	p := &Part{Path: path, Skipped: skipped, items: make([]partItem, len(known))}
 	pc := &compiler{set: set, byID: map[string]string{}} // nothing before it, nothing disabled
+	pc.shared = sharedIDs(len(known), func(i int) *Facts { return &known[i].Facts })
 	var items []manifest.Item
 	var entries []partEntry
 	var critical []int
@@ -142,6 +143,7 @@ func (c *compiler) addPart(st Store) {
 	p := st.Part
 	fmt.Fprintf(c.h, "part %s %x\n", st.Name, p.Hash)
 	admitted := make([]bool, len(p.items))
+	c.shared = sharedIDs(len(p.items), func(i int) *Facts { return &p.items[i].Facts })
 	n := 0 // admitted
 	var off []string
 	for i := range p.items {
