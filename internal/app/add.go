@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,16 +94,29 @@ func Add(s *gitstore.Store, o AddOptions) (Added, error) {
 	if err := examplesAgree(s, o.Spec, data); err != nil {
 		return Added{}, err
 	}
+	// What no build would compile is refused before anything is written:
+	// validation errors (Create checks them too) and lint's safety findings.
+	named := func(rel string) string { return rel }
+	if target != s { // named as lore list names it
+		named = func(rel string) string { return config.UserName + ":" + strings.TrimPrefix(rel, lorepath.Dir+"/") }
+	}
+	if it, err := markdown.Parse(named(lorepath.InDir(markdown.Folder(o.Spec.Kind))+"/"+markdown.FileName("", o.Spec.Title)), data); err == nil {
+		if err := compile.Rejected(it); err != nil {
+			return Added{}, &InputError{err}
+		}
+	}
 	rel, it, err := target.Create(o.Spec.Kind, want, func(ref string) ([]byte, error) { // under the store lock
 		return markdown.WithRef(data, ref)
 	})
+	var me *markdown.Error
+	if errors.As(err, &me) {
+		me.Path = named(me.Path)
+	}
 	if err != nil {
 		return Added{}, err
 	}
-	if target != s { // named as lore list names it
-		rel = config.UserName + ":" + strings.TrimPrefix(rel, lorepath.Dir+"/")
-		it.Path = rel
-	}
+	rel = named(rel)
+	it.Path = rel
 	r := Added{Path: rel, Item: it}
 	if cfg, err := s.Config(); err == nil {
 		r.Warnings = lint.Triggers(it, cfg.Inject.Threshold)

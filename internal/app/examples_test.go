@@ -61,3 +61,28 @@ func TestAddRefusesDisagreeingExamples(t *testing.T) {
 		t.Errorf("add: %v %+v", err, a.Item)
 	}
 }
+
+// What no build would compile is refused before anything is written,
+// named as lore list names the file: a deny without a specific target
+// (a safety finding), and in the user's store a lookbehind.
+func TestAddRefusesWhatNoBuildCompiles(t *testing.T) {
+	hermetic(t)
+	s := newStore(t)
+	deny := AddOptions{Spec: markdown.Spec{Kind: markdown.KindLesson, Title: "guard all", Priority: "critical", Enforce: "deny",
+		Triggers: markdown.Triggers{Tools: []string{"Bash"}, Commands: []string{`.*`}}}, Sections: map[string]string{"Fix": "x"}}
+	bad := AddOptions{Spec: markdown.Spec{Kind: markdown.KindLesson, Title: "bad re", Scope: "user",
+		Triggers: markdown.Triggers{Tools: []string{"Bash"}, Commands: []string{`(?<=a)b`}}}, Sections: map[string]string{"Fix": "x"}}
+	for _, tc := range []struct {
+		o    AddOptions
+		want string
+	}{{deny, ".lore/lessons/guard-all.md:"}, {bad, "user:lessons/bad-re.md:"}} {
+		_, err := Add(s, tc.o)
+		var in *InputError
+		if !errors.As(err, &in) || !strings.HasPrefix(err.Error(), tc.want) || !strings.Contains(err.Error(), ": triggers.commands: ") {
+			t.Errorf("add %q: %v", tc.o.Spec.Title, err)
+		}
+	}
+	if l, err := List(s, ListOptions{}); err != nil || len(l.Items) != 0 {
+		t.Errorf("written: %+v, %v", l.Items, err)
+	}
+}

@@ -111,12 +111,22 @@ func DeliveryIn(in Input, it *markdown.Item) Delivery {
 	return Deliveries(in)[it.Path]
 }
 
+// Rejected is the first error (file, line, key) for which every build
+// leaves the item out: a validation error or one of lint's safety
+// findings. nil when it has none.
+func Rejected(it *markdown.Item) error {
+	if errs, _ := check(it); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
 // LeftOut says why a build with settings set leaves the item out ("" when
 // it compiles it): its first error or safety finding (file, line, key),
 // its status, or a confidence under inject.minConfidence.
 func LeftOut(it *markdown.Item, set manifest.Settings) string {
-	if errs, _ := check(it); len(errs) > 0 {
-		return "the build leaves it out: " + errs[0].Error()
+	if err := Rejected(it); err != nil {
+		return "the build leaves it out: " + err.Error()
 	}
 	return leftOutValid(it, set)
 }
