@@ -62,7 +62,9 @@ func Export(s *gitstore.Store, o ExportOptions) (Exported, error) {
 }
 
 // teamItems are the items of the org stores the project's config names,
-// less the disabled ones and those whose id the project has. A source
+// less those the project's config disables and those whose id the
+// project has. The user's disable list is the user's alone, like the
+// user's sources: it never changes a committed file. A source
 // never fetched on this machine is an error: an export without its items
 // would remove them from the committed files, and a check would call
 // them out of date (docs/design.md, Scopes and organisation stores).
@@ -80,7 +82,7 @@ func teamItems(s *gitstore.Store) ([]*markdown.Item, error) {
 	for _, it := range project {
 		skip[it.ID] = true
 	}
-	for _, id := range sc.Config.Disable {
+	for _, id := range own.Disable {
 		skip[id] = true
 	}
 	var out []*markdown.Item

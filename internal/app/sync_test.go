@@ -343,6 +343,9 @@ func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// What no build compiles is not exported either: a lookbehind.
+	bad := strings.Replace(scopedLesson("01JRQABE0000000000000000X1", "Project lookbehind", "active"), `\bterraform\s+apply\b`, `(?<=a)b`, 1)
+	write(t, s, ".lore/lessons/bad.md", bad)
 	if _, err := Export(s, ExportOptions{Target: "agents"}); err != nil {
 		t.Fatal(err)
 	}
@@ -352,11 +355,19 @@ func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 	}
 	text := string(data)
 	if !strings.Contains(text, "Org plan") || strings.Contains(text, "User plan") || strings.Contains(text, "Org shared") ||
-		strings.Contains(text, "Org draft") || !strings.Contains(text, "Project shared") {
+		strings.Contains(text, "Org draft") || !strings.Contains(text, "Project shared") || strings.Contains(text, "lookbehind") {
 		t.Fatalf("AGENTS.md:\n%s", text)
 	}
 	if r, err := Export(s, ExportOptions{Target: "agents", Check: true}); err != nil || len(r.Changes) != 0 {
 		t.Fatalf("check right after the export: %+v, %v", r.Changes, err)
+	}
+	// The user's disable list, like the user's sources, is the user's
+	// alone: the committed file stays as a teammate's export writes it.
+	if err := os.WriteFile(filepath.Join(cfgHome, "lore", "config.yaml"), []byte("disable: ["+idOrg+"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Export(s, ExportOptions{Target: "agents", Check: true}); err != nil || len(r.Changes) != 0 {
+		t.Fatalf("check with the user's disable list: %+v, %v", r.Changes, err)
 	}
 }
 

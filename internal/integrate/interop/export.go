@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -108,11 +109,13 @@ func PlanExport(root, target string, items []*markdown.Item) (Export, error) {
 	return e, nil
 }
 
-// liveItems returns the items injectable without drafts, by path.
+// liveItems returns the items injectable without drafts, by path, less
+// those no build compiles (compile.Rejected): what lint rejects reaches
+// no agent's committed file either.
 func liveItems(items []*markdown.Item) []*markdown.Item {
 	var live []*markdown.Item
 	for _, it := range items {
-		if it.Injectable(false) {
+		if it.Injectable(false) && compile.Rejected(it) == nil {
 			live = append(live, it)
 		}
 	}
