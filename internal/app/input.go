@@ -64,28 +64,35 @@ type Scopes struct {
 	// must not stop every repository's build and switch off its guards.
 	// The commands that compile report it as a skipped file.
 	UserErr error
+	// ConfigErr names a key of the project's config that no setting has:
+	// Config holds every other key, and the commands that compile go on
+	// with it and report the key (lint fails on it), so a typo does not
+	// leave the repository without its deny guards.
+	ConfigErr error
 }
 
 // LoadScopes reads the project's and the user's config and resolves the
 // stores they name. A source never fetched is a store with no folder. A
-// user's config that cannot be used is left out (Scopes.UserErr).
+// user's config that cannot be used is left out (Scopes.UserErr), and a
+// project config's unknown key is reported (Scopes.ConfigErr).
 func LoadScopes(s *gitstore.Store) (Scopes, error) {
-	cfg, err := s.Config()
-	if err != nil {
-		return Scopes{Config: cfg}, err
+	cfg, cfgErr := s.Config()
+	if !config.Usable(cfgErr) {
+		return Scopes{Config: cfg}, cfgErr
 	}
 	var user, userConfig string
 	var userStat manifest.Stat
 	var uc config.User
+	var userErr error
 	if user = compile.UserDir(); user != "" {
 		userConfig = filepath.Join(user, "config.yaml")
 		userStat = manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
-		if uc, err = readUserConfig(userConfig); err != nil {
+		if uc, userErr = readUserConfig(userConfig); userErr != nil {
 			uc = config.User{}
 		}
 	}
 	cfg.Sources, cfg.Disable = config.Merge(cfg, uc)
-	sc := Scopes{Config: cfg, UserErr: err}
+	sc := Scopes{Config: cfg, UserErr: userErr, ConfigErr: cfgErr}
 	if root := sources.Root(); root != "" {
 		for _, src := range cfg.Sources {
 			dir := sources.Dir(root, src)
@@ -178,8 +185,10 @@ func baseInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
 	in.Config = sc.Config
 	in.Learnings, _ = os.ReadFile(s.Path(in.Config.Learnings)) // none or unreadable: no recent learnings at SessionStart
 	in.Skills, errs = loadSkills(s)
-	if sc.UserErr != nil {
-		errs = append(errs, sc.UserErr)
+	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
 	in.Stores = slices.Clone(sc.Stores)
 	return in, errs

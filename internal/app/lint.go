@@ -81,7 +81,7 @@ func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
 // and never fails this project's lint, unless --strict.
 func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 	own, err := s.Config()
-	if err != nil {
+	if !config.Usable(err) {
 		return nil, nil // the project's own findings name it
 	}
 	sc, err := LoadScopes(s)

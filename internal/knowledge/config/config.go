@@ -6,9 +6,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -112,6 +112,10 @@ type Error struct {
 	Line int
 	Key  string
 	Msg  string
+	// Unknown says the problem is only a key no setting has: the Config
+	// returned with it holds every other key, for the commands that go on
+	// without the unknown one (Parse).
+	Unknown bool
 }
 
 func (e *Error) Error() string {
@@ -121,21 +125,43 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, e.Msg)
 }
 
+// Usable says whether the Config Parse returned with err holds the file's
+// settings: err is nil, or names only an unknown key.
+func Usable(err error) bool {
+	var ce *Error
+	return err == nil || errors.As(err, &ce) && ce.Unknown
+}
+
 var lineRe = lazyre.New(`line (\d+): `)
 
 // Parse reads config.yaml over the defaults. Unknown keys are errors so a
-// typo does not silently fall back to a default.
+// typo does not silently fall back to a default; the error is then an
+// Error with Unknown set, and the Config returned holds every other key:
+// a build goes on with it (and says so) rather than leave the repository
+// without its deny guards over a typo.
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
 	if len(bytes.TrimSpace(data)) == 0 {
 		return c, nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) { // EOF: only comments
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return c, decodeError(path, err)
 	}
-	return c, c.validate(path, data)
+	if len(doc.Content) == 0 { // only comments
+		return c, nil
+	}
+	if err := doc.Decode(&c); err != nil {
+		return c, decodeError(path, err)
+	}
+	if err := c.validate(path, data); err != nil {
+		return c, err
+	}
+	if err := unknownKey(&doc, reflect.TypeFor[Config]()); err != nil {
+		err.Path, err.Unknown = path, true
+		return c, err
+	}
+	return c, nil
 }
 
 func (c Config) validate(path string, data []byte) error {
