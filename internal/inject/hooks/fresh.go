@@ -274,8 +274,23 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 			return match.Decision{}, false
 		}
 	}
-	defer h.release(m)
 	d, why := h.check(m, f)
+	if why != "" && h.guardChanged(d) {
+		// A deny or a hold must not be dropped for a change a running
+		// build (the post-checkout hook's, another call's) is about to
+		// compile: wait for that build, as a call without a manifest does.
+		if done, _ := h.rebuild(callWait, true); done {
+			if again, why2 := h.openChecked(false); why2 == "" {
+				h.release(m)
+				m = again
+				h.note("manifest %s: a changed deny or hold waited for the build", why)
+				d, why = h.check(m, f)
+			} else if again != nil {
+				h.release(again)
+			}
+		}
+	}
+	defer h.release(m)
 	switch {
 	case why == "":
 		return d, true
@@ -284,6 +299,19 @@ func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (ma
 		return match.Decision{}, false
 	}
 	return h.withoutChanged(d), true
+}
+
+// guardChanged says whether a picked deny or hold comes from a file that
+// changed since the build.
+func (h *handler) guardChanged(d match.Decision) bool {
+	for _, r := range d.Injected {
+		if r.Deny || r.Hold {
+			if p, err := r.Changed(h.root); err != nil || p != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rebuildFor rebuilds the manifest a decision found corrupt or stale (why)

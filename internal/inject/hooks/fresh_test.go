@@ -10,6 +10,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
 // fakeLore puts on PATH a lore that records each run (arguments and the
@@ -220,5 +225,78 @@ func TestLargeStoreCallDoesNotWait(t *testing.T) {
 				t.Errorf("large %v: said %v, waited %v:\n%s", large, said, waited, log)
 			}
 		})
+	}
+}
+
+// A deny whose file changed while a build is running (lore's own
+// post-checkout hook, right after a git checkout) is not dropped: the call
+// waits for that build and denies with the new text.
+func TestChangedDenyWaitsForTheRunningBuild(t *testing.T) {
+	root := repo(t, testItems)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
+	lock, err := os.OpenFile(filepath.Join(root, ".lore/cache/build.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if !tryLock(lock) {
+		t.Fatal("the build lock is taken already")
+	}
+	p := filepath.Join(root, ".lore/pitfalls/PF-0001-force-push.md")
+	old, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0) // in place: no folder changes
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(bytes.Replace(old, []byte("--force-with-lease."), []byte("--force-with-lease on your own branch."), 1))
+	f.Close()
+	built := make(chan struct{})
+	go func() { // the running build: it compiles the edit, then lets go of the lock
+		defer close(built)
+		time.Sleep(100 * time.Millisecond)
+		rebuildIn(t, root)
+		lock.Close()
+	}()
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "git push --force origin main"))
+	<-built
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "on your own branch") {
+		t.Errorf("want the deny with its new text: %s", out)
+	}
+}
+
+// rebuildIn compiles the item files of the repository at root into its
+// manifest, as lore build would.
+func rebuildIn(t *testing.T, root string) {
+	paths, err := filepath.Glob(filepath.Join(root, ".lore", "*", "*.md"))
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	var items []*markdown.Item
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		it, perr := markdown.Parse(filepath.ToSlash(rel), data)
+		if err != nil || perr != nil {
+			t.Error(err, perr)
+			return
+		}
+		items = append(items, it)
+	}
+	snap := compile.TakeSnapshot(root, nil, config.Default().Learnings)
+	src, _ := compile.Compile(compile.Input{Items: items, Config: config.Default(), Snapshot: snap})
+	data, err := manifest.Build(src)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(root, ".lore", "cache", "manifest"), data, 0o644); err != nil {
+		t.Error(err)
 	}
 }
