@@ -108,6 +108,23 @@ func (r *gitRepo) hookTool(tool string, input map[string]string) string {
 	return string(out)
 }
 
+// prompt runs UserPromptSubmit in a new session and returns its answer.
+func (r *gitRepo) prompt(text string) string {
+	r.t.Helper()
+	r.n++
+	in, _ := json.Marshal(map[string]any{
+		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.Dir,
+		"hook_event_name": "UserPromptSubmit", "prompt": text,
+	})
+	cmd := exec.Command("lore", "hook", "claude", "UserPromptSubmit")
+	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.env, strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		r.t.Fatalf("hook: %v", err)
+	}
+	return string(out)
+}
+
 // expect checks that the call injects want (the fix of the current file)
 // and none of the stale fixes.
 func (r *gitRepo) expect(command, want string, stale ...string) {
@@ -145,6 +162,19 @@ func TestFreshAfterAmend(t *testing.T) {
 	r.Git("rm", "-q", frobFile)
 	r.Git("commit", "-q", "--amend", "--allow-empty", "-m", "no frob after all")
 	r.expect("frobnicate all", "", v1)
+}
+
+// A lesson a person edits in place between turns (an editor that writes
+// in place changes no folder) counts from the next prompt, even when
+// only its new triggers match the call.
+func TestFreshAfterInPlaceEditAtThePrompt(t *testing.T) {
+	r := newGitRepo(t)
+	r.Write(frobFile, frob(v1))
+	r.Commit("", "frob")
+	r.expect("frobnicate all", v1)
+	r.Write(frobFile, strings.Replace(frob(v2), `'\bfrobnicate\b'`, `'\bfrob(nicate|ulate)\b'`, 1)) // os.WriteFile: same inode
+	r.prompt("the deploy failed again, go on")
+	r.expect("frobulate all", v2, v1)
 }
 
 func TestFreshAfterStash(t *testing.T) {

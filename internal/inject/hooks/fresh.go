@@ -258,8 +258,9 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 // changed since the build (an edit in place, which the folder checks
 // cannot see), it rebuilds and runs f again, once; items whose files still
 // differ are left out. ok is false when there is nothing to answer from.
-func (h *handler) decide(f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, bool) {
-	m, stale := h.load(callWait, false)
+// every: stat every item file first (load), as a user prompt does.
+func (h *handler) decide(every bool, f func(*manifest.Manifest) (match.Decision, error)) (match.Decision, bool) {
+	m, stale := h.load(callWait, every)
 	if m == nil {
 		return match.Decision{}, false
 	}

@@ -359,7 +359,11 @@ func (h *handler) userPrompt(in *input, sess *session) reply {
 	}
 	seen := seenFunc(sess)
 	h.led = &ledger.Entry{Event: ledger.Prompt} // kept when the prompt showed or dropped items
-	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
+	// A prompt stats every item file, as SessionStart does: a lesson a
+	// person edited in place between turns (an editor that writes in
+	// place changes no folder), even one whose new triggers the old
+	// manifest would never match, counts from the next prompt.
+	d, ok := h.decide(true, func(m *manifest.Manifest) (match.Decision, error) {
 		return match.DecidePrompt(m, prompt, recent, seen)
 	})
 	if !ok {
@@ -387,7 +391,7 @@ func (h *handler) toolUse(ev Event, in *input, cwd string, sess *session) reply 
 	prompt, recent := lastPrompts(sess)
 	c := match.Call{Tool: tc.Tool, Command: tc.Command, Prompt: prompt, Recent: recent}
 	seen := seenFunc(sess)
-	d, ok := h.decide(func(m *manifest.Manifest) (match.Decision, error) {
+	d, ok := h.decide(false, func(m *manifest.Manifest) (match.Decision, error) {
 		return h.decideCall(m, &tc, c, cwd, seen)
 	})
 	if !ok {
