@@ -1,6 +1,10 @@
 package scan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lore-agents/lore/internal/inject/match"
+)
 
 // Kind is what an event in a transcript is.
 type Kind uint8
@@ -25,26 +29,13 @@ type Event struct {
 	Timeout bool   // the result says the call timed out or was interrupted
 }
 
-// toolNames maps agent tool names to lore's vocabulary (docs/clients.md, Tool
-// names).
-var toolNames = map[string]string{
-	"shell": "Bash", "local_shell": "Bash", "local_shell_call": "Bash", "exec_command": "Bash",
-	"shell_command": "Bash", "container.exec": "Bash", "run_shell_command": "Bash", "bash": "Bash",
-	"apply_patch": "Edit", "replace": "Edit", "edit": "Edit", "MultiEdit": "Edit", "edit_file": "Edit",
-	"read_file": "Read", "read_many_files": "Read", "view": "Read",
-	"write_file": "Write", "create_file": "Write",
-	"glob": "Glob", "list_directory": "Glob",
-	"search_file_content": "Grep", "grep": "Grep", "grep_search": "Grep",
-	"web_fetch": "WebFetch", "google_web_search": "WebSearch",
-}
-
 // NormalizeTool returns lore's name for an agent's tool name.
 func NormalizeTool(name string) string {
 	name = strings.TrimSpace(name)
-	if n, ok := toolNames[name]; ok {
+	if n := match.Tool(name); n != name {
 		return n
 	}
-	if n, ok := toolNames[strings.ToLower(name)]; ok {
+	if n := match.Tool(strings.ToLower(name)); n != strings.ToLower(name) {
 		return n
 	}
 	return name

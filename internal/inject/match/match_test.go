@@ -265,3 +265,23 @@ func FuzzSimpleCommands(f *testing.F) {
 		}
 	})
 }
+
+// An item that names another client's tool (Gemini CLI's shell, Codex's)
+// is bucketed and matched as lore's, so it fires on every client's calls.
+func TestOtherClientsToolNames(t *testing.T) {
+	for name, want := range map[string]string{"run_shell_command": "Bash", "shell": "Bash", "exec_command": "Bash",
+		"apply_patch": "Edit", "replace": "Edit", "read_file": "Read", "write_file": "Write", "grep_search": "Grep",
+		"bash": "Bash", "MultiEdit": "Edit", "web_fetch": "WebFetch", "mcp__db__query": "mcp__db__query"} {
+		if got := Tool(name); got != want {
+			t.Errorf("Tool(%q) = %q, want %q", name, got, want)
+		}
+	}
+	gem := bash("G", 7, `\bblack\b`)
+	gem.Triggers.Tools = []string{"run_shell_command"}
+	m := build(t, defaults, gem)
+	for _, tool := range []string{"Bash", "run_shell_command"} {
+		if got, err := Decide(m, Call{Tool: tool, Command: "black app"}, nil); err != nil || ids(got.Injected) != "G" {
+			t.Errorf("%s call: %s, %v", tool, ids(got.Injected), err)
+		}
+	}
+}

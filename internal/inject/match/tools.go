@@ -19,7 +19,11 @@ const PromptBucket = "#prompt"
 const OtherBucket = "*"
 
 // Tool returns lore's spelling of a tool name: the known tools whatever
-// their case, MultiEdit as Edit, others as given. (A loop, not a map: a
+// their case, MultiEdit as Edit, the other clients' names for them
+// (docs/clients.md, Tool names: Codex's shell, Gemini CLI's
+// run_shell_command, ...) as lore's, others as given. An item's triggers
+// and a call's tool go through it alike, so a lesson that names Gemini's
+// shell fires on every client's. (A loop and a switch, not a map: a
 // package-level map is built at init, on every hook call.)
 func Tool(name string) string {
 	if strings.EqualFold(name, "MultiEdit") {
@@ -29,6 +33,24 @@ func Tool(name string) string {
 		if strings.EqualFold(name, t) {
 			return t
 		}
+	}
+	switch name {
+	case "shell", "local_shell", "local_shell_call", "exec_command", "shell_command", "container.exec", "run_shell_command":
+		return "Bash"
+	case "apply_patch", "replace", "edit_file":
+		return "Edit"
+	case "read_file", "read_many_files", "view":
+		return "Read"
+	case "write_file", "create_file":
+		return "Write"
+	case "list_directory":
+		return "Glob"
+	case "search_file_content", "grep_search":
+		return "Grep"
+	case "web_fetch":
+		return "WebFetch"
+	case "google_web_search":
+		return "WebSearch"
 	}
 	return name
 }
