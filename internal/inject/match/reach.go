@@ -61,9 +61,13 @@ func ContentUnreachable(tools, content []string) string {
 }
 
 // Never says why an item can never fire ("" when it can): content on tools
-// that add no text, or a best score under the threshold.
+// that add no text, an unless that vetoes every call its commands match,
+// or a best score under the threshold.
 func Never(t manifest.Triggers, priority int, threshold float64) string {
 	if why := ContentUnreachable(t.Tools, t.Content); why != "" {
+		return why
+	}
+	if why := VetoedAlways(t); why != "" {
 		return why
 	}
 	return ShapeOf(t).Unreachable(priority, threshold)

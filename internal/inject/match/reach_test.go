@@ -122,3 +122,46 @@ func TestContentUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// VetoedAlways is sure or silent: it says an item is dead only when every
+// call its commands match holds a text an unless pattern matches anywhere.
+func TestVetoedAlways(t *testing.T) {
+	for _, tc := range []struct {
+		commands, unless []string
+		paths            []string
+		dead             bool
+	}{
+		{[]string{`\bmypy\b`}, []string{`mypy`}, nil, true},
+		{[]string{`\bmypy\b`}, []string{`.`}, nil, true},
+		{[]string{`\bmypy\b`}, []string{`x*`}, nil, true}, // matches the empty text
+		{[]string{`\bmypy\b`}, []string{`--strict`, `my`}, nil, true},
+		{[]string{`\bmypy\b`}, []string{`--strict`}, nil, false},
+		{[]string{`\bmypy\b`}, []string{`^mypy`}, nil, false},            // an anchor may fail in a longer command
+		{[]string{`\bmypy\b`}, []string{`\bmypy\b`}, nil, false},         // so may a word boundary
+		{[]string{`(?i)\bmypy\b`}, []string{`mypy`}, nil, false},         // MYPY fires
+		{[]string{`(?i)\bmypy\b`}, []string{`(?i)mypy`}, nil, true},      // any case is vetoed
+		{[]string{`\bMyPy\b`}, []string{`mypy`}, nil, false},             // the call says MyPy
+		{[]string{`\bmypy\b`, `\bruff\b`}, []string{`mypy`}, nil, false}, // ruff still fires
+		{[]string{`\bmypy\b`}, []string{`mypy`}, []string{"**/*.py"}, false},
+		{[]string{`\bmypy\b`}, nil, nil, false},
+	} {
+		trig := manifest.Triggers{Tools: []string{"Bash"}, Commands: tc.commands, Unless: tc.unless, Paths: tc.paths}
+		got := VetoedAlways(trig)
+		if (got != "") != tc.dead {
+			t.Errorf("commands %q unless %q paths %q: %q, want dead %v", tc.commands, tc.unless, tc.paths, got, tc.dead)
+		}
+		// The matcher is the oracle: a dead item fires on none of these.
+		m := build(t, defaults, manifest.Item{ID: "V", Status: "active", Priority: 7, Confidence: 1, Triggers: trig, Text: "v"})
+		fired := false
+		for _, cmd := range []string{"mypy app", "MYPY src", "cd api && python -m mypy .", "MyPy x", "ruff check ."} {
+			d, err := Decide(m, Call{Tool: "Bash", Command: cmd}, nil)
+			fired = fired || err == nil && len(d.Injected) > 0
+		}
+		if tc.dead && fired {
+			t.Errorf("commands %q unless %q: said dead, but fired", tc.commands, tc.unless)
+		}
+	}
+	if why := Never(manifest.Triggers{Tools: []string{"Bash"}, Commands: []string{`\bmypy\b`}, Unless: []string{`mypy`}}, 7, 0.7); !strings.Contains(why, "unless `mypy`") {
+		t.Errorf("Never: %q", why)
+	}
+}

@@ -90,6 +90,10 @@ func Edits(tool string) bool {
 	return false
 }
 
+// HasPath reports whether calls of the tool name a file path that paths
+// triggers are matched on.
+func HasPath(tool string) bool { return targetKind(Tool(tool)) == targetFile }
+
 // HasTarget reports whether calls of the tool have a command or a path to
 // match (docs/design.md, Matching and scoring); calls of other tools need none
 // read.

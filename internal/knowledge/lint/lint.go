@@ -14,9 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -284,6 +286,12 @@ func breadth(it *markdown.Item, threshold float64) []Finding {
 	}
 	if why := match.ContentUnreachable(t.Tools, t.Content); why != "" {
 		out = append(out, warn("triggers.content", "%s", why))
+	}
+	if why := match.VetoedAlways(manifest.Triggers{Commands: t.Commands, Unless: t.Unless, Paths: t.Paths, Content: t.Content}); why != "" {
+		out = append(out, warn("triggers.unless", "%s", why))
+	}
+	if len(t.Paths) > 0 && len(t.Commands)+len(t.Content) == 0 && len(t.Tools) > 0 && !slices.ContainsFunc(t.Tools, match.HasPath) {
+		out = append(out, warn("triggers.paths", "paths are matched on the path a file tool names, and tools %v names none: on their calls the item is injected by its tool alone, every call; add commands, or name file tools, e.g. [Read, Edit, Write]", t.Tools))
 	}
 	if len(t.Tools) > 0 && !targets && (band == "critical" || band == "high") {
 		out = append(out, warn("triggers.tools", "a %s item with tools but no commands or paths is injected on every %s call; add commands or paths, or lower its priority", band, strings.Join(t.Tools, "/")))
