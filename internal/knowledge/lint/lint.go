@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -237,6 +239,33 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 	out = append(out, Triggers(it, cfg.Inject.Threshold)...)
 	if w, ok := refNameMismatch(it); ok {
 		out = append(out, w)
+	}
+	out = append(out, misspeltKeys(it)...)
+	return out
+}
+
+// misspeltKeys warns of a top-level key lore does not read that is one or
+// two letters from one it does (prority, trigger, Title): the item acts
+// as if it were not there, a medium item or one delivered at session
+// start, without a word. Other unknown keys are kept quietly: imports and
+// teams add their own.
+func misspeltKeys(it *markdown.Item) []Finding {
+	var out []Finding
+	for _, k := range it.Keys() {
+		if slices.Contains(markdown.Keys, k) {
+			continue
+		}
+		for _, known := range markdown.Keys {
+			most := 1
+			if len(known) > 5 {
+				most = 2
+			}
+			if d := levenshtein.ComputeDistance(strings.ToLower(k), known); d <= most && len(k) >= 3 {
+				out = append(out, Finding{Path: it.Path, Line: it.KeyLine(k), Key: k, Severity: Warning,
+					Msg: fmt.Sprintf("not a key lore reads, so the item acts without it: did you mean %s?", known)})
+				break
+			}
+		}
 	}
 	return out
 }

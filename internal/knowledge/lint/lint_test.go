@@ -232,3 +232,20 @@ func TestStrayTempFilesAreErrors(t *testing.T) {
 		t.Fatalf("got %v", fs)
 	}
 }
+
+// A key one or two letters from one lore reads is a typo the item would
+// act without; other unknown keys (an import's, a team's) pass quietly.
+func TestMisspeltKeys(t *testing.T) {
+	extra := "prority: high\ntrigger:\n  tools: [Bash]\nTitle: x\ndescription: an import's own key\nowner: platform\n"
+	fs := Check(Store{Items: []File{{".lore/lessons/a.md", []byte(item("01JQ1000000000000000000000", "lesson", "", extra, "## Fix\nDo it.\n"))}}})
+	got := map[string]string{}
+	for _, f := range fs {
+		if strings.HasPrefix(f.Msg, "not a key lore reads") {
+			got[f.Key] = fmt.Sprintf("%d %s", f.Line, f.Msg[strings.LastIndex(f.Msg, " ")+1:])
+		}
+	}
+	want := map[string]string{"prority": "6 priority?", "trigger": "7 triggers?", "Title": "9 title?"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("misspelt keys %v, want %v (all findings %v)", got, want, fs)
+	}
+}

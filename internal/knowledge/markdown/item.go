@@ -326,6 +326,11 @@ func (it *Item) decode() {
 	}
 }
 
+// Keys are the top-level frontmatter keys lore reads (docs/design.md,
+// Frontmatter); an item may carry others, which rewrites keep.
+var Keys = []string{"id", "kind", "title", "status", "priority", "confidence", "form", "ref", "scope",
+	"enforce", "tags", "supersedes", "created", "updated", "triggers", "source", "examples"}
+
 // decodeKey decodes the value of one frontmatter key.
 func (it *Item) decodeKey(key string, v *yaml.Node) {
 	if p := it.stringField(key); p != nil {
