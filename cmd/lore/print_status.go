@@ -12,6 +12,15 @@ import (
 // Line is the status in one line, for a status bar.
 func statusLine(r *app.StatusReport) string {
 	parts := []string{fmt.Sprintf("%d active", r.Active)}
+	// The other stores by file count, as the full status names them: a
+	// project whose lessons live in its organisation's store is not empty.
+	for _, st := range r.Stores {
+		if !st.Copy {
+			parts = append(parts, st.Name+" not synced")
+			continue
+		}
+		parts = append(parts, st.Name+" "+plural(st.Files, "file"))
+	}
 	if n := len(r.Drafts); n > 0 {
 		parts = append(parts, plural(n, "draft"))
 	}
@@ -100,13 +109,17 @@ func printStatusCounts(w io.Writer, r *app.StatusReport) {
 		fmt.Fprintf(w, "%-10s %3d  (%s)\n", k+"s", total, countList(r.Counts[k]))
 	}
 	for _, st := range r.Stores {
+		name := st.Name
+		if st.Scope != st.Name {
+			name += " (" + st.Scope + ")"
+		}
 		switch {
 		case !st.Copy:
-			fmt.Fprintf(w, "%s (%s): no copy here, its items reach no agent: lore sync\n", st.Name, st.Scope)
+			fmt.Fprintf(w, "%s: no copy here, its items reach no agent: lore sync\n", name)
 		case st.Commit != "":
-			fmt.Fprintf(w, "%s (%s): %d item files at %.12s: lore list shows them\n", st.Name, st.Scope, st.Files, st.Commit)
+			fmt.Fprintf(w, "%s: %s at %.12s: lore list shows them\n", name, plural(st.Files, "item file"), st.Commit)
 		default:
-			fmt.Fprintf(w, "%s (%s): %d item files: lore list shows them\n", st.Name, st.Scope, st.Files)
+			fmt.Fprintf(w, "%s: %s: lore list shows them\n", name, plural(st.Files, "item file"))
 		}
 	}
 	if r.Errors > 0 {

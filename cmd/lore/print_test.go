@@ -23,6 +23,11 @@ func TestStatusLine(t *testing.T) {
 	if got, want := statusLine(r), "lore: 3 active · 2 drafts · aggregate 1"; got != want {
 		t.Errorf("line %q, want %q", got, want)
 	}
+	// A project whose lessons live in its organisation's store.
+	r = &app.StatusReport{Stores: []app.StoreFiles{{Name: "acme", Scope: "org", Files: 9900, Copy: true}, {Name: "platform", Scope: "org"}}}
+	if got, want := statusLine(r), "lore: 0 active · acme 9900 files · platform not synced"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
 }
 
 // TestPrintStatusStores: a project with no items of its own whose
@@ -33,12 +38,12 @@ func TestPrintStatusStores(t *testing.T) {
 	printStatus(&b, &app.StatusReport{Stores: []app.StoreFiles{
 		{Name: "acme", Scope: "org", Files: 9900, Commit: "0123456789abcdef0123456789abcdef01234567", Copy: true},
 		{Name: "platform", Scope: "org"},
-		{Name: "user", Scope: "user", Files: 2, Copy: true},
+		{Name: "user", Scope: "user", Files: 1, Copy: true},
 	}})
 	want := "no items in this repository yet: lore add, or lore scan\n" +
 		"acme (org): 9900 item files at 0123456789ab: lore list shows them\n" +
 		"platform (org): no copy here, its items reach no agent: lore sync\n" +
-		"user (user): 2 item files: lore list shows them\n"
+		"user: 1 item file: lore list shows them\n"
 	if got := b.String(); got != want {
 		t.Errorf("status:\n%s\nwant:\n%s", got, want)
 	}
