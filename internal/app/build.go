@@ -54,7 +54,7 @@ func (b Built) Notes() []string {
 	for _, n := range []struct {
 		v    int
 		what string
-	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "org or user items shadowed by the project"}, {r.Disabled, "org or user items disabled by config"},
+	}{{len(r.Excluded) - unsafe, "excluded for errors"}, {unsafe, "left out for safety (see lore lint)"}, {r.Inactive, "not injectable by status"}, {r.LowConf, "below inject.minConfidence"}, {r.Shadowed, "org or user items shadowed by an earlier item of the same id"}, {r.Disabled, "org or user items disabled by config"},
 		{r.AlwaysOn, "without triggers, delivered at session start"}, {r.Dead, "that can never fire (lore list says why)"}} {
 		if n.v > 0 {
 			notes = append(notes, fmt.Sprintf("%d %s", n.v, n.what))

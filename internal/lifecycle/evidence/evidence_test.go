@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/inject/ledger"
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
@@ -246,5 +247,19 @@ func TestReplay(t *testing.T) {
 	}
 	if n.Fires != 0 || n.Contexts != 0 || len(n.Examples) != 0 {
 		t.Errorf("npm: %+v", n)
+	}
+}
+
+// An org item whose id the project's item has (shadowed: it never
+// reaches the agent) is not credited with the project item's firings.
+func TestStatsCreditsTheItemThatFired(t *testing.T) {
+	org := lesson(t, pytestID, "active", `^pytest\b`)
+	org.Path = "acme:lessons/pytst.md"
+	fired := entry("c1", "aaaa", promote.Add(time.Hour))
+	fired.Injected = []string{pytestID}
+	r, _ := statsOf(t, Input{Items: []*markdown.Item{lesson(t, pytestID, "active", `^pytest\b`)},
+		Stores: []compile.Store{{Scope: compile.Org, Name: "acme", Items: []*markdown.Item{org}}}, Ledger: []ledger.Entry{fired}})
+	if len(r.Items) != 1 || r.Items[0].Origin != "project" || *r.Items[0].Fired != 1 {
+		t.Errorf("items %+v: want the project's lesson alone, fired once", r.Items)
 	}
 }

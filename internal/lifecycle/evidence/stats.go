@@ -105,6 +105,7 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 	r := Report{Calls: cs.calls, Deliveries: map[string]int{}, Dead: []string{}, Items: []ItemStats{}}
 	r.summary(in, lf)
 	set := compile.Settings(in.Config)
+	seen := map[string]bool{} // ids an earlier item has
 	for i, it := range all {
 		d := m.Delivery(it, set)
 		if it.Injectable(false) {
@@ -113,7 +114,12 @@ func Stats(in Input, ids map[string]bool) (Report, error) {
 				r.Dead = append(r.Dead, it.ID)
 			}
 		}
-		if len(ids) > 0 && !ids[it.ID] || !it.Injectable(true) {
+		// The ledger names ids: an item whose id an earlier one has (an
+		// org copy the project's shadows) never fired, and its id's
+		// firings are the earlier item's.
+		shadow := seen[it.ID]
+		seen[it.ID] = true
+		if shadow || len(ids) > 0 && !ids[it.ID] || !it.Injectable(true) {
 			continue
 		}
 		s := itemStats(in, it, d, lf, cs)
