@@ -99,7 +99,7 @@ func (one *SyncedSource) fetch(ctx context.Context, root string, src config.Sour
 	f, err := sources.Fetch(ctx, root, src, wait)
 	one.Commit, one.Fetched, one.Changed, one.Busy = f.State.Commit, f.State.Fetched, f.Changed, f.Busy
 	if err != nil {
-		one.Error = err.Error()
+		one.Error = sources.Reason(one.Name, err)
 	}
 }
 
@@ -109,7 +109,7 @@ func (one *SyncedSource) fetch(ctx context.Context, root string, src config.Sour
 func (one *SyncedSource) check(ctx context.Context, src config.Source) {
 	st, err := sources.ReadState(one.Dir)
 	if err != nil {
-		one.Error = err.Error()
+		one.Error = sources.Reason(one.Name, err)
 		return
 	}
 	one.Commit, one.Fetched = st.Commit, st.Fetched
@@ -117,7 +117,7 @@ func (one *SyncedSource) check(ctx context.Context, src config.Source) {
 	defer cancel()
 	rem := sources.ListRemote(ctx, src)
 	if rem.Err != nil {
-		one.Error = rem.Err.Error()
+		one.Error = sources.Reason(one.Name, rem.Err)
 		return
 	}
 	one.Remote = rem.Commit

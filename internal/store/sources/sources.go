@@ -162,7 +162,7 @@ func Fetch(ctx context.Context, root string, s config.Source, wait bool) (Fetche
 	had := f.State.Commit != "" && isDir(filepath.Join(f.Dir, f.State.Commit))
 	commit, err := fetch(ctx, f.Dir, s, f.State.Commit)
 	if err != nil {
-		f.State.Error = err.Error()
+		f.State.Error = Reason(s.Name, err)
 	} else {
 		f.Changed = commit != f.State.Commit || !had
 		f.State.Commit, f.State.Fetched, f.State.Error = commit, f.State.Attempted, ""
@@ -175,6 +175,12 @@ func Fetch(ctx context.Context, root string, s config.Source, wait bool) (Fetche
 	}
 	prune(f.Dir, f.State.Commit)
 	return f, err
+}
+
+// Reason is a fetch's error as a source's own line says it: without the
+// "sources: <name>: " the line already names.
+func Reason(name string, err error) string {
+	return strings.TrimPrefix(strings.TrimPrefix(err.Error(), "sources: "), name+": ")
 }
 
 // fetch returns the commit the remote ref names, cloned into dir/<commit>
