@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -81,11 +82,30 @@ func resolvers(q string) []func(*markdown.Item) bool {
 }
 
 // resolveIn loads the store's items and resolves q among them; files that
-// cannot be parsed come back as skipped, whatever the outcome.
+// cannot be parsed come back as skipped, whatever the outcome. An item of
+// another scope that q names is an error saying whose it is: a command
+// that changes an item changes the project's alone.
 func resolveIn(s *gitstore.Store, q string) (*markdown.Item, []error, error) {
 	items, skipped := s.Load()
 	it, err := Resolve(items, q)
+	if errors.Is(err, ErrNotFound) {
+		if _, all, _, lerr := allItems(s); lerr == nil {
+			if other, oerr := Resolve(all, q); oerr == nil {
+				err = fmt.Errorf("%s is not this repository's item: %s (promote, archive and reject change the project's items only)", other.Path, whose(other.Path))
+			}
+		}
+	}
 	return it, skipped, err
+}
+
+// whose says whose store an org or user item's path is in, and where to
+// change it.
+func whose(p string) string {
+	name, _, _ := strings.Cut(p, ":")
+	if name == config.UserName {
+		return "it is in your own store (" + compile.UserDir() + "): edit the file there"
+	}
+	return "it is " + name + "'s: change it in " + name + "'s repository"
 }
 
 // Field is one frontmatter key with its value on one line.

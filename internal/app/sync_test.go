@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -610,5 +611,24 @@ func TestShowOneIDInTwoSources(t *testing.T) {
 	}
 	if r, err := Show(s, "mine:lessons/plan.md"); err != nil || r.Delivery.Kind != compile.Never || !strings.Contains(r.Delivery.Reason, "shadowed by acme:lessons/plan.md") {
 		t.Errorf("show mine's copy: %+v, %v", r.Delivery, err)
+	}
+}
+
+// A command that changes an item, given an org item, says whose it is
+// rather than that nothing matches.
+func TestPromoteOfAnOrgItemSaysWhose(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "")
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []func(*gitstore.Store, string) (Change, error){Archive, Reject} {
+		if _, err := f(s, "acme:lessons/draft.md"); err == nil || !strings.HasPrefix(err.Error(), "acme:lessons/draft.md is not this repository's item: it is acme's: change it in acme's repository") {
+			t.Errorf("%v", err)
+		}
+	}
+	if _, err := Archive(s, "no-such-item"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown item: %v", err)
 	}
 }
