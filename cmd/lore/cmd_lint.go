@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -66,17 +68,26 @@ func printAnnotations(g *Globals, r app.LintReport) {
 		if f.Severity == lint.Warning {
 			level = "warning"
 		}
-		props := "file=" + ghProperty(f.Path)
-		if f.Line > 0 {
-			props += fmt.Sprintf(",line=%d", f.Line)
-		}
-		if f.Col > 0 {
-			props += fmt.Sprintf(",col=%d", f.Col)
-		}
+		title, msg := "lore lint", f.Msg
 		if f.Key != "" {
-			props += ",title=" + ghProperty("lore lint: "+f.Key)
+			title += ": " + f.Key
 		}
-		fmt.Fprintf(g.Stdout, "::%s %s::%s\n", level, props, ghData(f.Msg))
+		// GitHub attaches an annotation to a file of the repository; an
+		// org store's file (acme:lessons/x.md) or the user's config is not
+		// one, so the message names it and the annotation stays unattached.
+		var props string
+		if manifest.Origin(f.Path) == "" && !filepath.IsAbs(f.Path) {
+			props = "file=" + ghProperty(f.Path) + ","
+			if f.Line > 0 {
+				props += fmt.Sprintf("line=%d,", f.Line)
+			}
+			if f.Col > 0 {
+				props += fmt.Sprintf("col=%d,", f.Col)
+			}
+		} else {
+			msg = f.String()
+		}
+		fmt.Fprintf(g.Stdout, "::%s %stitle=%s::%s\n", level, props, ghProperty(title), ghData(msg))
 	}
 	if len(r.Findings) > 0 {
 		fmt.Fprintf(g.Stderr, "lint: %d error(s), %d warning(s)\n", r.Errors, r.Warnings)
