@@ -136,7 +136,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		var perr *kong.ParseError
 		if errors.As(err, &perr) {
-			fmt.Fprintf(stderr, "lore: %v (see lore --help)\n", err)
+			// Named by the command the words reached, as a run's errors are.
+			cmd := ""
+			if perr.Context != nil && perr.Context.Selected() != nil {
+				cmd = perr.Context.Selected().Path()
+			}
+			if cmd == "" {
+				fmt.Fprintf(stderr, "lore: %v (see lore --help)\n", err)
+			} else {
+				fmt.Fprintf(stderr, "lore: %s: %v (see lore %s --help)\n", cmd, err, cmd)
+			}
 			return exitError
 		}
 		return exitCode(err, "", stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,23 @@ func TestAgesArgs(t *testing.T) {
 	t.Setenv("COMP_LINE", "lore ages ")
 	if _, ok := agesArgs([]string{"ages"}); ok {
 		t.Error("a shell completion request skipped kong")
+	}
+}
+
+// A flag error names the command the words reached and points at its own
+// help, as a run's errors do.
+func TestParseErrorsNameTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"add", "lesson", "X", "--bogus"}, "lore: add: unknown flag --bogus (see lore add --help)\n"},
+		{[]string{"match", "--command", "ls"}, "lore: match: missing flags: --tool=TOOL (see lore match --help)\n"},
+		{[]string{"--bogus"}, "lore: unknown flag --bogus (see lore --help)\n"},
+	} {
+		var stderr strings.Builder
+		if code := Main(tc.args, strings.NewReader(""), io.Discard, &stderr); code != exitError || stderr.String() != tc.want {
+			t.Errorf("lore %q: exit %d, stderr %q, want %q", tc.args, code, stderr.String(), tc.want)
+		}
 	}
 }

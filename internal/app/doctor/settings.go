@@ -158,7 +158,7 @@ func geminiTrust(root string, p Places, files []settingsFile) []Finding {
 	case level == "DO_NOT_TRUST":
 		return []Finding{{"gemini", Action, fmt.Sprintf("%s marks %s DO_NOT_TRUST: Gemini CLI ignores .gemini/settings.json here, so lore's hooks", p.GeminiTrusted, rule), geminiFix}}
 	}
-	return []Finding{{"gemini", Action, "Gemini CLI does not trust this folder yet: it ignores .gemini/settings.json here, so lore's hooks (a headless run exits 55)", geminiFix}}
+	return []Finding{{"gemini", Action, "Gemini CLI does not trust this folder yet: it ignores .gemini/settings.json here, so lore's hooks do not run (a headless run exits 55)", geminiFix}}
 }
 
 // folderTrustOff reports whether the settings turn Gemini CLI's folder
