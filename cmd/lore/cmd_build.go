@@ -34,7 +34,7 @@ func (c *BuildCmd) Run(g *Globals, s *gitstore.Store) error {
 	if !b.Wrote {
 		verb = "unchanged"
 	}
-	fmt.Fprintf(g.Stdout, "%s %s: %d items compiled", verb, lorepath.Manifest, r.Compiled)
+	fmt.Fprintf(g.Stdout, "%s %s: %s compiled", verb, lorepath.Manifest, plural(r.Compiled, "item"))
 	if b.Read < b.All {
 		fmt.Fprintf(g.Stdout, ", %d of %d item files unchanged", b.All-b.Read, b.All)
 	}

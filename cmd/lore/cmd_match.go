@@ -55,7 +55,9 @@ func printMatch(g *Globals, r app.Matched, all bool) {
 		target = r.Call.Path
 	}
 	fmt.Fprintf(w, "%s %s\n", match.Tool(r.Call.Tool), target)
-	fmt.Fprintf(w, "threshold %.2f, maxItems %d, budget %d bytes; %d of %d items considered\n",
+	// Considered counts what the manifest's index offered the hook for
+	// this tool and text; the lists below explain every item.
+	fmt.Fprintf(w, "threshold %.2f, maxItems %d, budget %d bytes; %d of %d items were candidates (the index's for this call)\n",
 		set.Threshold, set.MaxItems, set.BudgetBytes, d.Considered, r.Items)
 	if len(d.Injected) == 0 {
 		fmt.Fprintln(w, "\nnothing to inject")

@@ -47,7 +47,7 @@ func printSync(g *Globals, r app.SyncReport, check bool) {
 		fmt.Fprintln(g.Stdout, syncLine(s, check))
 	}
 	if r.Built != nil && !r.Built.Fresh {
-		fmt.Fprintf(g.Stdout, "built: %d items compiled\n", r.Built.Report.Compiled)
+		fmt.Fprintf(g.Stdout, "built: %s compiled\n", plural(r.Built.Report.Compiled, "item"))
 	}
 }
 
