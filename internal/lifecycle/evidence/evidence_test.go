@@ -182,6 +182,15 @@ func TestStatsNoisy(t *testing.T) {
 	if v := by[npmID]; v.Verdict == Noisy {
 		t.Errorf("noisy from 3 contexts: %s", v.Why)
 	}
+	// An item without triggers comes in every context by design.
+	always, err := markdown.Parse(".lore/lessons/always.md", []byte("---\nid: "+npmID+"\nkind: lesson\ntitle: Use python -m pip\nstatus: active\n---\n## Fix\nRun python -m pip.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, by = statsOf(t, Input{Items: []*markdown.Item{always}, Ledger: es})
+	if v := by[npmID]; v.Verdict == Noisy || v.Delivery != compile.SessionStart {
+		t.Errorf("an always-on item: %s (%s), delivery %s", v.Verdict, v.Why, v.Delivery)
+	}
 }
 
 // Stale comes first; an item active 30+ days that nothing matched is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 )
 
@@ -57,13 +58,15 @@ func neverFired(in Input, s ItemStats, active time.Time, known bool, observed ti
 
 // noisy: it fired in more than a quarter of the contexts the ledger saw
 // (once it saw enough contexts for a quarter to be minCalls), or its
-// holds were repeated more often than changed.
+// holds were repeated more often than changed. An item without triggers
+// is delivered in every context by design (its remedy is triggers, not
+// narrower ones): how often it fires says nothing of it.
 func noisy(in Input, s ItemStats, lf ledgerFacts) (string, string) {
 	if s.Held != nil && s.Held.Repeated > s.Held.Changed {
 		return Noisy, fmt.Sprintf("held %s: the agent ran the same call again %s, changed it %s", times(s.Held.Total), times(s.Held.Repeated), times(s.Held.Changed))
 	}
 	seen := len(lf.contexts)
-	if s.Contexts == nil || seen < 4*in.Config.Stats.MinCalls {
+	if s.Contexts == nil || seen < 4*in.Config.Stats.MinCalls || s.Delivery == compile.SessionStart {
 		return "", ""
 	}
 	if *s.Contexts*4 > seen {
