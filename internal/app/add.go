@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"path"
 	"strings"
 	"time"
@@ -139,7 +140,11 @@ func addTarget(s *gitstore.Store, spec *markdown.Spec) (*gitstore.Store, error) 
 			return nil, usagef("--scope user: no config folder (set XDG_CONFIG_HOME or HOME)")
 		}
 		spec.Scope = ""
-		return gitstore.OpenFolder(dir), nil
+		cache := ""
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "lore", "user")
+		}
+		return gitstore.OpenFolder(dir, cache), nil
 	}
 	return nil, usagef("--scope %q: want project or user", spec.Scope)
 }

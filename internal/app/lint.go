@@ -162,7 +162,7 @@ func disableFindings(disable []string, config []byte, global []*markdown.Item) [
 // storeFiles reads every regular file of a store's kind folders, by the
 // path its items show (origin:folder/name).
 func storeFiles(st compile.Store) ([]lint.File, error) {
-	files, err := kindFiles(gitstore.OpenFolder(st.Dir))
+	files, err := kindFiles(gitstore.OpenFolder(st.Dir, ""))
 	for i := range files {
 		files[i].Path = st.Name + ":" + strings.TrimPrefix(files[i].Path, lorepath.Dir+"/")
 	}

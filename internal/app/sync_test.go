@@ -373,7 +373,7 @@ func TestExportHasTheTeamsScopesOnly(t *testing.T) {
 }
 
 func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
-	cfgHome, _ := hermetic(t)
+	cfgHome, cache := hermetic(t)
 	s := newStore(t)
 	for _, scope := range []string{"user", "global"} {
 		r, err := Add(s, AddOptions{Spec: markdown.Spec{Kind: markdown.KindPitfall, Title: "Mind the " + scope + " quota", Priority: "high", Confidence: 1, Scope: scope},
@@ -395,12 +395,15 @@ func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
 	if items, _ := s.Load(); len(items) != 0 {
 		t.Fatalf("the project got %d items", len(items))
 	}
-	if entries, _ := os.ReadDir(filepath.Join(cfgHome, "lore")); len(entries) != 2 { // pitfalls/ and cache/ (the lock)
+	if entries, _ := os.ReadDir(filepath.Join(cfgHome, "lore")); len(entries) != 1 { // pitfalls/: the lock is in the cache folder
 		var names []string
 		for _, e := range entries {
 			names = append(names, e.Name())
 		}
 		t.Errorf("the user's store holds %v", names)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "lore", "user", "write.lock")); err != nil {
+		t.Errorf("the user store's lock: %v", err)
 	}
 	l, err := List(s, ListOptions{})
 	if err != nil || len(l.Items) != 2 || l.Items[0].Origin != "user" {

@@ -40,6 +40,7 @@ var ErrNotRepo = errors.New("not a git repository (or any of the parent folders)
 type Store struct {
 	Root    string // absolute work tree root
 	Dir     string // absolute .lore folder (may not exist yet)
+	cache   string // where .lore/cache is, when not in Dir (OpenFolder)
 	storage *filesystem.Storage
 }
 
@@ -149,6 +150,9 @@ func repoFilesystem(gitDir string) (billy.Filesystem, error) {
 
 // Path returns the absolute path of a path relative to the work tree root.
 func (s *Store) Path(rel string) string {
+	if s.cache != "" && (rel == lorepath.Cache || strings.HasPrefix(rel, lorepath.Cache+"/")) {
+		return filepath.Join(s.cache, filepath.FromSlash(strings.TrimPrefix(rel, lorepath.Cache)))
+	}
 	if in, ok := strings.CutPrefix(rel, lorepath.Dir+"/"); ok {
 		return filepath.Join(s.Dir, filepath.FromSlash(in)) // the same place, but in a folder store
 	}
@@ -159,8 +163,10 @@ func (s *Store) Path(rel string) string {
 // any repository: the user's own store (docs/design.md, Scopes and
 // organisation stores). Its paths read .lore/... as the folder's own;
 // it has no git history, so only the item, config and lock methods apply.
-func OpenFolder(dir string) *Store {
-	return &Store{Root: dir, Dir: dir}
+// cache is where its .lore/cache files (the write lock) go, "" for the
+// folder's own cache/: a config folder is no place for them.
+func OpenFolder(dir, cache string) *Store {
+	return &Store{Root: dir, Dir: dir, cache: cache}
 }
 
 // Rel returns a work-tree-relative, slash-separated path.
