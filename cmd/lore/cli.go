@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,11 +9,13 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -100,6 +103,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		// doctor run this, and it should cost little more than a process.
 		fmt.Fprintln(stdout, app.Version())
 		return 0
+	}
+	if os.Getenv(manifest.LockFDEnv) != "" {
+		// A build the hook started writes into the hook log, whose lines
+		// carry their time (docs/design.md, Agent hooks).
+		stderr = &stamped{w: stderr}
 	}
 	cli := CLI{Globals: newGlobals(stdin, stdout, stderr)}
 	if paths, ok := quietScanArgs(args); ok {
@@ -282,4 +290,26 @@ func isTerminal(v any) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// stamped starts each line written to w with the time, as the hook log's
+// own lines start.
+type stamped struct {
+	w    io.Writer
+	part bool // the last write ended inside a line
+}
+
+func (s *stamped) Write(p []byte) (int, error) {
+	var b []byte
+	for line := range bytes.Lines(p) {
+		if !s.part {
+			b = append(b, time.Now().UTC().Format(time.RFC3339)+" "...)
+		}
+		b = append(b, line...)
+		s.part = line[len(line)-1] != '\n'
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
