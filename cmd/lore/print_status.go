@@ -148,6 +148,11 @@ func printObservationStatus(w io.Writer, o *app.ObservationStatus) {
 		return
 	}
 	fmt.Fprintf(w, "\nobservations: %s\n", countList(o.ByStatus))
+	// A ready observation already drafted by a scan, or rejected, is one
+	// lore render leaves alone: nothing to do, and said so once.
+	if done := o.ByStatus["ready"] - len(o.Ready); done > 0 {
+		fmt.Fprintf(w, "%d of the ready are already drafted or rejected: nothing to render\n", done)
+	}
 	if len(o.Ready) > 0 {
 		fmt.Fprintf(w, "%d observation(s) ready to render: lore render\n", len(o.Ready))
 		printIndented(w, o.Ready)

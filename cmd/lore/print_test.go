@@ -131,3 +131,15 @@ func TestPrintAges(t *testing.T) {
 		t.Errorf("report\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// Ready observations lore render leaves alone (a scan drafted them, or
+// they were rejected) are not announced as work to do.
+func TestPrintObservationStatus(t *testing.T) {
+	var b bytes.Buffer
+	printObservationStatus(&b, &app.ObservationStatus{ByStatus: map[string]int{"observing": 4, "ready": 4}, Ready: []string{"pytest hangs"}})
+	want := "\nobservations: 4 observing, 4 ready\n3 of the ready are already drafted or rejected: nothing to render\n" +
+		"1 observation(s) ready to render: lore render\n  pytest hangs\n"
+	if got := b.String(); got != want {
+		t.Errorf("status:\n%q\nwant:\n%q", got, want)
+	}
+}

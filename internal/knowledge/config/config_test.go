@@ -24,8 +24,8 @@ func TestParse(t *testing.T) {
 			return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Target == "docs/deploy.md"
 		}, 0, ""},
 		{"an unknown key is an error, not a silent default", "inject:\n  maxitems: 2\n", nil, 2, "maxitems"},
-		{"each unknown key names its own line and the keys of its mapping", "disable: []\ninject:\n  maxItems: 2\n  threshhold: 0.6\n", nil, 4,
-			"config.yaml:4: inject.threshhold: unknown key (inject has budgetBytes, drafts, maxItems, minConfidence, reinjectPriority, sessionBudgetBytes, threshold)"},
+		{"each unknown key names its own line and the keys of its mapping", "disable: []\ninject:\n  maxItems: 2\n  thrshold: 0.6\n", nil, 4,
+			"config.yaml:4: inject.thrshold: unknown key (inject has budgetBytes, drafts, maxItems, minConfidence, reinjectPriority, sessionBudgetBytes, threshold)"},
 		{"an unknown top-level key", "disabel: [x]\n", nil, 1, "disabel: unknown key (the config has consolidate, disable, "},
 		{"an unknown key in a list of mappings", "consolidate:\n  routes:\n    - match: a\n      taget: docs/a.md\n", nil, 4, "consolidate.routes[0].taget: unknown key (consolidate.routes[0] has kind, match, target)"},
 		{"a wrong type names its line", "scan:\n  maxCandidates: many\n", nil, 2, "many"},
@@ -77,12 +77,12 @@ func TestParse(t *testing.T) {
 // A config whose only problem is an unknown key comes back with every
 // other key read, for the commands that go on without it.
 func TestParseKeepsTheKnownKeys(t *testing.T) {
-	c, err := Parse(".lore/config.yaml", []byte("inject:\n  threshhold: 0.6\n  maxItems: 2\nsources:\n  - {name: acme, url: a}\n"))
+	c, err := Parse(".lore/config.yaml", []byte("inject:\n  thrshold: 0.6\n  maxItems: 2\nsources:\n  - {name: acme, url: a}\n"))
 	var ce *Error
 	if !errors.As(err, &ce) || !ce.Unknown || c.Inject.MaxItems != 2 || len(c.Sources) != 1 || c.Inject.Threshold != 0.7 {
 		t.Fatalf("Parse: %+v, %v", c, err)
 	}
-	if _, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  threshhold: 0.6\n")); !errors.As(err, &ce) || ce.Unknown {
+	if _, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  thrshold: 0.6\n")); !errors.As(err, &ce) || ce.Unknown {
 		t.Fatalf("an invalid value is no unknown key: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // unknownKey is the first key of the YAML document n that the Go type t
 // (what n decodes into) has no field for, as an Error naming its line and
-// dotted key (inject.threshhold) and the keys its mapping has; nil when
+// dotted key (inject.thrshold) and the keys its mapping has; nil when
 // every key is known. yaml.v3's KnownFields reports the same keys, but in
 // one message naming Go types and only the first line.
 func unknownKey(n *yaml.Node, t reflect.Type) *Error {
