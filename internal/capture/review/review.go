@@ -14,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/lore-agents/lore/internal/capture/scan"
 	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/inject/match"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -236,8 +238,62 @@ func draftTriggers(c scan.Candidate) markdown.Triggers {
 	}
 	if re := commandRegex(c); re != "" {
 		tr.Commands = []string{re}
+		tr.Unless = fixUnless(c, re)
 	}
 	return tr
+}
+
+// fixUnless are the commands the candidate's fix names (in backticks or a
+// code block) that its command regex also matches: `make serve-bg` for a
+// hanging `make serve`, `docker compose up -d` for `docker compose up`.
+// Without them, an item that holds would hold the fix itself once a
+// session. A command the failing call holds too is left out: vetoing it
+// would veto the mistake.
+func fixUnless(c scan.Candidate, re string) []string {
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, cmd := range codeSpans(c.Fix) {
+		if len(out) == 3 || !rx.MatchString(cmd) || strings.Contains(c.Trigger, cmd) {
+			continue
+		}
+		u := regexp.QuoteMeta(cmd)
+		if !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
+	if match.VetoedAlways(manifest.Triggers{Commands: []string{re}, Unless: out}) != "" {
+		return nil
+	}
+	return out
+}
+
+// codeSpans are the one-line code spans and code-block lines of a text,
+// trimmed.
+func codeSpans(text string) []string {
+	var out []string
+	fenced := false
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			if t = strings.TrimPrefix(t, "$ "); t != "" {
+				out = append(out, t)
+			}
+			continue
+		}
+		for parts := strings.Split(t, "`"); len(parts) >= 3; parts = parts[2:] {
+			if span := strings.TrimSpace(parts[1]); span != "" {
+				out = append(out, span)
+			}
+		}
+	}
+	return out
 }
 
 // draftBody is the draft's sections: Mistake and Fix (Issue and Avoid for

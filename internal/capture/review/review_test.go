@@ -3,6 +3,8 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +162,33 @@ func TestCommandRegexNarrowsToTheSubcommand(t *testing.T) {
 	} {
 		if got := commandRegex(scan.Candidate{Tool: "Bash", Trigger: trigger}); got != want {
 			t.Errorf("commandRegex(%q) = %q, want %q", trigger, got, want)
+		}
+	}
+}
+
+// A draft's command regex that also matches its own fix gets the fix as
+// an unless, so a hold never holds the fix; a fix the failing call holds
+// too is no unless (it would veto the mistake).
+func TestDraftTriggersSpareTheFix(t *testing.T) {
+	for _, tc := range []struct {
+		trigger, fix string
+		unless       []string
+	}{
+		{"make serve", "Run `make serve-bg` instead: it returns at once.", []string{`make serve-bg`}},
+		{"docker compose up", "Detach:\n```\ndocker compose up -d\n```\n", []string{`docker compose up -d`}},
+		{"pytest -x tests/", "Run `pytest` with `--timeout=60`, e.g. `pytest --timeout=60 tests/`.", []string{`pytest --timeout=60 tests/`}},
+		{"pytest -x tests/", "Prefix it: `pytest -x`.", nil},
+		{"npm ci", "Use `npm install` instead.", nil},
+	} {
+		tr := draftTriggers(scan.Candidate{Tool: "Bash", Trigger: tc.trigger, Fix: tc.fix, Signal: scan.SignalHang})
+		if !slices.Equal(tr.Unless, tc.unless) {
+			t.Errorf("%q, fix %q: unless %q, want %q", tc.trigger, tc.fix, tr.Unless, tc.unless)
+		}
+		for _, u := range tr.Unless { // the fix is spared, the mistake is not
+			re := regexp.MustCompile(u)
+			if re.MatchString(tc.trigger) {
+				t.Errorf("%q: unless %q vetoes the mistake", tc.trigger, u)
+			}
 		}
 	}
 }
