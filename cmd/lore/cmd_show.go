@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/inject/manifest"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -31,9 +33,25 @@ func (c *ShowCmd) Run(g *Globals, s *gitstore.Store) error {
 	return nil
 }
 
-// warnSkipped names the files that could not be parsed on stderr.
+// warnSkipped names the files that could not be parsed on stderr. An org
+// store's are counted, one line a store: they are its repository's to
+// fix, and naming each on every command would be noise here (lore lint
+// and lore sync name them).
 func warnSkipped(g *Globals, errs []error) {
+	var stores []string
+	count := map[string]int{}
 	for _, e := range errs {
-		fmt.Fprintf(g.Stderr, "lore: skipped %v (see lore lint)\n", e)
+		o := manifest.Origin(e.Error())
+		if o == "" || o == config.UserName {
+			fmt.Fprintf(g.Stderr, "lore: skipped %v (see lore lint)\n", e)
+			continue
+		}
+		if count[o] == 0 {
+			stores = append(stores, o)
+		}
+		count[o]++
+	}
+	for _, o := range stores {
+		fmt.Fprintf(g.Stderr, "lore: skipped %s of %s, its repository's to fix (lore lint names them)\n", plural(count[o], "file"), o)
 	}
 }
