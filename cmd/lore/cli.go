@@ -15,7 +15,6 @@ import (
 	kongcompletion "github.com/jotaen/kong-completion"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -104,7 +103,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stdout, app.Version())
 		return 0
 	}
-	if os.Getenv(manifest.LockFDEnv) != "" {
+	if app.HookBuild() {
 		// A build the hook started writes into the hook log, whose lines
 		// carry their time (docs/design.md, Agent hooks).
 		stderr = &stamped{w: stderr}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -76,7 +75,7 @@ func printAnnotations(g *Globals, r app.LintReport) {
 		// org store's file (acme:lessons/x.md) or the user's config is not
 		// one, so the message names it and the annotation stays unattached.
 		var props string
-		if manifest.Origin(f.Path) == "" && !filepath.IsAbs(f.Path) {
+		if app.Origin(f.Path) == "" && !filepath.IsAbs(f.Path) {
 			props = "file=" + ghProperty(f.Path) + ","
 			if f.Line > 0 {
 				props += fmt.Sprintf("line=%d,", f.Line)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
-	"github.com/lore-agents/lore/internal/inject/manifest"
-	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -41,8 +39,8 @@ func warnSkipped(g *Globals, errs []error) {
 	var stores []string
 	count := map[string]int{}
 	for _, e := range errs {
-		o := manifest.Origin(e.Error())
-		if o == "" || o == config.UserName {
+		o := app.Origin(e.Error())
+		if o == "" || o == app.UserStore {
 			fmt.Fprintf(g.Stderr, "lore: skipped %v (see lore lint)\n", e)
 			continue
 		}
