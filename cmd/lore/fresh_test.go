@@ -94,29 +94,24 @@ func (r *gitRepo) hook(command string) string {
 
 func (r *gitRepo) hookTool(tool string, input map[string]string) string {
 	r.t.Helper()
-	r.n++
-	in, _ := json.Marshal(map[string]any{
-		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.Dir,
-		"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input,
-	})
-	cmd := exec.Command("lore", "hook", "claude", "PreToolUse")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.env, strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("hook: %v", err)
-	}
-	return string(out)
+	return r.event("PreToolUse", map[string]any{"tool_name": tool, "tool_input": input})
 }
 
 // prompt runs UserPromptSubmit in a new session and returns its answer.
 func (r *gitRepo) prompt(text string) string {
 	r.t.Helper()
+	return r.event("UserPromptSubmit", map[string]any{"prompt": text})
+}
+
+// event runs the Claude Code hook of event with the fields of one call, in
+// a new session, and returns its answer.
+func (r *gitRepo) event(event string, fields map[string]any) string {
+	r.t.Helper()
 	r.n++
-	in, _ := json.Marshal(map[string]any{
-		"session_id": fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n), "cwd": r.Dir,
-		"hook_event_name": "UserPromptSubmit", "prompt": text,
-	})
-	cmd := exec.Command("lore", "hook", "claude", "UserPromptSubmit")
+	fields["session_id"] = fmt.Sprintf("fresh-%s-%d-%d", r.t.Name(), os.Getpid(), r.n)
+	fields["cwd"], fields["hook_event_name"] = r.Dir, event
+	in, _ := json.Marshal(fields)
+	cmd := exec.Command("lore", "hook", "claude", event)
 	cmd.Dir, cmd.Env, cmd.Stdin = r.Dir, r.env, strings.NewReader(string(in))
 	out, err := cmd.Output()
 	if err != nil {

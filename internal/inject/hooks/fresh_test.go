@@ -147,8 +147,8 @@ func TestWaitsStretchWithTheDeadline(t *testing.T) {
 }
 
 // holdBuildLock takes the build lock as a running build would, until the
-// test ends.
-func holdBuildLock(t *testing.T, root string) {
+// test ends or it closes the file returned.
+func holdBuildLock(t *testing.T, root string) *os.File {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(root, ".lore/cache/build.lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -158,6 +158,7 @@ func holdBuildLock(t *testing.T, root string) {
 	if !tryLock(f) {
 		t.Fatal("the build lock is taken already")
 	}
+	return f
 }
 
 // A tool call that finds the manifest stale while a build another call
@@ -237,14 +238,7 @@ func TestChangedDenyWaitsForTheRunningBuild(t *testing.T) {
 	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
 	abort = func(int) {}
 	defer func() { abort = os.Exit }()
-	lock, err := os.OpenFile(filepath.Join(root, ".lore/cache/build.lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	if !tryLock(lock) {
-		t.Fatal("the build lock is taken already")
-	}
+	lock := holdBuildLock(t, root)
 	p := filepath.Join(root, ".lore/pitfalls/PF-0001-force-push.md")
 	old, err := os.ReadFile(p)
 	if err != nil {
