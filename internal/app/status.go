@@ -156,12 +156,16 @@ func evidenceStatus(s *gitstore.Store, in compile.Input, now time.Time) (*Eviden
 		return nil, err
 	}
 	e := &EvidenceStatus{Dead: []string{}, Noisy: []string{}, NeverFired: []string{}, Entries: len(entries)}
-	files := map[string]string{}
+	// rep.Dead names ids in the items' order; two files that share an id
+	// (neither compiles) are two dead files.
+	files := map[string][]string{}
 	for _, it := range in.Items {
-		files[it.ID] = it.Path
+		files[it.ID] = append(files[it.ID], it.Path)
 	}
 	for _, id := range rep.Dead {
-		e.Dead = append(e.Dead, files[id])
+		if f := files[id]; len(f) > 0 {
+			e.Dead, files[id] = append(e.Dead, f[0]), f[1:]
+		}
 	}
 	for _, it := range rep.Items {
 		switch it.Verdict {

@@ -635,3 +635,15 @@ func TestPromoteOfAnOrgItemSaysWhose(t *testing.T) {
 		t.Errorf("an unknown item: %v", err)
 	}
 }
+
+// Two files that share an id never reach an agent, and status names each.
+func TestStatusNamesEachDeadFileOfAnID(t *testing.T) {
+	hermetic(t)
+	s := newStore(t)
+	write(t, s, ".lore/lessons/plan.md", scopedLesson(idProject, "Project plan", "active"))
+	write(t, s, ".lore/lessons/a-copy.md", scopedLesson(idProject, "A copy", "active"))
+	r, err := Status(s, StatusOptions{Evidence: true})
+	if err != nil || r.Evidence == nil || !slices.Equal(r.Evidence.Dead, []string{".lore/lessons/a-copy.md", ".lore/lessons/plan.md"}) {
+		t.Fatalf("dead: %+v, %v", r.Evidence, err)
+	}
+}
