@@ -43,7 +43,7 @@ func TestParse(t *testing.T) {
 			return len(c.Sources) == 2 && c.Sources[0].Line == 2 && c.Sources[0].File == ".lore/config.yaml" && c.Sources[1].Folder() == "knowledge" && c.Sources[0].Folder() == ".lore" && len(c.Disable) == 1
 		}, 0, ""},
 		{"a source without a url", "sources:\n  - name: acme\n    ref: main\n", nil, 2, "sources[0].url: must name a git repository"},
-		{"a source's unknown key names its line", "sources:\n  - name: acme\n    url: x\n    branch: main\n", nil, 4, "sources.branch: unknown key"},
+		{"a source's unknown key names its line", "sources:\n  - name: acme\n    url: x\n    branch: main\n", nil, 4, "sources[0].branch: unknown key (sources[0] has name, path, ref, url)"},
 		{"a source named twice", "sources:\n  - {name: acme, url: a}\n  - {name: acme, url: b}\n", nil, 3, `"acme" is named twice (also on line 2)`},
 		{"a source named like a scope", "sources:\n  - {name: user, url: a}\n", nil, 2, "sources[0].name"},
 		{"a source name unfit for a folder", "sources:\n  - {name: ../x, url: a}\n", nil, 2, "sources[0].name"},
@@ -84,6 +84,15 @@ func TestParseKeepsTheKnownKeys(t *testing.T) {
 	}
 	if _, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  thrshold: 0.6\n")); !errors.As(err, &ce) || ce.Unknown {
 		t.Fatalf("an invalid value is no unknown key: %v", err)
+	}
+	// A source's unknown key too: the source, and its guards, stay.
+	c, err = Parse(".lore/config.yaml", []byte("sources:\n  - {name: acme, url: a, reff: main}\n"))
+	if !errors.As(err, &ce) || !ce.Unknown || ce.Line != 2 || ce.Key != "sources[0].reff" || len(c.Sources) != 1 || c.Sources[0].URL != "a" {
+		t.Fatalf("a source's unknown key: %+v, %v", c.Sources, err)
+	}
+	// The user's config refuses it, naming it.
+	if _, err := ParseUser("/u/config.yaml", []byte("sources:\n  - {name: acme, url: a, reff: main}\n")); !errors.As(err, &ce) || ce.Key != "sources[0].reff" || ce.Path != "/u/config.yaml" {
+		t.Fatalf("a user source's unknown key: %v", err)
 	}
 }
 

@@ -21,14 +21,9 @@ func unknownKey(n *yaml.Node, t reflect.Type) *Error {
 	return unknownIn(n, t, "")
 }
 
-var unmarshaler = reflect.TypeFor[yaml.Unmarshaler]()
-
 func unknownIn(n *yaml.Node, t reflect.Type, prefix string) *Error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(unmarshaler) {
-		return nil // it checks its own keys (Source)
 	}
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -45,8 +46,9 @@ var (
 	sourceKeys = map[string]bool{"name": true, "url": true, "ref": true, "path": true}
 )
 
-// UnmarshalYAML reads one source, keeping its line and refusing unknown
-// keys with theirs.
+// UnmarshalYAML reads one source, keeping its line. A key a source does
+// not have is left for Parse's walk (unknownKey), which names it with its
+// line and lets the build go on with the source's other keys.
 func (s *Source) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return &Error{Line: n.Line, Key: "sources", Msg: "each source is a mapping: {name, url, ref, path}"}
@@ -54,7 +56,7 @@ func (s *Source) UnmarshalYAML(n *yaml.Node) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if !sourceKeys[k.Value] {
-			return &Error{Line: k.Line, Key: "sources." + k.Value, Msg: "unknown key (a source has name, url, ref and path)"}
+			continue
 		}
 		if v.Kind != yaml.ScalarNode {
 			return &Error{Line: v.Line, Key: "sources." + k.Value, Msg: "must be a string"}
@@ -184,7 +186,17 @@ func ParseUser(path string, data []byte) (User, error) {
 	if err := validateSources(path, u.Sources); err != nil {
 		return u, err
 	}
-	return u, validateDisable(path, data, u.Disable)
+	if err := validateDisable(path, data, u.Disable); err != nil {
+		return u, err
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) == nil { // it decoded above
+		if err := unknownKey(&doc, reflect.TypeFor[User]()); err != nil {
+			err.Path = path
+			return u, err
+		}
+	}
+	return u, nil
 }
 
 // decodeError turns a yaml error into one naming the file and line.
