@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/lore-agents/lore/internal/app"
+	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -39,7 +41,10 @@ func warnSkipped(g *Globals, errs []error) {
 	var stores []string
 	count := map[string]int{}
 	for _, e := range errs {
-		o := app.Origin(e.Error())
+		o := ""
+		if me := (*markdown.Error)(nil); errors.As(e, &me) {
+			o = app.Origin(me.Path)
+		}
 		if o == "" || o == app.UserStore {
 			fmt.Fprintf(g.Stderr, "lore: skipped %v (see lore lint)\n", e)
 			continue

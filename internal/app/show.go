@@ -10,7 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
-	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -101,8 +100,8 @@ func resolveIn(s *gitstore.Store, q string) (*markdown.Item, []error, error) {
 // whose says whose store an org or user item's path is in, and where to
 // change it.
 func whose(p string) string {
-	name, _, _ := strings.Cut(p, ":")
-	if name == config.UserName {
+	name := Origin(p)
+	if name == UserStore {
 		return "it is in your own store (" + compile.UserDir() + "): edit the file there"
 	}
 	return "it is " + name + "'s: change it in " + name + "'s repository"

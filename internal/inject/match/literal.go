@@ -36,6 +36,8 @@ func RequiredLiterals(pat string) []string {
 type analysis struct {
 	sets     [][]string
 	required []string
+	parsed   bool // the pattern parses
+	folds    bool // some part of it matches any case (VetoedAlways)
 }
 
 // analysed memoizes analyse by pattern for the life of the process: a
@@ -52,9 +54,9 @@ func analyse(pat string) analysis {
 	re, err := syntax.Parse(pat, syntax.Perl)
 	var a analysis
 	if err == nil {
-		folds := foldsKS(re)
+		a.parsed, a.folds = true, foldsAny(re)
 		a.sets = literalSetsOf(re)
-		if !folds {
+		if !foldsKS(re) {
 			a.required = requiredOf(a.sets)
 		}
 	}
@@ -74,6 +76,11 @@ func requiredOf(sets [][]string) []string {
 		}
 	}
 	return out
+}
+
+// foldsAny reports whether some part of re matches any case.
+func foldsAny(re *syntax.Regexp) bool {
+	return re.Flags&syntax.FoldCase != 0 || slices.ContainsFunc(re.Sub, foldsAny)
 }
 
 // foldsKS reports whether a case-folded literal of re holds k or s.

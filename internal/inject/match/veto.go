@@ -35,11 +35,11 @@ func VetoedAlways(t manifest.Triggers) string {
 
 // vetoOf is the first unless pattern that matches every call cmd matches.
 func vetoOf(cmd string, unless []string) string {
-	folds, ok := foldsCase(cmd)
-	if !ok {
+	a := analyse(cmd)
+	if !a.parsed {
 		return ""
 	}
-	lits := RequiredLiterals(cmd) // ASCII-lowercased
+	folds, lits := a.folds, a.required // lits: ASCII-lowercased
 	for _, u := range unless {
 		re := plainRegexp(u)
 		if re == nil {
@@ -67,47 +67,6 @@ func titled(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// folded memoizes foldsCase: 0 unparsed, 1 no fold, 2 folds.
-var folded sync.Map // pattern -> int
-
-// foldsCase says whether a pattern matches any case of some letter; ok is
-// false when it does not parse.
-func foldsCase(pat string) (folds, ok bool) {
-	if v, done := folded.Load(pat); done {
-		return v.(int) == 2, v.(int) != 0
-	}
-	folds, ok = parseFolds(pat)
-	v := 0
-	if ok {
-		v = 1
-		if folds {
-			v = 2
-		}
-	}
-	folded.Store(pat, v)
-	return folds, ok
-}
-
-func parseFolds(pat string) (folds, ok bool) {
-	re, err := syntax.Parse(pat, syntax.Perl)
-	if err != nil {
-		return false, false
-	}
-	var walk func(*syntax.Regexp) bool
-	walk = func(r *syntax.Regexp) bool {
-		if r.Flags&syntax.FoldCase != 0 {
-			return true
-		}
-		for _, s := range r.Sub {
-			if walk(s) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(re), true
 }
 
 // plainRegexps memoizes plainRegexp: a build asks for every item's unless.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"path/filepath"
 	"reflect"
@@ -178,9 +177,14 @@ func ParseUser(path string, data []byte) (User, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return u, nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&u); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return u, decodeError(path, err)
+	}
+	if len(doc.Content) == 0 { // only comments
+		return u, nil
+	}
+	if err := doc.Decode(&u); err != nil {
 		return u, decodeError(path, err)
 	}
 	if err := validateSources(path, u.Sources); err != nil {
@@ -189,12 +193,9 @@ func ParseUser(path string, data []byte) (User, error) {
 	if err := validateDisable(path, data, u.Disable); err != nil {
 		return u, err
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) == nil { // it decoded above
-		if err := unknownKey(&doc, reflect.TypeFor[User]()); err != nil {
-			err.Path = path
-			return u, err
-		}
+	if err := unknownKey(&doc, reflect.TypeFor[User]()); err != nil {
+		err.Path = path
+		return u, err
 	}
 	return u, nil
 }

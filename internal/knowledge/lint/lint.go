@@ -252,7 +252,7 @@ func checkItem(it *markdown.Item, cfg config.Config) []Finding {
 func misspeltKeys(it *markdown.Item) []Finding {
 	var out []Finding
 	for _, k := range it.Keys() {
-		if slices.Contains(markdown.Keys, k) {
+		if len(k) < 3 || slices.Contains(markdown.Keys, k) {
 			continue
 		}
 		for _, known := range markdown.Keys {
@@ -260,7 +260,7 @@ func misspeltKeys(it *markdown.Item) []Finding {
 			if len(known) > 5 {
 				most = 2
 			}
-			if d := levenshtein.ComputeDistance(strings.ToLower(k), known); d <= most && len(k) >= 3 {
+			if d := levenshtein.ComputeDistance(strings.ToLower(k), known); d <= most {
 				out = append(out, Finding{Path: it.Path, Line: it.KeyLine(k), Key: k, Severity: Warning,
 					Msg: fmt.Sprintf("not a key lore reads, so the item acts without it: did you mean %s?", known)})
 				break
