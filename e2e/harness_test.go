@@ -243,8 +243,10 @@ const (
 	lessonCommand  = "make check"
 	denyCommand    = "touch forbidden-ran && git push --force origin main"
 	// cloneCommand also matches the make check lesson: a denied call runs
-	// no post-tool hook, so the deny reason names the other items.
-	cloneCommand   = "touch forbidden-ran && make check && git push --force origin main"
+	// no post-tool hook, so the deny reason names the other items. Its
+	// --force is quoted, as bash runs it the same: the guard's pattern
+	// matches it only after quote removal.
+	cloneCommand   = `touch forbidden-ran && make check && git push "--force" origin main`
 	lessonTitle    = "make check needs the fast target"
 	pathFix        = "E2E-PATH regenerate the API docs"
 	pathDir        = "docs/api"

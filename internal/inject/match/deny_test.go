@@ -63,6 +63,14 @@ var denyCalls = []denyCall{
 	{"force push continued on the next line", "git push \\\n--force origin main", true},
 	{"a word continued on the next line", "git pu\\\nsh origin main --for\\\nce", true},
 	{"continued inside single quotes: still a mention", "echo 'git push \\\n--force'", false},
+	// The shell runs words after quote removal, and a command's name
+	// however it is quoted.
+	{"a quoted command name", `"$VENV/bin/pytest" -x tests/`, true},
+	{"a command name quoted in part", `py"test" -x`, true},
+	{"a word quoted in part", `git push origin main "--for"ce`, true},
+	{"an escaped byte", `git push origin main --forc\e`, true},
+	{"a message quoted in pieces", `git commit -m "run py"test" later"`, false},
+	{"a quoted assignment before the command", `RUNNER="pytest -x" make test`, false},
 }
 
 var (

@@ -143,14 +143,30 @@ func (e *eval) candidates(src *manifest.Manifest) ([]int, error) {
 	case e.promptMode:
 		return src.Candidates(PromptBucket, "", "", e.call.Prompt)
 	}
-	return src.Candidates(e.tool, e.target, e.added, e.call.Prompt)
+	return src.Candidates(e.tool, e.probeText(), e.added, e.call.Prompt)
+}
+
+// probeText is the text whose literals decide the candidates: the command
+// line, and after it the line as the shell reads it when quote removal
+// changes it ("orders".db holds no orders.db). A literal found across the
+// join only adds a candidate, which its patterns then reject.
+func (e *eval) probeText() string {
+	if e.bare == "" {
+		return e.target
+	}
+	return e.target + "\n" + e.bare
 }
 
 type eval struct {
-	tool       string
-	kind       int
-	target     string // the command line or the path
-	targetLow  string // target, ASCII-lowercased, made on first need
+	tool      string
+	kind      int
+	target    string // the command line or the path
+	targetLow string // probeText, ASCII-lowercased, made on first need
+	// bare is the command line after quote removal (unquote), "" when
+	// that changes nothing; drops are the offsets in target of the bytes
+	// it took out.
+	bare       string
+	drops      []int
 	edits      bool   // the tool adds text: content triggers apply
 	added      string // that text
 	addedHits  map[string]bool
@@ -176,6 +192,11 @@ func newEval(c Call, promptMode bool) *eval {
 	switch e.kind {
 	case targetShell:
 		e.target = joinContinuations(c.Command)
+		if strings.ContainsAny(e.target, `'"\`) {
+			if bare, drops := unquote(e.target); bare != e.target {
+				e.bare, e.drops = bare, drops
+			}
+		}
 	case targetFile:
 		e.target = strings.TrimPrefix(c.Path, "./")
 		e.edits, e.added = Edits(e.tool), c.Content
@@ -703,10 +724,10 @@ func (e *eval) hasAll(lits []string) bool {
 // string is on the stack: it does not escape and is short).
 func (e *eval) holds(lit []byte) bool { return strings.Contains(e.lowTarget(), string(lit)) }
 
-// lowTarget is the command line ASCII-lowercased, made on first need.
+// lowTarget is probeText ASCII-lowercased, made on first need.
 func (e *eval) lowTarget() string {
 	if e.targetLow == "" {
-		e.targetLow = string(asciiLower(e.target))
+		e.targetLow = string(asciiLower(e.probeText()))
 	}
 	return e.targetLow
 }
@@ -725,6 +746,18 @@ func (e *eval) runCommand(p string) hit {
 	for _, c := range e.cmds {
 		if re.MatchString(c) {
 			return hit{c, true}
+		}
+	}
+	if e.bare == "" {
+		return hit{}
+	}
+	// As the shell reads the words: rm -f "orders".db removes orders.db.
+	if re.MatchString(e.bare) {
+		return hit{e.bare, true}
+	}
+	for _, c := range e.cmds {
+		if b := unquoted(c, offsetIn(e.target, c), e.drops); b != c && re.MatchString(b) {
+			return hit{b, true}
 		}
 	}
 	return hit{}
@@ -767,7 +800,7 @@ func (e *eval) unlessMatches(u string) bool {
 	m, done := e.unlessHits[u]
 	if !done {
 		re := e.regexp(u)
-		m = re != nil && re.MatchString(e.target)
+		m = re != nil && (re.MatchString(e.target) || e.bare != "" && re.MatchString(e.bare))
 		if e.unlessHits == nil {
 			e.unlessHits = map[string]bool{}
 		}
@@ -777,11 +810,12 @@ func (e *eval) unlessMatches(u string) bool {
 }
 
 // matchesCode reports whether a command pattern matches, on the line or on
-// one simple command, at a place that starts outside quoted strings,
-// here-document bodies and comments (docs/design.md, Matching and scoring):
-// "pytest" in a commit message is not a run of pytest, while a guard that names
-// a quoted argument (rm -rf "$HOME") still holds. Only an item that would deny
-// pays for the second scan.
+// one simple command, as written or as the shell reads its words (unquote),
+// at a place that starts outside quoted strings, here-document bodies and
+// comments (docs/design.md, Matching and scoring): "pytest" in a commit
+// message is not a run of pytest, while a guard that names a quoted
+// argument (rm -rf "$HOME") still holds, as does a quoted command name.
+// Only an item that would deny pays for the second scan.
 func (e *eval) matchesCode(pats []string) bool {
 	spans, _ := inertSpans(e.target)
 	if len(spans) == 0 {
@@ -800,11 +834,23 @@ func (e *eval) matchesCode(pats []string) bool {
 
 // matchesCodeWith is matchesCode for one compiled pattern.
 func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
-	if startsInCode(re, e.target, 0, spans) {
+	if startsInCode(re, e.target, 0, spans, nil) {
 		return true
 	}
 	for _, c := range e.cmds {
-		if startsInCode(re, c, offsetIn(e.target, c), spans) {
+		if startsInCode(re, c, offsetIn(e.target, c), spans, nil) {
+			return true
+		}
+	}
+	if e.bare == "" {
+		return false
+	}
+	if startsInCode(re, e.bare, 0, spans, e.drops) {
+		return true
+	}
+	for _, c := range e.cmds {
+		off := offsetIn(e.target, c)
+		if b := unquoted(c, off, e.drops); b != c && startsInCode(re, b, off, spans, e.drops) {
 			return true
 		}
 	}
@@ -812,10 +858,11 @@ func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
 }
 
 // startsInCode reports whether a match of re in text, which starts at off
-// in the line, starts outside every inert span.
-func startsInCode(re *regexp.Regexp, text string, off int, spans []span) bool {
+// in the line, starts outside every inert span. text is unquoted(...,
+// off, drops) of the line's bytes when drops is set.
+func startsInCode(re *regexp.Regexp, text string, off int, spans []span, drops []int) bool {
 	for _, m := range re.FindAllStringIndex(text, -1) {
-		if !inSpan(off+m[0], spans) {
+		if !inSpan(lineOffset(off, m[0], drops), spans) {
 			return true
 		}
 	}

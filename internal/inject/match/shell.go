@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -44,6 +45,11 @@ type shellScanner struct {
 	// (only for a deny: tool calls that no deny item matches never pay).
 	inert []span
 	spans bool
+	// drops collects the offsets of the bytes quote removal takes out,
+	// when unquoting is set (only for a line that has a quote or a
+	// backslash).
+	drops     []int
+	unquoting bool
 	// heredocs waiting for the next newline, in order.
 	heredocs   []heredoc
 	backquotes int  // depth of `...` substitutions: a backquote closes one
@@ -85,6 +91,77 @@ func (s *shellScanner) escape() {
 		s.joins = append(s.joins, s.pos)
 	}
 	s.pos = min(s.pos+2, len(s.src)) // a trailing backslash is literal
+}
+
+// unquote returns line as the shell reads its words, after quote removal
+// (the quotes that open and close strings and the backslashes that escape
+// a byte taken out: "orders".db and orders\.db are orders.db), and drops,
+// the offsets in line of the bytes taken out, ascending. The escapes of
+// $'...' are kept as written. A line that does not scan is returned as it
+// is, with no drops. TestUnquoteAgreesWithParser checks it against
+// mvdan.cc/sh's own quote removal.
+func unquote(line string) (string, []int) {
+	s := &shellScanner{src: line, unquoting: true}
+	if !s.list(0) || s.pos < len(s.src) || len(s.drops) == 0 {
+		return line, nil
+	}
+	slices.Sort(s.drops)
+	drops := slices.Compact(s.drops) // a scan that backs up notes a byte twice
+	return unquoted(line, 0, drops), drops
+}
+
+// unquoted is text, which starts at off in the line drops were taken of,
+// without the bytes drops names.
+func unquoted(text string, off int, drops []int) string {
+	i, _ := slices.BinarySearch(drops, off)
+	drops = drops[i:]
+	if len(drops) == 0 || drops[0] >= off+len(text) {
+		return text
+	}
+	b := make([]byte, 0, len(text))
+	last := 0
+	for _, d := range drops {
+		if d -= off; d >= len(text) {
+			break
+		}
+		b = append(b, text[last:d]...)
+		last = d + 1
+	}
+	return string(append(b, text[last:]...))
+}
+
+// lineOffset returns where the byte at k of unquoted(text, off, drops)
+// lies in the line: k past off, and one further for each byte taken out
+// before it.
+func lineOffset(off, k int, drops []int) int {
+	i, _ := slices.BinarySearch(drops, off)
+	at := off + k
+	for _, d := range drops[i:] {
+		if d > at {
+			break
+		}
+		at++
+	}
+	return at
+}
+
+// drop notes that quote removal takes the byte at i out.
+func (s *shellScanner) drop(i int) {
+	if s.unquoting {
+		s.drops = append(s.drops, i)
+	}
+}
+
+// dropEscape notes the backslash at pos, which escapes the byte after it,
+// and that byte too when it is a newline (a continuation). A trailing
+// backslash is literal.
+func (s *shellScanner) dropEscape() {
+	if s.pos+1 < len(s.src) {
+		s.drop(s.pos)
+		if s.src[s.pos+1] == '\n' {
+			s.drop(s.pos + 1)
+		}
+	}
 }
 
 // span is a byte range [start, end) of the scanned line.
@@ -160,6 +237,7 @@ func (s *shellScanner) blanks(newlines bool) {
 		case c == ' ' || c == '\t':
 			s.pos++
 		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '\n':
+			s.dropEscape()
 			s.escape()
 		case c == '#':
 			s.comment()
@@ -264,6 +342,7 @@ func (s *shellScanner) functionHead() {
 func (s *shellScanner) simple() bool {
 	start, end := s.pos, s.pos
 	words := false // a redirection alone is not a command
+	named := false // the command's name (its first word but assignments) was read
 	outer := s.subs
 	s.subs = nil
 	defer func() { s.subs = outer }()
@@ -275,8 +354,13 @@ func (s *shellScanner) simple() bool {
 		if s.simpleEnds() {
 			break
 		}
+		at, spans := s.pos, len(s.inert)
 		if !s.wordAdvances() {
 			return false
+		}
+		if s.spans && !named && !s.redirected && !assignment(s.src[at:s.pos]) {
+			// The command's name is run, quoted or not: "$VENV/bin/pytest".
+			s.inert, named = s.inert[:spans], true
 		}
 		words = words || !s.redirected
 		end = s.pos
@@ -286,6 +370,24 @@ func (s *shellScanner) simple() bool {
 	}
 	s.cmds = append(s.cmds, s.subs...)
 	return true
+}
+
+// assignment reports whether a word of a simple command is a variable
+// assignment (NAME=value, NAME+=value, NAME[i]=value), not its name.
+func assignment(w string) bool {
+	i := 0
+	for i < len(w) && (w[i] == '_' || w[i] >= 'a' && w[i] <= 'z' || w[i] >= 'A' && w[i] <= 'Z' || i > 0 && w[i] >= '0' && w[i] <= '9') {
+		i++
+	}
+	if i > 0 && i < len(w) && w[i] == '[' {
+		if j := strings.IndexByte(w[i:], ']'); j > 0 {
+			i += j + 1
+		}
+	}
+	if i > 0 && i < len(w) && w[i] == '+' {
+		i++
+	}
+	return i > 0 && i < len(w) && w[i] == '='
 }
 
 // functionDefinition skips the () of name() { body }, a function
@@ -431,6 +533,7 @@ func (s *shellScanner) wordPart() part {
 	case '&', '<', '>':
 		return s.processPart()
 	case '\\':
+		s.dropEscape()
 		s.escape()
 	case '\'':
 		return partOf(s.singleQuoted())
@@ -494,6 +597,8 @@ func (s *shellScanner) singleQuoted() bool {
 		return false
 	}
 	s.inertSpan(s.pos, s.pos+i+2)
+	s.drop(s.pos)
+	s.drop(s.pos + i + 1)
 	s.pos += i + 2
 	return true
 }
@@ -624,15 +729,23 @@ func (s *shellScanner) line() (line string, end int) {
 // string starts ($"..." starts at the $). Its text is inert but for the
 // command substitutions in it.
 func (s *shellScanner) doubleQuoted(from int) bool {
+	if from < s.pos {
+		s.drop(from) // the $ of $"..."
+	}
+	s.drop(s.pos)
 	s.pos++
 	for s.pos < len(s.src) {
 		ok := true
 		switch s.src[s.pos] {
 		case '"':
+			s.drop(s.pos)
 			s.pos++
 			s.inertSpan(from, s.pos)
 			return true
 		case '\\':
+			if s.pos+1 < len(s.src) && strings.IndexByte("$`\"\\\n", s.src[s.pos+1]) >= 0 {
+				s.dropEscape() // in double quotes a backslash escapes only these
+			}
 			s.escape()
 		case '$':
 			from, ok = s.quotedDollar(from)
@@ -723,6 +836,9 @@ func (s *shellScanner) ansiQuoted() bool {
 			i++
 		case '\'':
 			s.inertSpan(s.pos, i+1)
+			s.drop(s.pos)
+			s.drop(s.pos + 1)
+			s.drop(i)
 			s.pos = i + 1
 			return true
 		}
@@ -746,6 +862,7 @@ func (s *shellScanner) paramExpansion() bool {
 				return true
 			}
 		case '\\':
+			s.dropEscape()
 			s.escape()
 		case '$':
 			ok = s.innerDollar()
