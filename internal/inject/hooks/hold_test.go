@@ -136,7 +136,7 @@ func TestHoldParallelCalls(t *testing.T) {
 // held (it could not proceed when run again): the once lesson rides in the
 // deny reason as a lesson, and counts as shown. A command that names
 // pytest only inside quotes is not held; Claude gets the lesson as
-// context.
+// context, and the hold is not used up by it.
 func TestHoldYieldsToDenyAndMentions(t *testing.T) {
 	root := repo(t, holdItems())
 	s := newSession(t)
@@ -152,10 +152,28 @@ func TestHoldYieldsToDenyAndMentions(t *testing.T) {
 	if out := hook(t, "claude", ev, in); out != "{}\n" {
 		t.Errorf("after the deny showed it, the once lesson held again: %s", out)
 	}
-	ev, in = shell("claude", root, newSession(t), "", `git commit -m "docs: pytest hangs without -p no:faulthandler"`)
+	mention := `git commit -m "docs: pytest hangs without -p no:faulthandler"`
+	s = newSession(t)
+	ev, in = shell("claude", root, s, "", mention)
 	out := hook(t, "claude", ev, in)
 	if denyReason(t, out) != "" || !strings.Contains(context(t, out), "pytest hangs") {
 		t.Errorf("a quoted mention: %s", out)
+	}
+	// The mention showed the lesson without using up the hold: it is not
+	// shown for a second mention, and the context's first run of pytest
+	// is still held, once.
+	if out := hook(t, "claude", ev, in); out != "{}\n" {
+		t.Errorf("a second mention showed the lesson again: %s", out)
+	}
+	ev, in = shell("claude", root, s, "", "pytest -x")
+	if reason := denyReason(t, hook(t, "claude", ev, in)); !strings.Contains(reason, holdLine) {
+		t.Errorf("after a mention, the first run of pytest was not held: %q", reason)
+	}
+	for _, cmd := range []string{"pytest -x", mention} {
+		ev, in = shell("claude", root, s, "", cmd)
+		if out := hook(t, "claude", ev, in); out != "{}\n" {
+			t.Errorf("after the hold, %q: %s", cmd, out)
+		}
 	}
 }
 

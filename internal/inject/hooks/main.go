@@ -332,7 +332,8 @@ func (h *handler) reinject(sess *session, m *manifest.Manifest) {
 		defer h.release(m)
 	}
 	min := m.Settings().ReinjectPriority
-	err := sess.unclaim(func(id string) bool {
+	err := sess.unclaim(func(key string) bool {
+		id := match.ClaimedID(key)
 		p, ok, err := m.Priority(id)
 		if err != nil {
 			h.logf("%v: re-injecting %s", err, id)
@@ -516,7 +517,7 @@ func shown(d match.Decision, before, lessons bool, took, held map[string]bool) s
 		case held[r.ID]:
 			s.hold = append(s.hold, itemText(r))
 			s.held = append(s.held, r.ID)
-		case !lessons || took != nil && !took[r.ID]:
+		case !lessons || took != nil && !took[r.Claim()]:
 			continue // not shown before this tool, or a parallel call printed it
 		default:
 			s.body = append(s.body, itemText(r))
@@ -562,7 +563,7 @@ func (h *handler) claim(d match.Decision, sess *session) map[string]bool {
 	var want []string
 	for _, r := range d.Injected {
 		if !r.Deny {
-			want = append(want, r.ID)
+			want = append(want, r.Claim())
 		}
 	}
 	return h.take(want, sess)

@@ -58,6 +58,26 @@ type Result struct {
 // it: see Changed.
 func (r Result) Item() manifest.Item { return r.item }
 
+// mentioned starts the claim of an enforce: once item shown without
+// holding the call (its command was only mentioned, or it matched on
+// phrases): the context has the lesson, and its first call that runs the
+// command is still held.
+const mentioned = "mention:"
+
+// Claim is the key a context claims r under when r is shown
+// (docs/design.md, Dedup per context): its id, or for a hold shown
+// without holding, its id after "mention:", so that a grep of the command
+// does not use up the hold.
+func (r Result) Claim() string {
+	if r.item.Hold && !r.Hold {
+		return mentioned + r.ID
+	}
+	return r.ID
+}
+
+// ClaimedID is the id of the item a claim key names.
+func ClaimedID(key string) string { return strings.TrimPrefix(key, mentioned) }
+
 // Changed is the first file the item was compiled from that changed since
 // the build, "" when none (manifest.ItemChanged, asked of the manifest the
 // item came from: a part's item never changes).
@@ -274,6 +294,9 @@ func (e *eval) pass(src *manifest.Manifest, idx []int, thr float64, seen Seen, d
 			}
 		case out == "":
 			out = e.cut(&r, thr)
+		}
+		if out == "" && seen != nil && r.Claim() != r.ID && seen([]byte(r.Claim())) {
+			continue // a mention of a hold, shown already in the session
 		}
 		if out == "" {
 			kept = append(kept, r)
