@@ -83,12 +83,12 @@ func (h *handler) load(wait time.Duration, every bool) (m *manifest.Manifest, st
 		}
 		why = why2
 	}
+	took := time.Since(start).Round(time.Millisecond)
 	if m == nil {
-		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, time.Since(start).Round(time.Millisecond))
+		h.news(why, "manifest %s: %s; answering without it", why, h.notRebuilt(done, took))
 		return nil, false
 	}
-	h.news(why, "manifest %s: not rebuilt within %v; answering from it, without the items whose files changed",
-		why, time.Since(start).Round(time.Millisecond))
+	h.news(why, "manifest %s: %s; answering from it, without the items whose files changed", why, h.notRebuilt(done, took))
 	return m, true
 }
 
@@ -247,7 +247,8 @@ func (h *handler) startBuild(lock *os.File) chan struct{} {
 	}
 	exited := make(chan struct{})
 	go func() {
-		_, _ = p.Wait()
+		st, err := p.Wait()
+		h.buildFailed = err != nil || !st.Success() // read only after exited closes
 		close(exited)
 	}()
 	return exited
@@ -332,13 +333,23 @@ func (h *handler) rebuildFor(why string, large bool) *manifest.Manifest {
 	case running && m != nil:
 		h.news(why, "manifest %s: a build another call started is running; answering without the items whose files changed", why)
 	case m == nil:
-		h.news(why, "manifest %s: not rebuilt within %v; answering without it", why, took)
+		h.news(why, "manifest %s: %s; answering without it", why, h.notRebuilt(rebuilt, took))
 	case rebuilt && again == "":
 		h.news(why, "manifest %s: rebuilt in %v", why, took)
 	default:
-		h.news(why, "manifest %s: not rebuilt within %v; answering without the items whose files changed", why, took)
+		h.news(why, "manifest %s: %s; answering without the items whose files changed", why, h.notRebuilt(rebuilt, took))
 	}
 	return m
+}
+
+// notRebuilt says why a call that waited took took has no rebuilt
+// manifest: the build it started and saw end (done) failed, its error
+// in the hook log just above, or it did not end in time.
+func (h *handler) notRebuilt(done bool, took time.Duration) string {
+	if done && h.buildFailed {
+		return "the build failed (its error is above)"
+	}
+	return fmt.Sprintf("not rebuilt within %v", took)
 }
 
 // check runs f and says why its decision cannot be used as it is: the

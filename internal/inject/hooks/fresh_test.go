@@ -294,3 +294,32 @@ func rebuildIn(t *testing.T, root string) {
 		t.Error(err)
 	}
 }
+
+// A build that fails (a config.yaml lint rejects) is said to have failed
+// in the hook log, under its error, not to have been slow.
+func TestFailedBuildIsSaid(t *testing.T) {
+	root := repo(t, testItems)
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'lore: .lore/config.yaml:3: inject.threshold: not a number' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "lore"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
+	abort = func(int) {}
+	defer func() { abort = os.Exit }()
+	added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
+	if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
+	if !strings.Contains(context(t, out), "pytest hangs") {
+		t.Errorf("the stale manifest's lesson is missing: %s", out)
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if !strings.Contains(string(log), "inject.threshold: not a number") ||
+		!strings.Contains(string(log), "the build failed (its error is above); answering from it") ||
+		strings.Contains(string(log), "not rebuilt within") {
+		t.Errorf("the hook log does not say the build failed:\n%s", log)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,12 +190,11 @@ func writeManifest(t testing.TB, root string, data []byte) {
 	}
 }
 
-var sessionN int
+var sessionN atomic.Int64 // parallel calls make sessions
 
 // newSession returns a session id no other test uses.
 func newSession(t testing.TB) string {
-	sessionN++
-	id := fmt.Sprintf("test-%s-%d-%d", t.Name(), os.Getpid(), sessionN)
+	id := fmt.Sprintf("test-%s-%d-%d", t.Name(), os.Getpid(), sessionN.Add(1))
 	t.Cleanup(func() { openSession(id, "").wipe() })
 	return id
 }

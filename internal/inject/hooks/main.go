@@ -137,6 +137,9 @@ type handler struct {
 	event    string        // as the agent named it
 	root     string        // the work tree, "" when none was found
 	led      *ledger.Entry // what the call appends to the ledger; nil: nothing
+	// buildFailed: the build this call started exited with an error. Set
+	// before the build's exited channel closes, read only after.
+	buildFailed bool
 }
 
 func (h *handler) run(args []string) string {
