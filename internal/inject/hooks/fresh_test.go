@@ -171,14 +171,7 @@ func TestStaleCallDoesNotWaitForAnotherCallsBuild(t *testing.T) {
 	abort = func(int) {}
 	defer func() { abort = os.Exit }()
 	holdBuildLock(t, root)
-	added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
-	if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
-	if !strings.Contains(context(t, out), "pytest hangs") {
-		t.Errorf("the stale manifest's lesson is missing: %s", out)
-	}
+	staleCall(t, root)
 	logPath := filepath.Join(root, ".lore/cache/hook.log")
 	log, _ := os.ReadFile(logPath)
 	if !strings.Contains(string(log), "a build another call started is running; answering from it") ||
@@ -208,14 +201,7 @@ func TestLargeStoreCallDoesNotWait(t *testing.T) {
 				defer func(n int) { waitItems = n }(waitItems)
 				waitItems = 1
 			}
-			added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
-			if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
-			if !strings.Contains(context(t, out), "pytest hangs") {
-				t.Errorf("the stale manifest's lesson is missing: %s", out)
-			}
+			staleCall(t, root)
 			if got := waitFile(runs, func(data []byte) bool { return len(data) > 0 }); string(got) != "build --quiet fd=3\n" {
 				t.Errorf("lore runs: %q, want the one build this call started", got)
 			}
@@ -308,6 +294,20 @@ func TestFailedBuildIsSaid(t *testing.T) {
 	t.Setenv("LORE_HOOK_DEADLINE", Deadline.String())
 	abort = func(int) {}
 	defer func() { abort = os.Exit }()
+	staleCall(t, root)
+	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
+	if !strings.Contains(string(log), "inject.threshold: not a number") ||
+		!strings.Contains(string(log), "the build failed (its error is above); answering from it") ||
+		strings.Contains(string(log), "not rebuilt within") {
+		t.Errorf("the hook log does not say the build failed:\n%s", log)
+	}
+}
+
+// staleCall adds a copy of the pytest lesson under another id, which makes
+// the manifest stale, and checks that a pytest call still gets the lesson
+// from the stale manifest.
+func staleCall(t *testing.T, root string) {
+	t.Helper()
 	added := strings.Replace(testItems[".lore/lessons/pytest.md"], "01JPYTEST0000000000000000A", "01JPYTEST0000000000000000B", 1)
 	if err := os.WriteFile(filepath.Join(root, ".lore/lessons/pytest2.md"), []byte(added), 0o644); err != nil {
 		t.Fatal(err)
@@ -315,11 +315,5 @@ func TestFailedBuildIsSaid(t *testing.T) {
 	out := hook(t, "claude", "PreToolUse", bash(root, newSession(t), "pytest"))
 	if !strings.Contains(context(t, out), "pytest hangs") {
 		t.Errorf("the stale manifest's lesson is missing: %s", out)
-	}
-	log, _ := os.ReadFile(filepath.Join(root, ".lore/cache/hook.log"))
-	if !strings.Contains(string(log), "inject.threshold: not a number") ||
-		!strings.Contains(string(log), "the build failed (its error is above); answering from it") ||
-		strings.Contains(string(log), "not rebuilt within") {
-		t.Errorf("the hook log does not say the build failed:\n%s", log)
 	}
 }
