@@ -163,25 +163,19 @@ func (e *eval) candidates(src *manifest.Manifest) ([]int, error) {
 	case e.promptMode:
 		return src.Candidates(PromptBucket, "", "", e.call.Prompt)
 	}
-	return src.Candidates(e.tool, e.probeText(), e.added, e.call.Prompt)
-}
-
-// probeText is the text whose literals decide the candidates: the command
-// line, and after it the line as the shell reads it when quote removal
-// changes it ("orders".db holds no orders.db). A literal found across the
-// join only adds a candidate, which its patterns then reject.
-func (e *eval) probeText() string {
-	if e.bare == "" {
-		return e.target
-	}
-	return e.target + "\n" + e.bare
+	return src.Candidates(e.tool, e.probe, e.added, e.call.Prompt)
 }
 
 type eval struct {
-	tool      string
-	kind      int
-	target    string // the command line or the path
-	targetLow string // probeText, ASCII-lowercased, made on first need
+	tool   string
+	kind   int
+	target string // the command line or the path
+	// probe is the text whose literals decide the candidates: the target,
+	// and after it bare when there is one ("orders".db holds no
+	// orders.db). A literal found across the join only adds a candidate,
+	// which its patterns then reject.
+	probe     string
+	targetLow string // probe, ASCII-lowercased, made on first need
 	// bare is the command line after quote removal (unquote), "" when
 	// that changes nothing; drops are the offsets in target of the bytes
 	// it took out.
@@ -197,6 +191,7 @@ type eval struct {
 	normed     bool     // prompt and texts are made
 	promptMode bool
 	cmds       []string // simple commands, parsed on first need
+	bareCmds   []string // with bare: each one's unquoted form, "" when the same
 	parsed     bool
 	regexps    map[string]*regexp.Regexp
 	// Items share patterns (a store has dozens of `\bpytest\b`): each is
@@ -223,6 +218,10 @@ func newEval(c Call, promptMode bool) *eval {
 	}
 	if promptMode {
 		e.kind, e.target, e.edits, e.added = targetNone, "", false, ""
+	}
+	e.probe = e.target
+	if e.bare != "" {
+		e.probe += "\n" + e.bare
 	}
 	return e
 }
@@ -295,7 +294,7 @@ func (e *eval) pass(src *manifest.Manifest, idx []int, thr float64, seen Seen, d
 		case out == "":
 			out = e.cut(&r, thr)
 		}
-		if out == "" && seen != nil && r.Claim() != r.ID && seen([]byte(r.Claim())) {
+		if out == "" && seen != nil && r.item.Hold && !r.Hold && seen([]byte(r.Claim())) {
 			continue // a mention of a hold, shown already in the session
 		}
 		if out == "" {
@@ -747,10 +746,10 @@ func (e *eval) hasAll(lits []string) bool {
 // string is on the stack: it does not escape and is short).
 func (e *eval) holds(lit []byte) bool { return strings.Contains(e.lowTarget(), string(lit)) }
 
-// lowTarget is probeText ASCII-lowercased, made on first need.
+// lowTarget is probe ASCII-lowercased, made on first need.
 func (e *eval) lowTarget() string {
 	if e.targetLow == "" {
-		e.targetLow = string(asciiLower(e.probeText()))
+		e.targetLow = string(asciiLower(e.probe))
 	}
 	return e.targetLow
 }
@@ -763,27 +762,38 @@ func (e *eval) runCommand(p string) hit {
 	if re.MatchString(e.target) {
 		return hit{e.target, true}
 	}
-	if !e.parsed {
-		e.cmds, e.parsed = SimpleCommands(e.target), true
-	}
-	for _, c := range e.cmds {
+	for _, c := range e.commands() {
 		if re.MatchString(c) {
 			return hit{c, true}
 		}
 	}
-	if e.bare == "" {
-		return hit{}
-	}
 	// As the shell reads the words: rm -f "orders".db removes orders.db.
-	if re.MatchString(e.bare) {
+	if e.bare != "" && re.MatchString(e.bare) {
 		return hit{e.bare, true}
 	}
-	for _, c := range e.cmds {
-		if b := unquoted(c, offsetIn(e.target, c), e.drops); b != c && re.MatchString(b) {
+	for _, b := range e.bareCmds {
+		if b != "" && re.MatchString(b) {
 			return hit{b, true}
 		}
 	}
 	return hit{}
+}
+
+// commands returns the simple commands of the line, split on first need,
+// and with them their unquoted forms (bareCmds).
+func (e *eval) commands() []string {
+	if !e.parsed {
+		e.cmds, e.parsed = SimpleCommands(e.target), true
+		if e.bare != "" {
+			e.bareCmds = make([]string, len(e.cmds))
+			for i, c := range e.cmds {
+				if b := unquoted(c, offsetIn(e.target, c), e.drops); b != c {
+					e.bareCmds[i] = b
+				}
+			}
+		}
+	}
+	return e.cmds
 }
 
 // matchContent returns the first content pattern that matches the text
@@ -844,9 +854,7 @@ func (e *eval) matchesCode(pats []string) bool {
 	if len(spans) == 0 {
 		return true // nothing is quoted: the match stands
 	}
-	if !e.parsed {
-		e.cmds, e.parsed = SimpleCommands(e.target), true
-	}
+	e.commands()
 	for _, p := range pats {
 		if re := e.regexp(p); re != nil && e.matchesCodeWith(re, spans) {
 			return true
@@ -865,15 +873,11 @@ func (e *eval) matchesCodeWith(re *regexp.Regexp, spans []span) bool {
 			return true
 		}
 	}
-	if e.bare == "" {
-		return false
-	}
-	if startsInCode(re, e.bare, 0, spans, e.drops) {
+	if e.bare != "" && startsInCode(re, e.bare, 0, spans, e.drops) {
 		return true
 	}
-	for _, c := range e.cmds {
-		off := offsetIn(e.target, c)
-		if b := unquoted(c, off, e.drops); b != c && startsInCode(re, b, off, spans, e.drops) {
+	for i, b := range e.bareCmds {
+		if b != "" && startsInCode(re, b, offsetIn(e.target, e.cmds[i]), spans, e.drops) {
 			return true
 		}
 	}

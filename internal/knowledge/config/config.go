@@ -3,15 +3,12 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/internal/lorepath"
@@ -141,23 +138,14 @@ var lineRe = lazyre.New(`line (\d+): `)
 // without its deny guards over a typo.
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
-	if len(bytes.TrimSpace(data)) == 0 {
-		return c, nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return c, decodeError(path, err)
-	}
-	if len(doc.Content) == 0 { // only comments
-		return c, nil
-	}
-	if err := doc.Decode(&c); err != nil {
-		return c, decodeError(path, err)
+	doc, err := decodeYAML(path, data, &c)
+	if err != nil || doc == nil {
+		return c, err
 	}
 	if err := c.validate(path, data); err != nil {
 		return c, err
 	}
-	if err := unknownKey(&doc, reflect.TypeFor[Config]()); err != nil {
+	if err := unknownKey(doc, reflect.TypeFor[Config]()); err != nil {
 		err.Path, err.Unknown = path, true
 		return c, err
 	}

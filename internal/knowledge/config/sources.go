@@ -174,18 +174,9 @@ func (u *User) UnmarshalYAML(n *yaml.Node) error {
 // project's settings (inject, scan, ...) belong in .lore/config.yaml.
 func ParseUser(path string, data []byte) (User, error) {
 	var u User
-	if len(bytes.TrimSpace(data)) == 0 {
-		return u, nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return u, decodeError(path, err)
-	}
-	if len(doc.Content) == 0 { // only comments
-		return u, nil
-	}
-	if err := doc.Decode(&u); err != nil {
-		return u, decodeError(path, err)
+	doc, err := decodeYAML(path, data, &u)
+	if err != nil || doc == nil {
+		return u, err
 	}
 	if err := validateSources(path, u.Sources); err != nil {
 		return u, err
@@ -193,11 +184,30 @@ func ParseUser(path string, data []byte) (User, error) {
 	if err := validateDisable(path, data, u.Disable); err != nil {
 		return u, err
 	}
-	if err := unknownKey(&doc, reflect.TypeFor[User]()); err != nil {
+	if err := unknownKey(doc, reflect.TypeFor[User]()); err != nil {
 		err.Path = path
 		return u, err
 	}
 	return u, nil
+}
+
+// decodeYAML decodes data into v and returns its document, nil (v left
+// as it was) when data holds only blanks and comments.
+func decodeYAML(path string, data []byte, v any) (*yaml.Node, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, decodeError(path, err)
+	}
+	if len(doc.Content) == 0 { // only comments
+		return nil, nil
+	}
+	if err := doc.Decode(v); err != nil {
+		return nil, decodeError(path, err)
+	}
+	return &doc, nil
 }
 
 // decodeError turns a yaml error into one naming the file and line.
