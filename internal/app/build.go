@@ -2,12 +2,14 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -71,6 +73,10 @@ func (b Built) Problems() []string {
 		out = append(out, NoCopy(name))
 	}
 	for _, e := range b.Skipped {
+		if ce := (*config.Error)(nil); errors.As(e, &ce) {
+			out = append(out, ce.WithEffect())
+			continue
+		}
 		out = append(out, fmt.Sprintf("skipped %v", e))
 	}
 	for _, x := range b.Report.Excluded {

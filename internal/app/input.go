@@ -59,22 +59,19 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 type Scopes struct {
 	Config config.Config
 	Stores []compile.Store
-	// UserErr says why the user's config was left out (unreadable, or
-	// invalid, naming its file, line and key): a typo in one person's file
-	// must not stop every repository's build and switch off its guards.
-	// The commands that compile report it as a skipped file.
-	UserErr error
-	// ConfigErr names a key of the project's config that no setting has:
-	// Config holds every other key, and the commands that compile go on
-	// with it and report the key (lint fails on it), so a typo does not
-	// leave the repository without its deny guards.
-	ConfigErr error
+	// UserErr and ConfigErr name the first problem of the user's and the
+	// project's config (its file, line and key): Config holds every other
+	// key, and the commands that compile go on with it and report the
+	// problem (lint fails on the project's), so one bad key does not leave
+	// the repository without its deny guards. A user's config that could
+	// not be read is left out whole.
+	UserErr, ConfigErr error
 }
 
 // LoadScopes reads the project's and the user's config and resolves the
 // stores they name. A source never fetched is a store with no folder. A
-// user's config that cannot be used is left out (Scopes.UserErr), and a
-// project config's unknown key is reported (Scopes.ConfigErr).
+// problem in either config leaves out only its key (Scopes.UserErr,
+// Scopes.ConfigErr); a project config that cannot be read is an error.
 func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	cfg, cfgErr := s.Config()
 	if !config.Usable(cfgErr) {
@@ -87,7 +84,7 @@ func LoadScopes(s *gitstore.Store) (Scopes, error) {
 	if user = compile.UserDir(); user != "" {
 		userConfig = filepath.Join(user, "config.yaml")
 		userStat = manifest.StatPath(userConfig) // before the read (compile.Store.Stat)
-		if uc, userErr = readUserConfig(userConfig); userErr != nil {
+		if uc, userErr = readUserConfig(userConfig); !config.Usable(userErr) {
 			uc = config.User{}
 		}
 	}

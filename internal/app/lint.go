@@ -90,7 +90,7 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 	}
 	var out []lint.Finding
 	if ce := (*config.Error)(nil); errors.As(sc.UserErr, &ce) {
-		out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg + "; the file is left out until fixed", Severity: lint.Warning})
+		out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: lint.Warning})
 	} else if sc.UserErr != nil {
 		out = append(out, lint.Finding{Path: filepath.Join(compile.UserDir(), "config.yaml"), Msg: sc.UserErr.Error(), Severity: lint.Warning})
 	}

@@ -412,9 +412,10 @@ func TestAddScopeUserWritesTheUsersStore(t *testing.T) {
 }
 
 // A source in the user's own config serves every repository the user
-// works in; a broken user config is left out, named with its file and
-// line, and the project's and the user's items still compile: a typo in
-// one person's file must not switch off every repository's guards.
+// works in; a broken source in it is left out, named with its file and
+// line, and the project's, the user's and the other source's items still
+// compile: a typo in one person's file must not switch off every
+// repository's guards.
 func TestUserConfigSources(t *testing.T) {
 	cfgHome, _ := hermetic(t)
 	_, url := orgSource(t)
@@ -433,21 +434,22 @@ func TestUserConfigSources(t *testing.T) {
 	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != "acme:lessons/plan.md acme:lessons/shared.md" {
 		t.Fatalf("injected %v", got)
 	}
-	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: acme}\n"), 0o644); err != nil {
+	if err := os.WriteFile(userConfig, []byte("sources:\n  - {name: infra}\n  - {name: acme, url: '"+url+"'}\ninject:\n  maxItems: 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	write(t, s, ".lore/lessons/plan.md", scopedLesson(idProject, "Project plan", "active"))
 	userLesson(t, cfgHome)
 	b, err := Build(s, BuildOptions{})
-	if err != nil || len(b.Skipped) != 1 || !strings.HasPrefix(b.Skipped[0].Error(), userConfig+":2: sources[0].url:") {
-		t.Fatalf("a broken user config: %+v, %v", b.Skipped, err)
+	if err != nil || len(b.Skipped) != 1 || b.Problems()[0] != userConfig+":2: sources[0].url: must name a git repository (https://, ssh://, git@host:path, file://); the source is left out until it is fixed" {
+		t.Fatalf("a broken user config: %q, %v", b.Problems(), err)
 	}
-	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md user:lessons/plan.md" {
-		t.Fatalf("with the user's config left out, injected %v", got)
+	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md acme:lessons/plan.md acme:lessons/shared.md" {
+		t.Fatalf("with the user's broken source left out, injected %v", got)
 	}
 	lr, err := Lint(s, LintOptions{})
 	if err != nil || lr.Failed(false) || !slices.ContainsFunc(lr.Findings, func(f lint.Finding) bool {
-		return f.Path == userConfig && f.Line == 2 && f.Key == "sources[0].url" && f.Severity == lint.Warning
+		return f.Path == userConfig && f.Line == 2 && f.Key == "sources[0].url" && f.Severity == lint.Warning &&
+			strings.HasSuffix(f.Msg, "; the source is left out until it is fixed")
 	}) {
 		t.Fatalf("lint of a broken user config: %+v, %v", lr.Findings, err)
 	}

@@ -103,110 +103,115 @@ func Default() Config {
 	}
 }
 
-// Error locates a config problem: "path:line: key: message".
+// Error locates a config problem: "path:line: key: message". The Config
+// Parse returns with it holds every other key, that one at its default
+// (or, for YAML that does not parse, every default).
 type Error struct {
 	Path string
 	Line int
 	Key  string
 	Msg  string
-	// Unknown says the problem is only a key no setting has: the Config
-	// returned with it holds every other key, for the commands that go on
-	// without the unknown one (Parse).
-	Unknown bool
+	// Effect is what the commands that go on with the rest do without the
+	// key ("the default, 0.7, is used"), for them to say (WithEffect);
+	// the commands that write stop at the problem.
+	Effect string
 }
 
-func (e *Error) Error() string {
-	if e.Key == "" {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+func (e *Error) Error() string { return e.located(e.Msg) }
+
+// WithEffect is the error and what is done without the key meanwhile.
+func (e *Error) WithEffect() string { return e.located(e.Detail()) }
+
+// Detail is the message and what is done without the key meanwhile.
+func (e *Error) Detail() string {
+	if e.Effect == "" {
+		return e.Msg
 	}
-	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, e.Msg)
+	return e.Msg + "; " + e.Effect + " until it is fixed"
 }
 
-// Usable says whether the Config Parse returned with err holds the file's
-// settings: err is nil, or names only an unknown key.
+func (e *Error) located(msg string) string {
+	if e.Key == "" {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, msg)
+}
+
+// Usable says whether the Config returned with err holds the file's
+// settings but the key err names: err is nil or an Error of Parse, not a
+// file that could not be read.
 func Usable(err error) bool {
 	var ce *Error
-	return err == nil || errors.As(err, &ce) && ce.Unknown
+	return err == nil || errors.As(err, &ce)
 }
 
 var lineRe = lazyre.New(`line (\d+): `)
 
-// Parse reads config.yaml over the defaults. Unknown keys are errors so a
-// typo does not silently fall back to a default; the error is then an
-// Error with Unknown set, and the Config returned holds every other key:
-// a build goes on with it (and says so) rather than leave the repository
-// without its deny guards over a typo.
+// Parse reads config.yaml over the defaults. A problem (a key no setting
+// has, a value of the wrong type or range, a source that cannot be used)
+// is returned as an Error naming its line and key, the first in the file;
+// the Config returned holds every other key and that one at its default,
+// or leaves the source or route out. Unknown keys are errors so a typo
+// does not silently fall back to a default; lint fails on every problem,
+// and a build goes on with the rest (and says so) rather than leave the
+// repository without its deny guards over one bad key.
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
-	doc, err := decodeYAML(path, data, &c)
-	if err != nil || doc == nil {
+	d := &decoder{path: path}
+	if err := d.decode(data, &c); err != nil {
 		return c, err
 	}
-	if err := c.validate(path, data); err != nil {
-		return c, err
-	}
-	if err := unknownKey(doc, reflect.TypeFor[Config]()); err != nil {
-		err.Path, err.Unknown = path, true
-		return c, err
-	}
-	return c, nil
+	c.Sources = d.sources(c.Sources)
+	c.Disable = d.ids(c.Disable)
+	c.validate(d)
+	return c, d.first()
 }
 
-func (c Config) validate(path string, data []byte) error {
-	check := func(ok bool, key, msg string) error {
-		if ok {
-			return nil
-		}
-		return &Error{Path: path, Line: keyLine(data, key), Key: key, Msg: msg}
-	}
-	for _, err := range []error{
-		check(c.Inject.Threshold >= 0, "inject.threshold", "must be >= 0"),
-		check(c.Inject.MinConfidence >= 0 && c.Inject.MinConfidence <= 1, "inject.minConfidence", "must be within 0..1"),
-		check(c.Inject.MaxItems >= 1, "inject.maxItems", "must be >= 1"),
-		check(c.Inject.BudgetBytes >= 256, "inject.budgetBytes", "must be >= 256"),
-		check(c.Inject.SessionBudgetBytes >= 256 && c.Inject.SessionBudgetBytes <= MaxSessionBudget, "inject.sessionBudgetBytes",
-			fmt.Sprintf("must be within 256..%d (Claude Code keeps 10,000 characters of a hook's output)", MaxSessionBudget)),
-		check(c.Consolidate.MinBatch >= 1, "consolidate.minBatch", "must be >= 1"),
-		check(c.Consolidate.FileLimit >= 20, "consolidate.fileLimit", "must be >= 20"),
-		check(c.Consolidate.KeepRecent >= 0, "consolidate.keepRecent", "must be >= 0"),
-		check(c.Scan.MaxCandidates >= 1, "scan.maxCandidates", "must be >= 1"),
-		check(c.Stats.MinCalls >= 1, "stats.minCalls", "must be >= 1"),
-		check(c.Learnings != "", "learnings", "must name a file"),
+// validate sets each setting out of its range back to its default, and
+// leaves out each route whose target is outside the work tree.
+func (c *Config) validate(d *decoder) {
+	for _, ck := range []struct {
+		ok       bool
+		key, msg string
+	}{
+		{c.Inject.Threshold >= 0, "inject.threshold", "must be >= 0"},
+		{c.Inject.MinConfidence >= 0 && c.Inject.MinConfidence <= 1, "inject.minConfidence", "must be within 0..1"},
+		{c.Inject.MaxItems >= 1, "inject.maxItems", "must be >= 1"},
+		{c.Inject.BudgetBytes >= 256, "inject.budgetBytes", "must be >= 256"},
+		{c.Inject.SessionBudgetBytes >= 256 && c.Inject.SessionBudgetBytes <= MaxSessionBudget, "inject.sessionBudgetBytes",
+			fmt.Sprintf("must be within 256..%d (Claude Code keeps 10,000 characters of a hook's output)", MaxSessionBudget)},
+		{c.Consolidate.MinBatch >= 1, "consolidate.minBatch", "must be >= 1"},
+		{c.Consolidate.FileLimit >= 20, "consolidate.fileLimit", "must be >= 20"},
+		{c.Consolidate.KeepRecent >= 0, "consolidate.keepRecent", "must be >= 0"},
+		{c.Scan.MaxCandidates >= 1, "scan.maxCandidates", "must be >= 1"},
+		{c.Stats.MinCalls >= 1, "stats.minCalls", "must be >= 1"},
+		{c.Learnings != "", "learnings", "must name a file"},
+		// A committed config must not make lore write outside the work
+		// tree (../x.md, /etc/x) or into the git folder (appending to
+		// .git/hooks/pre-commit would run).
+		{c.Learnings == "" || InWorkTree(c.Learnings), "learnings", fmt.Sprintf("%q %s", c.Learnings, outsideMsg)},
+		{InWorkTree(c.Consolidate.Report), "consolidate.report", fmt.Sprintf("%q %s", c.Consolidate.Report, outsideMsg)},
 	} {
-		if err != nil {
-			return err
+		if !ck.ok {
+			def := setDefault(reflect.ValueOf(c).Elem(), reflect.ValueOf(Default()), ck.key)
+			d.add(d.line(ck.key), ck.key, ck.msg, usesDefault(def))
 		}
 	}
-	if err := validateSources(path, c.Sources); err != nil {
-		return err
+	var routes []Route
+	for i, rt := range c.Consolidate.Routes {
+		key := fmt.Sprintf("consolidate.routes[%d]", i)
+		switch {
+		case d.isBad(key):
+		case rt.Target != "" && !InWorkTree(rt.Target):
+			d.add(d.line(key+".target"), key+".target", fmt.Sprintf("%q %s", rt.Target, outsideMsg), "the route is left out")
+		default:
+			routes = append(routes, rt)
+		}
 	}
-	if err := validateDisable(path, data, c.Disable); err != nil {
-		return err
-	}
-	return c.validatePaths(path, data)
+	c.Consolidate.Routes = routes
 }
 
-// validatePaths keeps the files lore writes inside the work tree: a
-// committed config must not make lore write elsewhere (../x.md, /etc/x)
-// or into the git folder (appending to .git/hooks/pre-commit would run).
-func (c Config) validatePaths(file string, data []byte) error {
-	bad := func(key string, line int, p string) error {
-		return &Error{Path: file, Line: line, Key: key,
-			Msg: fmt.Sprintf("%q must be a relative path inside the work tree, not under .git", p)}
-	}
-	if c.Learnings != "" && !InWorkTree(c.Learnings) {
-		return bad("learnings", keyLine(data, "learnings"), c.Learnings)
-	}
-	if !InWorkTree(c.Consolidate.Report) {
-		return bad("consolidate.report", keyLine(data, "consolidate.report"), c.Consolidate.Report)
-	}
-	for i, rt := range c.Consolidate.Routes {
-		if rt.Target != "" && !InWorkTree(rt.Target) {
-			return bad(fmt.Sprintf("consolidate.routes[%d].target", i), nthKeyLine(data, "target", i), rt.Target)
-		}
-	}
-	return nil
-}
+const outsideMsg = "must be a relative path inside the work tree, not under .git"
 
 // InWorkTree reports whether a repo-relative, slash-separated path names a
 // file inside the work tree and outside its .git folder.
@@ -216,33 +221,6 @@ func InWorkTree(p string) bool {
 	}
 	first, _, _ := strings.Cut(path.Clean(filepath.ToSlash(p)), "/")
 	return first != "." && !strings.EqualFold(first, ".git")
-}
-
-// nthKeyLine finds the line of the n-th (from 0) occurrence of a key, also
-// as the first key of a list item ("- target: x"), best effort.
-func nthKeyLine(data []byte, key string, n int) int {
-	for i, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
-		if strings.HasPrefix(strings.TrimSpace(l), key+":") {
-			if n == 0 {
-				return i + 1
-			}
-			n--
-		}
-	}
-	return 1
-}
-
-// keyLine finds the line of the last segment of a dotted key, best effort.
-func keyLine(data []byte, dotted string) int {
-	parts := strings.Split(dotted, ".")
-	leaf := parts[len(parts)-1] + ":"
-	for i, l := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), leaf) {
-			return i + 1
-		}
-	}
-	return 1
 }
 
 // Template is the commented config.yaml that lore init writes: every key

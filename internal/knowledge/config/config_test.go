@@ -33,7 +33,7 @@ func TestParse(t *testing.T) {
 		{"the session budget", "inject:\n  sessionBudgetBytes: 2048\n", func(c Config) bool { return c.Inject.SessionBudgetBytes == 2048 }, 0, ""},
 		{"the session budget defaults to 6144", "inject:\n  maxItems: 2\n", func(c Config) bool { return c.Inject.SessionBudgetBytes == 6144 }, 0, ""},
 		{"a session budget over the client's cap", "inject:\n  maxItems: 2\n  sessionBudgetBytes: 20000\n", nil, 3, "inject.sessionBudgetBytes: must be within 256..8192"},
-		{"broken YAML", "inject: [\n", nil, 1, "invalid config"},
+		{"broken YAML", "inject: [\n", nil, 1, "invalid YAML"},
 		{"learnings outside the work tree", "# staging\nlearnings: ../x.md\n", nil, 2, "learnings: \"../x.md\" must be a relative path inside the work tree"},
 		{"an absolute learnings path", "learnings: /tmp/x.md\n", nil, 1, "learnings:"},
 		{"learnings in the git folder", "learnings: .git/hooks/pre-commit\n", nil, 1, "not under .git"},
@@ -74,25 +74,70 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// A config whose only problem is an unknown key comes back with every
-// other key read, for the commands that go on without it.
-func TestParseKeepsTheKnownKeys(t *testing.T) {
-	c, err := Parse(".lore/config.yaml", []byte("inject:\n  thrshold: 0.6\n  maxItems: 2\nsources:\n  - {name: acme, url: a}\n"))
+// A config with a problem comes back with every other key read and the
+// bad one at its default (a bad source or route left out): the commands
+// that compile go on with it.
+func TestParseKeepsTheOtherKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, key string
+		line            int
+		check           func(Config) bool
+	}{
+		{"an unknown key", "inject:\n  thrshold: 0.6\n  maxItems: 2\nsources:\n  - {name: acme, url: a}\n", "inject.thrshold", 2,
+			func(c Config) bool { return c.Inject.MaxItems == 2 && len(c.Sources) == 1 && c.Inject.Threshold == 0.7 }},
+		{"a word for a number", "inject:\n  maxItems: 2\n  threshold: high\n  budgetBytes: 1000\n", "inject.threshold", 3,
+			func(c Config) bool {
+				return c.Inject.MaxItems == 2 && c.Inject.Threshold == 0.7 && c.Inject.BudgetBytes == 1000
+			}},
+		{"a list for a string", "learnings: [a, b]\ninject:\n  maxItems: 2\n", "learnings", 1,
+			func(c Config) bool { return c.Learnings == Default().Learnings && c.Inject.MaxItems == 2 }},
+		{"a number for a mapping", "inject: 5\nstats:\n  minCalls: 4\n", "inject", 1,
+			func(c Config) bool { return c.Inject == Default().Inject && c.Stats.MinCalls == 4 }},
+		{"a value out of range", "inject:\n  maxItems: 0\n  threshold: 0.5\n", "inject.maxItems", 2,
+			func(c Config) bool { return c.Inject.MaxItems == 3 && c.Inject.Threshold == 0.5 }},
+		{"a threshold below zero would inject everything", "inject:\n  threshold: -1\n", "inject.threshold", 2,
+			func(c Config) bool { return c.Inject.Threshold == 0.7 }},
+		{"learnings outside the work tree", "learnings: ../x.md\nshare: true\n", "learnings", 1,
+			func(c Config) bool { return c.Learnings == Default().Learnings && c.Share }},
+		// A source's unknown key: the source, and its guards, stay.
+		{"a source's unknown key", "sources:\n  - {name: acme, url: a, reff: main}\n", "sources[0].reff", 2,
+			func(c Config) bool { return len(c.Sources) == 1 && c.Sources[0].URL == "a" && c.Sources[0].Line == 2 }},
+		// A source with a bad value is left out whole (its ref at the
+		// default would follow another branch); the next keeps its index.
+		{"a source's bad ref", "sources:\n  - {name: acme, url: a, ref: [main]}\n  - {name: infra, url: b}\n  - {name: Bad, url: c}\n", "sources[0].ref", 2,
+			func(c Config) bool {
+				return len(c.Sources) == 1 && c.Sources[0].Name == "infra" && c.Sources[0].Line == 3
+			}},
+		{"a source that is not a mapping", "sources:\n  - acme\n  - {name: infra, url: b}\n", "sources[0]", 2,
+			func(c Config) bool { return len(c.Sources) == 1 && c.Sources[0].Name == "infra" }},
+		{"a route outside the work tree", "consolidate:\n  routes:\n    - {match: a, target: ../a.md}\n    - {match: b, target: docs/b.md}\n", "consolidate.routes[0].target", 3,
+			func(c Config) bool { return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Match == "b" }},
+		{"a blank id", "disable: ['', A]\n", "disable[0]", 1, func(c Config) bool { return len(c.Disable) == 1 && c.Disable[0] == "A" }},
+		{"YAML that does not parse", "inject:\n  maxItems: 2\n sources: [\n", "", 2, func(c Config) bool { return c.Inject == Default().Inject }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(".lore/config.yaml", []byte(tc.yaml))
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Key != tc.key || ce.Line != tc.line || !Usable(err) || !tc.check(c) {
+				t.Fatalf("Parse: %+v, %v", c, err)
+			}
+		})
+	}
+	// The second problem is kept out too, though only the first is named.
 	var ce *Error
-	if !errors.As(err, &ce) || !ce.Unknown || c.Inject.MaxItems != 2 || len(c.Sources) != 1 || c.Inject.Threshold != 0.7 {
-		t.Fatalf("Parse: %+v, %v", c, err)
+	c, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  threshold: high\n"))
+	if err == nil || !errors.As(err, &ce) || !strings.HasSuffix(ce.WithEffect(), ":2: inject.maxItems: must be >= 1; the default, 3, is used until it is fixed") || c.Inject.Threshold != 0.7 {
+		t.Fatalf("two problems: %+v, %v", c.Inject, err)
 	}
-	if _, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  thrshold: 0.6\n")); !errors.As(err, &ce) || ce.Unknown {
-		t.Fatalf("an invalid value is no unknown key: %v", err)
+	if _, err := Parse(".lore/config.yaml", []byte("inject:\n  threshold: high\n")); !errors.As(err, &ce) ||
+		ce.WithEffect() != `.lore/config.yaml:2: inject.threshold: "high", not a number; the default, 0.7, is used until it is fixed` {
+		t.Fatalf("a word for a number: %v", err)
 	}
-	// A source's unknown key too: the source, and its guards, stay.
-	c, err = Parse(".lore/config.yaml", []byte("sources:\n  - {name: acme, url: a, reff: main}\n"))
-	if !errors.As(err, &ce) || !ce.Unknown || ce.Line != 2 || ce.Key != "sources[0].reff" || len(c.Sources) != 1 || c.Sources[0].URL != "a" {
-		t.Fatalf("a source's unknown key: %+v, %v", c.Sources, err)
-	}
-	// The user's config refuses it, naming it.
-	if _, err := ParseUser("/u/config.yaml", []byte("sources:\n  - {name: acme, url: a, reff: main}\n")); !errors.As(err, &ce) || ce.Key != "sources[0].reff" || ce.Path != "/u/config.yaml" {
-		t.Fatalf("a user source's unknown key: %v", err)
+	// The user's config the same way: a project key is named and its
+	// sources are kept.
+	u, err := ParseUser("/u/config.yaml", []byte("inject:\n  maxItems: 2\nsources:\n  - {name: acme, url: a, reff: main}\n  - {name: x, url: ''}\n"))
+	if !errors.As(err, &ce) || ce.Key != "inject" || ce.Path != "/u/config.yaml" || len(u.Sources) != 1 || u.Sources[0].Name != "acme" {
+		t.Fatalf("the user's config: %+v, %v", u, err)
 	}
 }
 

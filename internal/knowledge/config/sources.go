@@ -1,13 +1,9 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"reflect"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -40,27 +36,11 @@ func (s Source) Folder() string {
 // take it.
 const UserName = "user"
 
-var (
-	nameRe     = lazyre.New(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-	sourceKeys = map[string]bool{"name": true, "url": true, "ref": true, "path": true}
-)
+var nameRe = lazyre.New(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
-// UnmarshalYAML reads one source, keeping its line. A key a source does
-// not have is left for Parse's walk (unknownKey), which names it with its
-// line and lets the build go on with the source's other keys.
+// UnmarshalYAML reads one source, keeping its line for errors. Parse's
+// decoder has checked its keys and values first.
 func (s *Source) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.MappingNode {
-		return &Error{Line: n.Line, Key: "sources", Msg: "each source is a mapping: {name, url, ref, path}"}
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if !sourceKeys[k.Value] {
-			continue
-		}
-		if v.Kind != yaml.ScalarNode {
-			return &Error{Line: v.Line, Key: "sources." + k.Value, Msg: "must be a string"}
-		}
-	}
 	type plain Source
 	if err := n.Decode((*plain)(s)); err != nil {
 		return err
@@ -69,36 +49,49 @@ func (s *Source) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// validateSources checks each source of a config file: a name fit for a
-// folder and an origin, unique; a URL without a password (a committed
-// config would leak it); a path inside the repository.
-func validateSources(file string, list []Source) error {
+// sources checks each source of a config file and returns the ones that
+// can be used: a name fit for a folder and an origin, unique; a URL
+// without a password (a committed config would leak it); a path inside
+// the repository. Each other is a problem and left out, the rest kept.
+func (d *decoder) sources(list []Source) []Source {
 	seen := map[string]int{}
-	for i := range list {
-		s := &list[i]
-		s.File = file
-		bad := func(key, msg string) error {
-			return &Error{Path: file, Line: s.Line, Key: fmt.Sprintf("sources[%d].%s", i, key), Msg: msg}
+	var kept []Source
+	for i, s := range list {
+		if d.isBad(fmt.Sprintf("sources[%d]", i)) {
+			continue
 		}
-		switch {
-		case !nameRe().MatchString(s.Name):
-			return bad("name", fmt.Sprintf("%q must be lowercase letters, digits, '.', '_' or '-' (at most 64)", s.Name))
-		case s.Name == UserName || s.Name == "project":
-			return bad("name", fmt.Sprintf("%q names a scope (project, user)", s.Name))
-		case seen[s.Name] > 0:
-			return bad("name", fmt.Sprintf("%q is named twice (also on line %d)", s.Name, seen[s.Name]))
-		case strings.TrimSpace(s.URL) == "":
-			return bad("url", "must name a git repository (https://, ssh://, git@host:path, file://)")
-		case hasPassword(s.URL):
-			return bad("url", "must not carry a password: name an environment variable instead (https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git) or use ssh")
-		case s.Path != "" && !filepath.IsLocal(filepath.FromSlash(s.Path)):
-			return bad("path", fmt.Sprintf("%q must be a relative path inside the repository", s.Path))
-		case strings.HasPrefix(s.Ref, "-") || strings.ContainsAny(s.Ref, " \t\n~^:?*[\\"):
-			return bad("ref", fmt.Sprintf("%q is not a branch or tag name", s.Ref))
+		s.File = d.path
+		key, msg := sourceProblem(s, seen)
+		if key != "" {
+			d.add(s.Line, fmt.Sprintf("sources[%d].%s", i, key), msg, "the source is left out")
+			continue
 		}
 		seen[s.Name] = s.Line
+		kept = append(kept, s)
 	}
-	return nil
+	return kept
+}
+
+// sourceProblem is the key of s that cannot be used and why, "" when none;
+// seen holds the names of the sources before it, with their lines.
+func sourceProblem(s Source, seen map[string]int) (key, msg string) {
+	switch {
+	case !nameRe().MatchString(s.Name):
+		return "name", fmt.Sprintf("%q must be lowercase letters, digits, '.', '_' or '-' (at most 64)", s.Name)
+	case s.Name == UserName || s.Name == "project":
+		return "name", fmt.Sprintf("%q names a scope (project, user)", s.Name)
+	case seen[s.Name] > 0:
+		return "name", fmt.Sprintf("%q is named twice (also on line %d)", s.Name, seen[s.Name])
+	case strings.TrimSpace(s.URL) == "":
+		return "url", "must name a git repository (https://, ssh://, git@host:path, file://)"
+	case hasPassword(s.URL):
+		return "url", "must not carry a password: name an environment variable instead (https://x-access-token:${GITHUB_TOKEN}@github.com/acme/lore.git) or use ssh"
+	case s.Path != "" && !filepath.IsLocal(filepath.FromSlash(s.Path)):
+		return "path", fmt.Sprintf("%q must be a relative path inside the repository", s.Path)
+	case strings.HasPrefix(s.Ref, "-") || strings.ContainsAny(s.Ref, " \t\n~^:?*[\\"):
+		return "ref", fmt.Sprintf("%q is not a branch or tag name", s.Ref)
+	}
+	return "", ""
 }
 
 // hasPassword reports a URL whose password is written out rather than
@@ -139,14 +132,18 @@ func ExpandURL(raw string, getenv func(string) string) (expanded string, secrets
 
 var envNameRe = lazyre.New(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
 
-// validateDisable checks the ids a config switches off.
-func validateDisable(file string, data []byte, ids []string) error {
+// ids returns the ids a config switches off, each blank one a problem
+// and left out.
+func (d *decoder) ids(ids []string) []string {
+	var kept []string
 	for i, id := range ids {
 		if strings.TrimSpace(id) == "" {
-			return &Error{Path: file, Line: keyLine(data, "disable"), Key: fmt.Sprintf("disable[%d]", i), Msg: "must be an item id"}
+			d.add(d.line("disable"), fmt.Sprintf("disable[%d]", i), "must be an item id", "it is left out")
+			continue
 		}
+		kept = append(kept, id)
 	}
-	return nil
+	return kept
 }
 
 // User is the user's own config, $XDG_CONFIG_HOME/lore/config.yaml: the
@@ -156,75 +153,19 @@ type User struct {
 	Disable []string `yaml:"disable" json:"disable,omitempty"`
 }
 
-// UnmarshalYAML refuses, with its line, a key the user's config does not
-// have: the project's settings belong in .lore/config.yaml.
-func (u *User) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; k.Value != "sources" && k.Value != "disable" {
-				return &Error{Line: k.Line, Key: k.Value, Msg: "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)"}
-			}
-		}
-	}
-	type plain User
-	return n.Decode((*plain)(u))
-}
-
-// ParseUser reads the user's config. Unknown keys are errors: the
-// project's settings (inject, scan, ...) belong in .lore/config.yaml.
+// ParseUser reads the user's config as Parse reads the project's: each
+// problem is returned (the first in the file) and leaves out only its
+// key, source or id. A key of the project's settings (inject, scan, ...)
+// is one: it belongs in .lore/config.yaml.
 func ParseUser(path string, data []byte) (User, error) {
 	var u User
-	doc, err := decodeYAML(path, data, &u)
-	if err != nil || doc == nil {
+	d := &decoder{path: path, top: "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)"}
+	if err := d.decode(data, &u); err != nil {
 		return u, err
 	}
-	if err := validateSources(path, u.Sources); err != nil {
-		return u, err
-	}
-	if err := validateDisable(path, data, u.Disable); err != nil {
-		return u, err
-	}
-	if err := unknownKey(doc, reflect.TypeFor[User]()); err != nil {
-		err.Path = path
-		return u, err
-	}
-	return u, nil
-}
-
-// decodeYAML decodes data into v and returns its document, nil (v left
-// as it was) when data holds only blanks and comments.
-func decodeYAML(path string, data []byte, v any) (*yaml.Node, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, decodeError(path, err)
-	}
-	if len(doc.Content) == 0 { // only comments
-		return nil, nil
-	}
-	if err := doc.Decode(v); err != nil {
-		return nil, decodeError(path, err)
-	}
-	return &doc, nil
-}
-
-// decodeError turns a yaml error into one naming the file and line.
-func decodeError(path string, err error) error {
-	var ce *Error
-	if errors.As(err, &ce) {
-		ce.Path = path
-		return ce
-	}
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-	line := 1
-	if m := lineRe().FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
-	}
-	return &Error{Path: path, Line: line, Msg: "invalid config: " + msg}
+	u.Sources = d.sources(u.Sources)
+	u.Disable = d.ids(u.Disable)
+	return u, d.first()
 }
 
 // Merge returns the sources and disabled ids a repository uses: the

@@ -129,18 +129,15 @@ func grounding(items []*markdown.Item, cfg config.Config, st Store) []Finding {
 	return append(out, staleFindings(items, st.Files)...)
 }
 
-// checkConfig parses the config (the default when there is none).
+// checkConfig parses the config (the default when there is none): the
+// one the build compiles with, each key with a problem at its default.
 func checkConfig(f *File) (config.Config, []Finding) {
 	if f == nil {
 		return config.Default(), nil
 	}
 	c, err := config.Parse(f.Path, f.Data)
-	var ce *config.Error
-	switch {
-	case errors.As(err, &ce):
-		return config.Default(), []Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Msg, Severity: Error}}
-	case err != nil:
-		return config.Default(), []Finding{{Path: f.Path, Msg: err.Error(), Severity: Error}}
+	if ce := (*config.Error)(nil); errors.As(err, &ce) {
+		return c, []Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: Error}}
 	}
 	return c, nil
 }

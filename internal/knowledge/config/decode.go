@@ -1,0 +1,281 @@
+package config
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// decoder reads a config file one setting at a time (docs/design.md,
+// Configuration). A key no setting has, or a value that is not of its
+// setting's type or range, is a problem naming its line and key, and
+// leaves that one setting at its default while every other key is read:
+// a build goes on with the rest rather than leave the repository without
+// its deny guards over one bad key. yaml.v3 alone would stop at the first
+// entry of a list it cannot decode, and name Go types, not keys.
+type decoder struct {
+	path     string
+	problems []*Error
+	// bad holds, per list of mappings (sources, consolidate.routes), the
+	// entries with a value of the wrong type: validation leaves them out
+	// whole, since a source whose ref fell back to its default would
+	// follow another branch. The others keep their place in the list, so
+	// a later problem names the entry's index as written.
+	bad map[string]map[int]bool
+	// lines holds the line of each key read (inject.threshold) and of
+	// each list entry (sources[0]), for the problems validation finds.
+	lines map[string]int
+	// top is what a top-level key no setting has is told.
+	top string
+}
+
+// line is the line of a key or list entry read, 1 when it was not.
+func (d *decoder) line(key string) int {
+	return max(d.lines[key], 1)
+}
+
+func (d *decoder) saw(key string, line int) {
+	if d.lines == nil {
+		d.lines = map[string]int{}
+	}
+	d.lines[key] = line
+}
+
+// add notes a problem, and what the commands that go on do without the
+// key (Error.Effect).
+func (d *decoder) add(line int, key, msg, effect string) {
+	d.problems = append(d.problems, &Error{Path: d.path, Line: line, Key: key, Msg: msg, Effect: effect})
+}
+
+// first is the problem on the earliest line, nil when there is none.
+func (d *decoder) first() error {
+	if len(d.problems) == 0 {
+		return nil
+	}
+	return slices.MinFunc(d.problems, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+}
+
+// decode reads data into v, a pointer to a struct holding the defaults. Only
+// YAML that does not parse is returned as an error: v keeps every default.
+func (d *decoder) decode(data []byte, v any) error {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return d.yamlError(err)
+	}
+	if len(doc.Content) == 0 { // only comments
+		return nil
+	}
+	root := doc.Content[0]
+	switch {
+	case root.Kind == yaml.MappingNode:
+		d.mapping(root, reflect.ValueOf(v).Elem(), "", "")
+	case root.Tag != "!!null":
+		d.add(root.Line, "", "the config is a mapping of settings (key: value)", allDefaults)
+	}
+	return nil
+}
+
+// mapping reads the mapping n into the struct v, key by key. entry is the
+// list entry n is (sources[0]), "" for settings: a bad value in an entry
+// leaves the entry out (list).
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
+	fields := yamlFields(v.Type())
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		key := prefix + k.Value
+		d.saw(key, k.Line)
+		f, known := fields[k.Value]
+		if !known {
+			msg := unknownMsg(prefix, fields)
+			if prefix == "" && d.top != "" {
+				msg = d.top
+			}
+			d.add(k.Line, key, msg, "")
+			continue
+		}
+		fv := v.FieldByIndex(f.Index)
+		switch {
+		case val.Tag == "!!null": // `inject:` with nothing under it: the defaults
+		case f.Type.Kind() == reflect.Struct && val.Kind == yaml.MappingNode:
+			d.mapping(val, fv, key+".", entry)
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct && val.Kind == yaml.SequenceNode:
+			d.list(val, fv, key)
+		default:
+			d.value(val, fv, key, entry)
+		}
+	}
+}
+
+// value decodes n into v, one setting: a value of another type leaves v
+// as it was.
+func (d *decoder) value(n *yaml.Node, v reflect.Value, key, entry string) {
+	nv := reflect.New(v.Type())
+	if err := n.Decode(nv.Interface()); err == nil {
+		v.Set(nv.Elem())
+		return
+	}
+	effect := usesDefault(v)
+	if entry != "" {
+		effect = entry + " is left out"
+		d.markBad(entry)
+	}
+	d.add(n.Line, key, fmt.Sprintf("%s, not %s", shownNode(n), typeName(v.Type())), effect)
+}
+
+// list reads a list of mappings entry by entry into the slice v.
+func (d *decoder) list(n *yaml.Node, v reflect.Value, key string) {
+	out := reflect.MakeSlice(v.Type(), 0, len(n.Content))
+	for i, el := range n.Content {
+		entry := fmt.Sprintf("%s[%d]", key, i)
+		d.saw(entry, el.Line)
+		e := reflect.New(v.Type().Elem())
+		if el.Kind != yaml.MappingNode {
+			d.add(el.Line, entry, fmt.Sprintf("%s, not a mapping (%s has %s)",
+				shownNode(el), entry, strings.Join(fieldNames(yamlFields(e.Elem().Type())), ", ")), "it is left out")
+			d.markBad(entry)
+		} else if d.mapping(el, e.Elem(), entry+".", entry); !d.isBad(entry) {
+			_ = el.Decode(e.Interface()) // as mapping read it, and through the type's own UnmarshalYAML (a source keeps its line)
+		}
+		out = reflect.Append(out, e.Elem())
+	}
+	v.Set(out)
+}
+
+// markBad marks the list entry ("sources[2]") bad.
+func (d *decoder) markBad(entry string) {
+	list, i := splitEntry(entry)
+	if d.bad == nil {
+		d.bad = map[string]map[int]bool{}
+	}
+	if d.bad[list] == nil {
+		d.bad[list] = map[int]bool{}
+	}
+	d.bad[list][i] = true
+}
+
+func (d *decoder) isBad(entry string) bool {
+	list, i := splitEntry(entry)
+	return d.bad[list][i]
+}
+
+func splitEntry(entry string) (string, int) {
+	list, idx, _ := strings.Cut(strings.TrimSuffix(entry, "]"), "[")
+	i, _ := strconv.Atoi(idx)
+	return list, i
+}
+
+// shownNode is how a problem quotes a value: a scalar as written, a list
+// or a mapping by its kind.
+func shownNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	return strconv.Quote(n.Value)
+}
+
+// usesDefault says that the setting v, at its default, is used.
+func usesDefault(v reflect.Value) string {
+	return fmt.Sprintf("the default, %s, is used", shownValue(v))
+}
+
+// allDefaults is the effect of a config that could not be read at all.
+const allDefaults = "every setting is at its default"
+
+// shownValue is how a problem names a setting's default.
+func shownValue(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.String:
+		return strconv.Quote(v.String())
+	case reflect.Slice:
+		if v.Len() == 0 {
+			return "none"
+		}
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// typeName says what a setting of type t holds.
+func typeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// yamlFields maps the YAML names of a struct's fields to them.
+func yamlFields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		out[name] = f
+	}
+	return out
+}
+
+func fieldNames(fields map[string]reflect.StructField) []string {
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// unknownMsg says which keys the mapping at prefix has.
+func unknownMsg(prefix string, fields map[string]reflect.StructField) string {
+	where := "the config"
+	if prefix != "" {
+		where = strings.TrimSuffix(prefix, ".")
+	}
+	return fmt.Sprintf("unknown key (%s has %s)", where, strings.Join(fieldNames(fields), ", "))
+}
+
+// setDefault sets the setting at the dotted key of c (inject.threshold)
+// back to its value in def, and returns that value.
+func setDefault(c, def reflect.Value, dotted string) reflect.Value {
+	for name := range strings.SplitSeq(dotted, ".") {
+		f := yamlFields(c.Type())[name]
+		c, def = c.FieldByIndex(f.Index), def.FieldByIndex(f.Index)
+	}
+	c.Set(def)
+	return def
+}
+
+// yamlError turns YAML that does not parse into an Error naming the file
+// and line.
+func (d *decoder) yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := lineRe().FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
+	}
+	return &Error{Path: d.path, Line: line, Msg: "invalid YAML: " + msg, Effect: allDefaults}
+}
