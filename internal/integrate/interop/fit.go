@@ -21,7 +21,7 @@ type checker struct {
 }
 
 func checkerOf(s *gitstore.Store) checker {
-	cfg, _ := s.Config() // a config lint rejects: its defaults, as the build takes them
+	cfg, _ := s.Config() // a key lint rejects is at its default, as the build takes it
 	c := checker{threshold: cfg.Inject.Threshold}
 	if data, err := s.ReadFile(lorepath.Config); err == nil {
 		c.config = &lint.File{Path: lorepath.Config, Data: data}
