@@ -112,6 +112,8 @@ func TestParseKeepsTheOtherKeys(t *testing.T) {
 			func(c Config) bool { return len(c.Sources) == 1 && c.Sources[0].Name == "infra" }},
 		{"a route outside the work tree", "consolidate:\n  routes:\n    - {match: a, target: ../a.md}\n    - {match: b, target: docs/b.md}\n", "consolidate.routes[0].target", 3,
 			func(c Config) bool { return len(c.Consolidate.Routes) == 1 && c.Consolidate.Routes[0].Match == "b" }},
+		{"a key set twice", "inject:\n  maxItems: 2\ninject:\n  maxItems: 5\n  threshold: 0.5\n", "inject", 3,
+			func(c Config) bool { return c.Inject.MaxItems == 2 && c.Inject.Threshold == 0.7 }},
 		{"a blank id", "disable: ['', A]\n", "disable[0]", 1, func(c Config) bool { return len(c.Disable) == 1 && c.Disable[0] == "A" }},
 		{"YAML that does not parse", "inject:\n  maxItems: 2\n sources: [\n", "", 2, func(c Config) bool { return c.Inject == Default().Inject }},
 	} {

@@ -92,6 +92,10 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		key := prefix + k.Value
+		if first, twice := d.lines[key]; twice {
+			d.add(k.Line, key, fmt.Sprintf("is set twice (also on line %d)", first), "this one is ignored")
+			continue
+		}
 		d.saw(key, k.Line)
 		f, known := fields[k.Value]
 		if !known {
