@@ -201,7 +201,7 @@ func (c *Config) validate(d *decoder) {
 	for i, rt := range c.Consolidate.Routes {
 		key := fmt.Sprintf("consolidate.routes[%d]", i)
 		switch {
-		case d.isBad(key):
+		case d.bad[key]:
 		case rt.Target != "" && !InWorkTree(rt.Target):
 			d.add(d.line(key+".target"), key+".target", fmt.Sprintf("%q %s", rt.Target, outsideMsg), "the route is left out")
 		default:

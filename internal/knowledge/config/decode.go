@@ -22,12 +22,13 @@ import (
 type decoder struct {
 	path     string
 	problems []*Error
-	// bad holds, per list of mappings (sources, consolidate.routes), the
-	// entries with a value of the wrong type: validation leaves them out
-	// whole, since a source whose ref fell back to its default would
-	// follow another branch. The others keep their place in the list, so
-	// a later problem names the entry's index as written.
-	bad map[string]map[int]bool
+	// bad holds the entries of lists of mappings (sources[0],
+	// consolidate.routes[1]) with a value of the wrong type: validation
+	// leaves them out whole, since a source whose ref fell back to its
+	// default would follow another branch. Until then every entry keeps
+	// its place in the list, so a later problem names its index as
+	// written.
+	bad map[string]bool
 	// lines holds the line of each key read (inject.threshold) and of
 	// each list entry (sources[0]), for the problems validation finds.
 	lines map[string]int
@@ -51,6 +52,13 @@ func (d *decoder) saw(key string, line int) {
 // key (Error.Effect).
 func (d *decoder) add(line int, key, msg, effect string) {
 	d.problems = append(d.problems, &Error{Path: d.path, Line: line, Key: key, Msg: msg, Effect: effect})
+}
+
+func (d *decoder) markBad(entry string) {
+	if d.bad == nil {
+		d.bad = map[string]bool{}
+	}
+	d.bad[entry] = true
 }
 
 // first is the problem on the earliest line, nil when there is none.
@@ -146,35 +154,12 @@ func (d *decoder) list(n *yaml.Node, v reflect.Value, key string) {
 			d.add(el.Line, entry, fmt.Sprintf("%s, not a mapping (%s has %s)",
 				shownNode(el), entry, strings.Join(fieldNames(yamlFields(e.Elem().Type())), ", ")), "it is left out")
 			d.markBad(entry)
-		} else if d.mapping(el, e.Elem(), entry+".", entry); !d.isBad(entry) {
-			_ = el.Decode(e.Interface()) // as mapping read it, and through the type's own UnmarshalYAML (a source keeps its line)
+		} else if d.mapping(el, e.Elem(), entry+".", entry); !d.bad[entry] {
+			_ = el.Decode(e.Interface()) // again, through the type's UnmarshalYAML: a source keeps its line
 		}
 		out = reflect.Append(out, e.Elem())
 	}
 	v.Set(out)
-}
-
-// markBad marks the list entry ("sources[2]") bad.
-func (d *decoder) markBad(entry string) {
-	list, i := splitEntry(entry)
-	if d.bad == nil {
-		d.bad = map[string]map[int]bool{}
-	}
-	if d.bad[list] == nil {
-		d.bad[list] = map[int]bool{}
-	}
-	d.bad[list][i] = true
-}
-
-func (d *decoder) isBad(entry string) bool {
-	list, i := splitEntry(entry)
-	return d.bad[list][i]
-}
-
-func splitEntry(entry string) (string, int) {
-	list, idx, _ := strings.Cut(strings.TrimSuffix(entry, "]"), "[")
-	i, _ := strconv.Atoi(idx)
-	return list, i
 }
 
 // shownNode is how a problem quotes a value: a scalar as written, a list

@@ -57,7 +57,7 @@ func (d *decoder) sources(list []Source) []Source {
 	seen := map[string]int{}
 	var kept []Source
 	for i, s := range list {
-		if d.isBad(fmt.Sprintf("sources[%d]", i)) {
+		if d.bad[fmt.Sprintf("sources[%d]", i)] {
 			continue
 		}
 		s.File = d.path
