@@ -43,3 +43,30 @@ func TestLowerKeepsOffsets(t *testing.T) {
 		t.Errorf("Find(%q) = %v, %v: the value is not found", s, spans, err)
 	}
 }
+
+// lowerASCII is strings.ToLower on every ASCII text, whatever byte sits
+// at whatever place of an eight-byte step or the tail after the last, and
+// refuses any text holding a byte of 0x80 or more there.
+func TestLowerASCIIIsToLower(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("aZ@[`{09", 3)[:n])
+				b[at] = byte(c)
+				got, ok := lowerASCII(string(b))
+				if c >= 0x80 {
+					if ok {
+						t.Fatalf("lowerASCII(%q) accepted byte %#x", b, c)
+					}
+					continue
+				}
+				if want := strings.ToLower(string(b)); !ok || got != want {
+					t.Fatalf("lowerASCII(%q) = %q, %v; want %q", b, got, ok, want)
+				}
+			}
+		}
+	}
+	if got, ok := lowerASCII(""); !ok || got != "" {
+		t.Errorf(`lowerASCII("") = %q, %v`, got, ok)
+	}
+}
