@@ -306,24 +306,39 @@ func hasDigitAndLetter(s string) bool {
 // entropySpans finds long tokens that look random (base64/hex of a key)
 // and are not ordinary identifiers, paths, hashes or encoded text. It
 // walks runs of token characters by hand: a regexp here dominated a
-// scan's profile.
+// scan's profile. Only a run of minEntropyToken bytes or more is judged,
+// so it reads a candidate run from its far end back: a byte there that
+// continues no token rules out every run that starts up to it, and most
+// of a text (words, paths, code) is never read at all; reading every
+// byte was a sixth of a cold build's secret check.
 func entropySpans(s string) []Span {
 	var out []Span
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && inToken(s, i) {
-			if start < 0 {
-				start = i
-			}
+	// A run may start at start: it is 0 or follows a byte that ends a
+	// token, and s[start:known] are read and continue one.
+	start, known := 0, 0
+	for start+minEntropyToken <= len(s) {
+		j := start + minEntropyToken - 1
+		for j >= known && inToken(s, j) {
+			j--
+		}
+		if j >= known { // s[j] ends a token: a run starts after it, if at all
+			start, known = j+1, start+minEntropyToken
 			continue
 		}
-		if start >= 0 && i-start >= 32 && highEntropy(s[:start], s[start:i]) {
-			out = append(out, Span{start, i, "high-entropy"})
+		end := start + minEntropyToken
+		for end < len(s) && inToken(s, end) {
+			end++
 		}
-		start = -1
+		if highEntropy(s[:start], s[start:end]) {
+			out = append(out, Span{start, end, "high-entropy"})
+		}
+		start, known = end+1, end+1
 	}
 	return out
 }
+
+// minEntropyToken is the length of the shortest token entropySpans judges.
+const minEntropyToken = 32
 
 // inToken says s[i] continues a token: = inside a token is an assignment
 // (KEY=value, ?key=value); only trailing = is base64 padding.
