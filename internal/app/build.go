@@ -182,13 +182,15 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 	in, errs := buildInput(s, sc, cache)
 	skipped = append(errs, skipped...)
 	in.Snapshot = snap
+	if write {
+		// Written while the manifest is built, when worth saving; unsaved,
+		// the next build parses the files again: not an error.
+		cache.SaveWith(func(data []byte) { _ = s.WriteDerived(lorepath.ItemCache, data) })
+	}
 	data, rep, err := compile.Build(in)
+	cache.Wait() // the build lock is held until the cache is written
 	if err != nil {
 		return nil, Built{}, err
-	}
-	if write && cache.Stale() {
-		// Unsaved, the next build parses the files again: not an error.
-		_ = s.WriteDerived(lorepath.ItemCache, cache.Bytes())
 	}
 	b := Built{Report: rep, Skipped: skipped, Unfetched: unfetched(sc.Stores)}
 	b.Read, b.All = cache.Counts()

@@ -81,7 +81,7 @@ func Settings(c config.Config) manifest.Settings {
 }
 
 // Build compiles in into manifest bytes: the same files give the same bytes.
-// The item cache is encoded for saving (Cache.Bytes) while the index and
+// The item cache is encoded, and saved (Cache.SaveWith), while the index and
 // the manifest are built.
 func Build(in Input) ([]byte, Report, error) {
 	c := compileItems(in)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
@@ -102,7 +103,9 @@ type Cache struct {
 	fresh   map[string][]*Known // by store name ("" the project's): the files Read read
 	now     []*Known            // known this build, with a snapshot stat: what Bytes saves
 	read    int                 // files read this build: how much the saved cache is out of date
-	encoded chan []byte         // Bytes, being encoded (encode)
+	save    func([]byte)        // SaveWith's
+	encoded []byte              // Bytes, encoded by encode
+	pending sync.WaitGroup      // encode's goroutine
 }
 
 // LoadCache reads the cache a build saved (nil data: none). Saved under
@@ -221,20 +224,38 @@ func (c *Cache) Stale() bool {
 
 // Bytes encodes what this build knows, for the next build.
 func (c *Cache) Bytes() []byte {
+	c.pending.Wait()
 	if c.encoded != nil {
-		return <-c.encoded
+		return c.encoded
 	}
 	return encodeKnown(c.salt, c.now)
 }
 
+// SaveWith has Build hand save the encoded cache, when it is worth saving
+// (Stale), as soon as it is encoded: it is written while the manifest is
+// built, where writing it after the manifest was a twentieth of a cold
+// build at 10,000 items. Wait waits for save to return.
+func (c *Cache) SaveWith(save func([]byte)) { c.save = save }
+
+// Wait waits until what Build started for the cache (encode) is done.
+func (c *Cache) Wait() {
+	if c != nil {
+		c.pending.Wait()
+	}
+}
+
 // encode starts encoding what this build knows, when the cache is worth
-// saving, so that Bytes has it. Build calls it once Compile is done:
-// the cache is encoded while the manifest is built (a tenth of a cold
-// build at 10,000 items).
+// saving, so that Bytes has it and SaveWith's save is handed it. Build
+// calls it once Compile is done: the cache is encoded while the manifest
+// is built (a tenth of a cold build at 10,000 items).
 func (c *Cache) encode() {
 	if c == nil || !c.Stale() {
 		return
 	}
-	c.encoded = make(chan []byte, 1)
-	go func() { c.encoded <- encodeKnown(c.salt, c.now) }()
+	c.pending.Go(func() {
+		c.encoded = encodeKnown(c.salt, c.now)
+		if c.save != nil {
+			c.save(c.encoded)
+		}
+	})
 }
