@@ -179,7 +179,7 @@ func compileStore(s *gitstore.Store, write, fromScratch bool) ([]byte, Built, er
 	snap := compile.TakeSnapshot(s.Root, sc.Stores, sc.Config.Learnings)
 	cache := loadCache(s, salt, compile.ItemCap(compile.Settings(sc.Config)), fromScratch)
 	cache.Match(snap)
-	in, errs := buildInput(s, sc, cache)
+	in, errs := buildInput(s, sc, snap, cache)
 	skipped = append(errs, skipped...)
 	in.Snapshot = snap
 	if write {

@@ -74,3 +74,24 @@ func TestBuildSkipsAnOversizedItem(t *testing.T) {
 		t.Fatalf("%d items, problems %q", b.Items, p)
 	}
 }
+
+// A kind folder that cannot be listed is said, and the others' items
+// still compile.
+func TestBuildSaysAFolderItCannotList(t *testing.T) {
+	s := newStore(t)
+	lesson(t, s, "small", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "git")
+	if err := os.RemoveAll(s.Path(".lore/pitfalls")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.Path(".lore/pitfalls"), []byte("not a folder\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(s, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Problems()
+	if b.Items != 1 || len(p) != 1 || !strings.Contains(p[0], ".lore/pitfalls") || !strings.Contains(p[0], "not a directory") {
+		t.Fatalf("%d items, problems %q", b.Items, p)
+	}
+}

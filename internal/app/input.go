@@ -151,18 +151,13 @@ func CompileInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error)
 	return in, errs
 }
 
-// buildInput is CompileInput for a build: the item files go through the
-// cache, which reads only those it does not have unchanged (Match).
-func buildInput(s *gitstore.Store, sc Scopes, cache *compile.Cache) (compile.Input, []error) {
+// buildInput is CompileInput for a build: the item files the snapshot
+// listed go through the cache, which reads only those it does not have
+// unchanged (Match).
+func buildInput(s *gitstore.Store, sc Scopes, snap compile.Snapshot, cache *compile.Cache) (compile.Input, []error) {
 	in, errs := baseInput(s, sc)
-	rels, err := s.ItemFiles()
-	if err != nil {
-		errs = append(errs, err)
-	}
-	files := make([]compile.File, len(rels))
-	for i, rel := range rels {
-		files[i] = compile.File{Abs: s.Path(rel), Path: rel}
-	}
+	files, lerrs := snap.ProjectFiles()
+	errs = append(errs, lerrs...)
 	errs = append(cache.Read(files, compile.Store{Scope: compile.Project}), errs...)
 	for _, st := range in.Stores {
 		if st.Dir == "" || st.Part != nil {
