@@ -41,6 +41,12 @@ func warnSkipped(g *Globals, errs []error) {
 	var stores []string
 	count := map[string]int{}
 	for _, e := range errs {
+		if problems := app.ConfigProblems(e); problems != nil {
+			for _, p := range problems {
+				fmt.Fprintf(g.Stderr, "lore: %s\n", p)
+			}
+			continue
+		}
 		o := ""
 		if me := (*markdown.Error)(nil); errors.As(e, &me) {
 			o = app.Origin(me.Path)

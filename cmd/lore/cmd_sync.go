@@ -23,6 +23,10 @@ func (c *SyncCmd) Run(g *Globals, s *gitstore.Store) error {
 	}
 	if r.Built != nil {
 		printBuildProblems(g, *r.Built)
+	} else {
+		for _, p := range r.Problems { // a build says them with the rest
+			fmt.Fprintf(g.Stderr, "lore: sync: %s\n", p)
+		}
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/lifecycle/ages"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -24,7 +25,7 @@ func EntryAges(s *gitstore.Store, opt AgesOptions) (*Ages, error) {
 		return nil, err
 	}
 	cfg, err := s.Config()
-	if err != nil {
+	if !config.Usable(err) { // a key with a problem is at its default: lint says so
 		return nil, err
 	}
 	rel := cfg.Learnings

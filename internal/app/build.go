@@ -2,9 +2,9 @@ package app
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
@@ -73,8 +73,8 @@ func (b Built) Problems() []string {
 		out = append(out, NoCopy(name))
 	}
 	for _, e := range b.Skipped {
-		if ce := (*config.Error)(nil); errors.As(e, &ce) {
-			out = append(out, ce.WithEffect())
+		if problems := ConfigProblems(e); problems != nil {
+			out = append(out, problems...)
 			continue
 		}
 		out = append(out, fmt.Sprintf("skipped %v", e))
@@ -121,7 +121,7 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, error) {
 	if !force {
 		if m := freshManifest(s); m != nil {
-			return Built{Fresh: true}, m, nil
+			return Built{Fresh: true, Skipped: configErrs(s)}, m, nil
 		}
 	}
 	data, b, err := compileStore(s, write, force)
@@ -135,6 +135,21 @@ func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, err
 	}
 	m, err := manifest.Parse(data)
 	return b, m, err
+}
+
+// configErrs are the problems of the project's and the user's config: a
+// fresh manifest was built with them, and each build says them again.
+func configErrs(s *gitstore.Store) []error {
+	var out []error
+	if _, err := s.Config(); err != nil {
+		out = append(out, err)
+	}
+	if dir := compile.UserDir(); dir != "" {
+		if _, err := readUserConfig(filepath.Join(dir, "config.yaml")); err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
 }
 
 // freshManifest is the manifest on disk, read into memory, when it is
@@ -207,6 +222,17 @@ func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
 		return false, nil
 	}
 	return true, s.WriteDerived(lorepath.Manifest, data)
+}
+
+// ConfigProblems are the problems of a config err names, each with what
+// the commands that go on do without its key; nil when err is not a
+// config's.
+func ConfigProblems(err error) []string {
+	var out []string
+	for _, ce := range config.Problems(err) {
+		out = append(out, ce.WithEffect())
+	}
+	return out
 }
 
 // binarySalt is this binary's identity (its path, size and time), ""

@@ -95,3 +95,21 @@ func TestBuildSaysAFolderItCannotList(t *testing.T) {
 		t.Fatalf("%d items, problems %q", b.Items, p)
 	}
 }
+
+// A config problem is said by every build, the one that finds the
+// manifest up to date too: git's hooks run it on every commit.
+func TestEveryBuildSaysAConfigProblem(t *testing.T) {
+	s := newStore(t)
+	lesson(t, s, "small", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "git")
+	if err := os.WriteFile(s.Path(".lore/config.yaml"), []byte("inject:\n  threshold: high\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		b, err := Build(s, BuildOptions{})
+		p := b.Problems()
+		if err != nil || b.Fresh != (i == 1) || b.Items != 1 || len(p) != 1 ||
+			p[0] != `.lore/config.yaml:2: inject.threshold: "high", not a number; the default, 0.7, is used until it is fixed` {
+			t.Fatalf("build %d: fresh %v, %d items, problems %q, %v", i, b.Fresh, b.Items, p, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lore-agents/lore/internal/capture/scan"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
 
@@ -42,7 +43,7 @@ func Calls(s *gitstore.Store, paths []string) ([]scan.Call, CallsStats, error) {
 	t0 := time.Now()
 	var st CallsStats
 	cfg, err := s.Config()
-	if err != nil {
+	if !config.Usable(err) { // a key with a problem is at its default: lint says so
 		return nil, st, err
 	}
 	files, err := transcripts(s, paths, cfg.Scan.Paths)

@@ -190,10 +190,10 @@ func baseInput(s *gitstore.Store, sc Scopes) (in compile.Input, errs []error) {
 // commands that only look at it (status, aggregate).
 func projectInput(s *gitstore.Store) (compile.Input, []error, error) {
 	cfg, err := s.Config()
-	if err != nil {
+	if !config.Usable(err) {
 		return compile.Input{}, nil, err
 	}
-	in, errs := CompileInput(s, Scopes{Config: cfg})
+	in, errs := CompileInput(s, Scopes{Config: cfg, ConfigErr: err})
 	return in, errs, nil
 }
 

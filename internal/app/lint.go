@@ -89,8 +89,10 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 		return nil, err
 	}
 	var out []lint.Finding
-	if ce := (*config.Error)(nil); errors.As(sc.UserErr, &ce) {
-		out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: lint.Warning})
+	if problems := config.Problems(sc.UserErr); problems != nil {
+		for _, ce := range problems {
+			out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: lint.Warning})
+		}
 	} else if sc.UserErr != nil {
 		out = append(out, lint.Finding{Path: filepath.Join(compile.UserDir(), "config.yaml"), Msg: sc.UserErr.Error(), Severity: lint.Warning})
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/lifecycle/evidence"
 	"github.com/lore-agents/lore/internal/store/gitstore"
@@ -30,7 +31,7 @@ type ReplayResult struct {
 func Replay(s *gitstore.Store, o ReplayOptions) (ReplayResult, error) {
 	var r ReplayResult
 	cfg, err := s.Config()
-	if err != nil {
+	if !config.Usable(err) { // a key with a problem is at its default: lint says so
 		return r, err
 	}
 	all, skipped := s.Load()

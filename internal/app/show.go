@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -135,8 +136,11 @@ func Show(s *gitstore.Store, q string) (ShowResult, error) {
 			it, err = Resolve(all, q)
 		}
 	} else if err == nil {
-		// A project item: no other scope comes before it.
-		in.Config, err = s.Config()
+		// A project item: no other scope comes before it. A key with a
+		// problem is at its default, as the build takes it.
+		if in.Config, err = s.Config(); config.Usable(err) {
+			err = nil
+		}
 	}
 	r := ShowResult{Item: it, Skipped: skipped}
 	if err != nil {

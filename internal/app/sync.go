@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -40,12 +41,19 @@ type SyncedSource struct {
 // SyncReport is lore sync --json.
 type SyncReport struct {
 	Sources []SyncedSource `json:"sources"`
-	Built   *Built         `json:"-"` // the build after the fetches (nil with Check)
+	// Problems are the configs' problems with sources: each leaves a
+	// source out, so the sources listed are not all the configs meant.
+	Problems []string `json:"problems,omitempty"`
+	Built    *Built   `json:"-"` // the build after the fetches (nil with Check)
 }
 
 // Failed says whether lore sync exits 1: a source could not be fetched
-// (or, with Check, listed), or with Check a copy is behind its remote.
+// (or, with Check, listed), a config's sources have a problem, or with
+// Check a copy is behind its remote.
 func (r SyncReport) Failed() bool {
+	if len(r.Problems) > 0 {
+		return true
+	}
 	for _, s := range r.Sources {
 		if s.Error != "" || s.Behind {
 			return true
@@ -70,6 +78,13 @@ func Sync(ctx context.Context, s *gitstore.Store, o SyncOptions) (SyncReport, er
 	sc, err := LoadScopes(s)
 	if err != nil {
 		return r, err
+	}
+	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
+		for _, ce := range config.Problems(err) {
+			if ce.Key == "" || ce.Key == "sources" || strings.HasPrefix(ce.Key, "sources[") {
+				r.Problems = append(r.Problems, ce.WithEffect())
+			}
+		}
 	}
 	root := sources.Root()
 	if root == "" && len(sc.Config.Sources) > 0 {

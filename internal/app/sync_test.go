@@ -177,6 +177,26 @@ func TestSyncScopesPrecedenceAndDisable(t *testing.T) {
 	}
 }
 
+// A config that does not parse in one key keeps its sources, and their
+// items; a source with a problem is left out, and sync --check fails on
+// it, naming it.
+func TestSyncKeepsTheSourcesOfABrokenConfig(t *testing.T) {
+	hermetic(t)
+	_, url := orgSource(t)
+	s := projectNaming(t, url, "  - {name: Infra, url: "+url+"}\ndisable: [01JRQABE0000000000000000G1\n")
+	if r, err := Sync(context.Background(), s, SyncOptions{}); err != nil || len(r.Sources) != 1 || r.Sources[0].Name != "acme" {
+		t.Fatalf("Sync = %+v, %v", r, err)
+	}
+	if got := injectedFor(t, s, "terraform apply"); !slices.Contains(got, "acme:lessons/plan.md") {
+		t.Fatalf("with the disable list broken, injected %v", got)
+	}
+	r, err := Sync(context.Background(), s, SyncOptions{Check: true})
+	if err != nil || !r.Failed() || len(r.Problems) != 1 || !strings.HasPrefix(r.Problems[0], ".lore/config.yaml:5: sources[1].name: ") ||
+		!strings.HasSuffix(r.Problems[0], "; the source is left out until it is fixed") || r.Sources[0].Behind {
+		t.Fatalf("sync --check = %+v, %v", r, err)
+	}
+}
+
 func TestSyncOfflineAndSharedCopy(t *testing.T) {
 	_, cache := hermetic(t)
 	work, url := orgSource(t)

@@ -137,9 +137,42 @@ func (e *Error) located(msg string) string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, msg)
 }
 
+// Errors are every problem of a config file, in line order: Parse's and
+// ParseUser's error. As an error it reads as its first; errors.As finds
+// each.
+type Errors []*Error
+
+func (e Errors) Error() string {
+	if len(e) == 1 {
+		return e[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more problems: lore lint lists them)", e[0].Error(), len(e)-1)
+}
+
+func (e Errors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, x := range e {
+		out[i] = x
+	}
+	return out
+}
+
+// Problems are the problems err names, one Error each: none for nil, or
+// for an error that is not a config's.
+func Problems(err error) []*Error {
+	var all Errors
+	if errors.As(err, &all) {
+		return all
+	}
+	if ce := (*Error)(nil); errors.As(err, &ce) {
+		return []*Error{ce}
+	}
+	return nil
+}
+
 // Usable says whether the Config returned with err holds the file's
-// settings but the key err names: err is nil or an Error of Parse, not a
-// file that could not be read.
+// settings but the keys err names: err is nil or Parse's, not a file that
+// could not be read.
 func Usable(err error) bool {
 	var ce *Error
 	return err == nil || errors.As(err, &ce)
@@ -147,24 +180,23 @@ func Usable(err error) bool {
 
 var lineRe = lazyre.New(`line (\d+): `)
 
-// Parse reads config.yaml over the defaults. A problem (a key no setting
-// has, a value of the wrong type or range, a source that cannot be used)
-// is returned as an Error naming its line and key, the first in the file;
-// the Config returned holds every other key and that one at its default,
-// or leaves the source or route out. Unknown keys are errors so a typo
+// Parse reads config.yaml over the defaults. Each problem (a key no
+// setting has, a value of the wrong type or range, a source that cannot
+// be used, a key whose YAML does not parse) is an Error naming its line
+// and key, returned together as Errors; the Config returned holds every
+// other key and that one at its default, or leaves the source or route
+// out. Unknown keys are errors so a typo
 // does not silently fall back to a default; lint fails on every problem,
 // and a build goes on with the rest (and says so) rather than leave the
 // repository without its deny guards over one bad key.
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
 	d := &decoder{path: path}
-	if err := d.decode(data, &c); err != nil {
-		return c, err
-	}
+	d.decode(data, &c)
 	c.Sources = d.sources(c.Sources)
 	c.Disable = d.ids(c.Disable)
 	c.validate(d)
-	return c, d.first()
+	return c, d.errs()
 }
 
 // validate sets each setting out of its range back to its default, and

@@ -99,9 +99,12 @@ func TestParseKeepsTheOtherKeys(t *testing.T) {
 			func(c Config) bool { return c.Inject.Threshold == 0.7 }},
 		{"learnings outside the work tree", "learnings: ../x.md\nshare: true\n", "learnings", 1,
 			func(c Config) bool { return c.Learnings == Default().Learnings && c.Share }},
-		// A source's unknown key: the source, and its guards, stay.
-		{"a source's unknown key", "sources:\n  - {name: acme, url: a, reff: main}\n", "sources[0].reff", 2,
-			func(c Config) bool { return len(c.Sources) == 1 && c.Sources[0].URL == "a" && c.Sources[0].Line == 2 }},
+		// A source's unknown key leaves it out: rev: meant ref:, and
+		// without it the source would follow another branch.
+		{"a source's unknown key", "sources:\n  - {name: acme, url: a, rev: main}\n  - {name: infra, url: b}\n", "sources[0].rev", 2,
+			func(c Config) bool {
+				return len(c.Sources) == 1 && c.Sources[0].Name == "infra" && c.Sources[0].Line == 3
+			}},
 		// A source with a bad value is left out whole (its ref at the
 		// default would follow another branch); the next keeps its index.
 		{"a source's bad ref", "sources:\n  - {name: acme, url: a, ref: [main]}\n  - {name: infra, url: b}\n  - {name: Bad, url: c}\n", "sources[0].ref", 2,
@@ -115,7 +118,15 @@ func TestParseKeepsTheOtherKeys(t *testing.T) {
 		{"a key set twice", "inject:\n  maxItems: 2\ninject:\n  maxItems: 5\n  threshold: 0.5\n", "inject", 3,
 			func(c Config) bool { return c.Inject.MaxItems == 2 && c.Inject.Threshold == 0.7 }},
 		{"a blank id", "disable: ['', A]\n", "disable[0]", 1, func(c Config) bool { return len(c.Disable) == 1 && c.Disable[0] == "A" }},
-		{"YAML that does not parse", "inject:\n  maxItems: 2\n sources: [\n", "", 2, func(c Config) bool { return c.Inject == Default().Inject }},
+		{"YAML that does not parse", "inject:\n  maxItems: 2\n sources: [\n", "inject", 2, func(c Config) bool { return c.Inject == Default().Inject }},
+		// The other keys are read: a broken disable list keeps the
+		// sources, and their guards.
+		{"a key whose YAML does not parse", "# team\nsources:\n  - {name: acme, url: a}\n\ndisable: [01M8JEXZS18Y222WM63EY7SYRY\ninject:\n  maxItems: 2\n", "disable", 5,
+			func(c Config) bool {
+				return len(c.Sources) == 1 && c.Sources[0].Line == 3 && c.Disable == nil && c.Inject.MaxItems == 2
+			}},
+		{"a tab under a key", "sources:\n  - {name: acme, url: a}\ninject:\n\tmaxItems: 2\n", "inject", 4,
+			func(c Config) bool { return len(c.Sources) == 1 && c.Inject.MaxItems == 3 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse(".lore/config.yaml", []byte(tc.yaml))
@@ -135,9 +146,16 @@ func TestParseKeepsTheOtherKeys(t *testing.T) {
 		ce.WithEffect() != `.lore/config.yaml:2: inject.threshold: "high", not a number; the default, 0.7, is used until it is fixed` {
 		t.Fatalf("a word for a number: %v", err)
 	}
+	// Every problem is returned, in line order.
+	_, err = Parse(".lore/config.yaml", []byte("inject:\n  maxItems: three\n  threshold: high\n  budgetBytes: -5\nconsolidate:\n  sizeTrigger: lots\n"))
+	var all Errors
+	if !errors.As(err, &all) || len(all) != 4 || all[0].Key != "inject.maxItems" || all[1].Key != "inject.threshold" ||
+		all[2].Key != "inject.budgetBytes" || all[3].Key != "consolidate.sizeTrigger" || !strings.HasSuffix(err.Error(), "(and 3 more problems: lore lint lists them)") {
+		t.Fatalf("every problem: %v", err)
+	}
 	// The user's config the same way: a project key is named and its
 	// sources are kept.
-	u, err := ParseUser("/u/config.yaml", []byte("inject:\n  maxItems: 2\nsources:\n  - {name: acme, url: a, reff: main}\n  - {name: x, url: ''}\n"))
+	u, err := ParseUser("/u/config.yaml", []byte("inject:\n  maxItems: 2\nsources:\n  - {name: acme, url: a}\n  - {name: x, url: ''}\n"))
 	if !errors.As(err, &ce) || ce.Key != "inject" || ce.Path != "/u/config.yaml" || len(u.Sources) != 1 || u.Sources[0].Name != "acme" {
 		t.Fatalf("the user's config: %+v, %v", u, err)
 	}

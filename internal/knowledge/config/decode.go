@@ -23,9 +23,9 @@ type decoder struct {
 	path     string
 	problems []*Error
 	// bad holds the entries of lists of mappings (sources[0],
-	// consolidate.routes[1]) with a value of the wrong type: validation
-	// leaves them out whole, since a source whose ref fell back to its
-	// default would follow another branch. Until then every entry keeps
+	// consolidate.routes[1]) with an unknown key or a value of the wrong
+	// type: validation leaves them out whole, since a source whose ref
+	// fell back to its default would follow another branch. Until then every entry keeps
 	// its place in the list, so a later problem names its index as
 	// written.
 	bad map[string]bool
@@ -61,26 +61,27 @@ func (d *decoder) markBad(entry string) {
 	d.bad[entry] = true
 }
 
-// first is the problem on the earliest line, nil when there is none.
-func (d *decoder) first() error {
+// errs is every problem, in line order; nil when there is none.
+func (d *decoder) errs() error {
 	if len(d.problems) == 0 {
 		return nil
 	}
-	return slices.MinFunc(d.problems, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(d.problems, func(a, b *Error) int { return cmp.Compare(a.Line, b.Line) })
+	return Errors(d.problems)
 }
 
-// decode reads data into v, a pointer to a struct holding the defaults. Only
-// YAML that does not parse is returned as an error: v keeps every default.
-func (d *decoder) decode(data []byte, v any) error {
+// decode reads data into v, a pointer to a struct holding the defaults.
+func (d *decoder) decode(data []byte, v any) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
+		return
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return d.yamlError(err)
+		d.sections(data, v)
+		return
 	}
 	if len(doc.Content) == 0 { // only comments
-		return nil
+		return
 	}
 	root := doc.Content[0]
 	switch {
@@ -89,12 +90,57 @@ func (d *decoder) decode(data []byte, v any) error {
 	case root.Tag != "!!null":
 		d.add(root.Line, "", "the config is a mapping of settings (key: value)", allDefaults)
 	}
-	return nil
+}
+
+// sections reads YAML that does not parse as a whole one top-level key at
+// a time (a line that starts with neither a blank nor '#' starts a key),
+// so that a broken `disable:` list does not take the sources with it:
+// each key whose lines parse is read as usual, and each other is a
+// problem that leaves it at its default.
+func (d *decoder) sections(data []byte, v any) {
+	lines := strings.SplitAfter(string(data), "\n")
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	for start := 0; start < len(lines); {
+		end := start + 1
+		for end < len(lines) && !startsKey(lines[end]) {
+			end++
+		}
+		text := strings.Join(lines[start:end], "")
+		key, _, _ := strings.Cut(strings.TrimSpace(lines[start]), ":")
+		var doc yaml.Node
+		switch err := yaml.Unmarshal([]byte(text), &doc); {
+		case err != nil:
+			e := d.yamlError(err)
+			d.add(start+e.Line, key, e.Msg, fmt.Sprintf("everything under %s is at its default", key))
+		case len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode:
+			shiftLines(doc.Content[0], start)
+			root.Content = append(root.Content, doc.Content[0].Content...)
+		case len(doc.Content) == 1:
+			d.add(start+1, "", "not a setting (key: value)", "the line is ignored")
+		}
+		start = end
+	}
+	d.mapping(root, reflect.ValueOf(v).Elem(), "", "")
+}
+
+// startsKey says whether a line starts a top-level key: a first byte
+// that is neither a blank nor a comment, nor a list item of the key
+// above.
+func startsKey(line string) bool {
+	return line != "" && !strings.ContainsRune(" \t\r\n#-", rune(line[0]))
+}
+
+// shiftLines adds by to the line of n and of every node under it.
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
 }
 
 // mapping reads the mapping n into the struct v, key by key. entry is the
-// list entry n is (sources[0]), "" for settings: a bad value in an entry
-// leaves the entry out (list).
+// list entry n is (sources[0]), "" for settings: an unknown key or a bad
+// value in an entry leaves the entry out (list).
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 	fields := yamlFields(v.Type())
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -107,11 +153,17 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 		d.saw(key, k.Line)
 		f, known := fields[k.Value]
 		if !known {
-			msg := unknownMsg(prefix, fields)
+			msg, effect := unknownMsg(prefix, fields), ""
 			if prefix == "" && d.top != "" {
 				msg = d.top
 			}
-			d.add(k.Line, key, msg, "")
+			if entry != "" {
+				// A misspelt key of a source (rev: for ref:) would leave it
+				// following another branch.
+				effect = entry + " is left out"
+				d.markBad(entry)
+			}
+			d.add(k.Line, key, msg, effect)
 			continue
 		}
 		fv := v.FieldByIndex(f.Index)
@@ -179,7 +231,7 @@ func usesDefault(v reflect.Value) string {
 	return fmt.Sprintf("the default, %s, is used", shownValue(v))
 }
 
-// allDefaults is the effect of a config that could not be read at all.
+// allDefaults is the effect of a config that holds no setting at all.
 const allDefaults = "every setting is at its default"
 
 // shownValue is how a problem names a setting's default.
@@ -257,14 +309,14 @@ func setDefault(c, def reflect.Value, dotted string) reflect.Value {
 	return def
 }
 
-// yamlError turns YAML that does not parse into an Error naming the file
-// and line.
-func (d *decoder) yamlError(err error) error {
+// yamlError is YAML that does not parse, as an Error naming the line
+// yaml.v3 gives.
+func (d *decoder) yamlError(err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
 	if m := lineRe().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimSpace(lineRe().ReplaceAllString(msg, ""))
 	}
-	return &Error{Path: d.path, Line: line, Msg: "invalid YAML: " + msg, Effect: allDefaults}
+	return &Error{Path: d.path, Line: line, Msg: "invalid YAML: " + msg}
 }

@@ -160,12 +160,10 @@ type User struct {
 func ParseUser(path string, data []byte) (User, error) {
 	var u User
 	d := &decoder{path: path, top: "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)"}
-	if err := d.decode(data, &u); err != nil {
-		return u, err
-	}
+	d.decode(data, &u)
 	u.Sources = d.sources(u.Sources)
 	u.Disable = d.ids(u.Disable)
-	return u, d.first()
+	return u, d.errs()
 }
 
 // Merge returns the sources and disabled ids a repository uses: the

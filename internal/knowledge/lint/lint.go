@@ -136,10 +136,11 @@ func checkConfig(f *File) (config.Config, []Finding) {
 		return config.Default(), nil
 	}
 	c, err := config.Parse(f.Path, f.Data)
-	if ce := (*config.Error)(nil); errors.As(err, &ce) {
-		return c, []Finding{{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: Error}}
+	var out []Finding
+	for _, ce := range config.Problems(err) {
+		out = append(out, Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: Error})
 	}
-	return c, nil
+	return c, out
 }
 
 // checkLearnings checks the learnings file, when there is one.
