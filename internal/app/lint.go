@@ -105,6 +105,13 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 	fetched := true
 	for _, st := range sc.Stores {
 		if st.Dir == "" {
+			// A fresh machine's pre-commit run would otherwise pass
+			// having checked none of the source's items.
+			f := lint.Finding{Path: lorepath.Config, Msg: NoCopy(st.Name) + ", and lint checked none of them", Severity: lint.Warning}
+			if i := slices.IndexFunc(sc.Config.Sources, func(src config.Source) bool { return src.Name == st.Name }); i >= 0 {
+				f.Path, f.Line = sc.Config.Sources[i].File, sc.Config.Sources[i].Line
+			}
+			out = append(out, f)
 			fetched = false
 			continue
 		}
