@@ -104,7 +104,6 @@ type Cache struct {
 	now     []*Known            // known this build, with a snapshot stat: what Bytes saves
 	read    int                 // files read this build: how much the saved cache is out of date
 	save    func([]byte)        // SaveWith's
-	encoded []byte              // Bytes, encoded by encode
 	pending sync.WaitGroup      // encode's goroutine
 }
 
@@ -222,19 +221,11 @@ func (c *Cache) Stale() bool {
 	return len(c.old) == 0 || (c.read+gone)*100 >= len(c.now)
 }
 
-// Bytes encodes what this build knows, for the next build.
-func (c *Cache) Bytes() []byte {
-	c.pending.Wait()
-	if c.encoded != nil {
-		return c.encoded
-	}
-	return encodeKnown(c.salt, c.now)
-}
-
 // SaveWith has Build hand save the encoded cache, when it is worth saving
 // (Stale), as soon as it is encoded: it is written while the manifest is
 // built, where writing it after the manifest was a twentieth of a cold
-// build at 10,000 items. Wait waits for save to return.
+// build at 10,000 items. Wait waits for save to return. Without it (a
+// build kept in memory) the cache is not encoded at all.
 func (c *Cache) SaveWith(save func([]byte)) { c.save = save }
 
 // Wait waits until what Build started for the cache (encode) is done.
@@ -244,18 +235,13 @@ func (c *Cache) Wait() {
 	}
 }
 
-// encode starts encoding what this build knows, when the cache is worth
-// saving, so that Bytes has it and SaveWith's save is handed it. Build
-// calls it once Compile is done: the cache is encoded while the manifest
-// is built (a tenth of a cold build at 10,000 items).
+// encode starts encoding what this build knows and handing it to
+// SaveWith's save, when the cache is worth saving. Build calls it once
+// Compile is done: the cache is encoded while the manifest is built (a
+// tenth of a cold build at 10,000 items).
 func (c *Cache) encode() {
-	if c == nil || !c.Stale() {
+	if c == nil || c.save == nil || !c.Stale() {
 		return
 	}
-	c.pending.Go(func() {
-		c.encoded = encodeKnown(c.salt, c.now)
-		if c.save != nil {
-			c.save(c.encoded)
-		}
-	})
+	c.pending.Go(func() { c.save(encodeKnown(c.salt, c.now)) })
 }

@@ -74,7 +74,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	if !first.Stale() {
 		t.Fatal("a first build saves nothing")
 	}
-	saved := first.Bytes()
+	saved := encodeKnown(first.salt, first.now)
 	again := LoadCache(saved, "a", MaxItemBytes)
 	again.Match(snap)
 	bad, unsafe := 0, 0
@@ -126,7 +126,7 @@ func TestCacheReusesSameBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, snap := builtCache(t, root, files, first.Bytes(), "a")
+	c, snap := builtCache(t, root, files, encodeKnown(first.salt, first.now), "a")
 	if read, all := c.Counts(); read != 3 || all != 3 {
 		t.Fatalf("read %d of %d files, want all 3 (every stat changed)", read, all)
 	}
