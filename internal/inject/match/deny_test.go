@@ -71,6 +71,18 @@ var denyCalls = []denyCall{
 	{"an escaped byte", `git push origin main --forc\e`, true},
 	{"a message quoted in pieces", `git commit -m "run py"test" later"`, false},
 	{"a quoted assignment before the command", `RUNNER="pytest -x" make test`, false},
+	// A string another shell runs is a script: code, with its own quotes.
+	{"bash -c", `bash -c 'cd app && pytest -x'`, true},
+	{"sh -c, double quotes", `sh -c "pytest -q"`, true},
+	{"a login shell's -lc", `bash -lc 'git push origin main --force'`, true},
+	{"sudo and a path", `sudo /bin/sh -c 'rm -rf "$HOME"'`, true},
+	{"in a container", `docker exec -it app bash -c 'pytest tests/'`, true},
+	{"timeout", `timeout 300 bash -euc "pytest -x"`, true},
+	{"eval", `eval "pytest -x"`, true},
+	{"a mention inside the script", `bash -c 'echo "run pytest later"'`, false},
+	{"a script quoted in a message", `git commit -m "use bash -c 'pytest -x' in CI"`, false},
+	{"a shell without -c", `bash scripts/check.sh 'pytest -x'`, false},
+	{"a script's own argument", `bash -c 'echo "$1"' _ 'pytest -x'`, false},
 }
 
 var (

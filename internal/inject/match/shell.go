@@ -343,6 +343,7 @@ func (s *shellScanner) simple() bool {
 	start, end := s.pos, s.pos
 	words := false // a redirection alone is not a command
 	named := false // the command's name (its first word but assignments) was read
+	var runs scriptRunner
 	outer := s.subs
 	s.subs = nil
 	defer func() { s.subs = outer }()
@@ -358,9 +359,18 @@ func (s *shellScanner) simple() bool {
 		if !s.wordAdvances() {
 			return false
 		}
-		if s.spans && !named && !s.redirected && !assignment(s.src[at:s.pos]) {
-			// The command's name is run, quoted or not: "$VENV/bin/pytest".
-			s.inert, named = s.inert[:spans], true
+		if s.spans && !s.redirected {
+			switch w := s.src[at:s.pos]; {
+			case !named && !assignment(w):
+				// The command's name is run, quoted or not: "$VENV/bin/pytest".
+				s.inert, named = s.inert[:spans], true
+				runs = runs.next(w)
+			case runs.script():
+				s.script(at, spans)
+				runs = runs.next(w)
+			default:
+				runs = runs.next(w)
+			}
 		}
 		words = words || !s.redirected
 		end = s.pos
@@ -370,6 +380,60 @@ func (s *shellScanner) simple() bool {
 	}
 	s.cmds = append(s.cmds, s.subs...)
 	return true
+}
+
+// scriptRunner is what the words of a simple command read so far say of
+// the next one: whether it is a script another shell runs (bash -c
+// '...', sudo sh -c '...', eval "..."), code rather than a quoted string.
+type scriptRunner uint8
+
+const (
+	runsNothing scriptRunner = iota
+	runsShell                // a shell was named: its -c flag makes the next word the script
+	runsScript               // the next word is a script
+	runsEval                 // every word is a script
+)
+
+func (r scriptRunner) script() bool { return r == runsScript || r == runsEval }
+
+// next is what r says of the word after w.
+func (r scriptRunner) next(w string) scriptRunner {
+	switch {
+	case r == runsEval:
+		return r
+	case r == runsShell && len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.IndexByte(w, 'c') > 0 &&
+		strings.Trim(w[1:], "abcdefghijklmnopqrstuvwxyz") == "":
+		return runsScript // -c, -lc, -ec, -euxc
+	case r == runsShell || r == runsScript:
+		return runsShell // an option of the shell, or $0 and the args after the script
+	}
+	name := strings.Trim(w, `"'`)
+	name = name[strings.LastIndexByte(name, '/')+1:]
+	switch name {
+	case "eval":
+		return runsEval
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+		return runsShell
+	}
+	return runsNothing
+}
+
+// script makes the word at at, a single- or double-quoted string another
+// shell runs, code: its spans are those of the script inside it, scanned
+// as a command line of its own. A word of other parts, a double-quoted
+// one with a backslash (whose bytes the inner shell does not see as
+// written), or a script that does not scan stays a quoted string.
+func (s *shellScanner) script(at, spans int) {
+	w := s.src[at:s.pos]
+	if len(w) < 2 || w[0] != w[len(w)-1] || strings.IndexByte(w[1:len(w)-1], w[0]) >= 0 ||
+		w[0] != '\'' && (w[0] != '"' || strings.ContainsAny(w, "\\`")) {
+		return
+	}
+	inner := &shellScanner{src: s.src[:s.pos-1], pos: at + 1, spans: true}
+	if !inner.list(0) || inner.pos != len(inner.src) {
+		return
+	}
+	s.inert = append(s.inert[:spans], inner.inert...)
 }
 
 // assignment reports whether a word of a simple command is a variable

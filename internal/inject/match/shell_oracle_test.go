@@ -176,7 +176,7 @@ func oracleInert(line string) (mask []bool, ok bool) {
 			mask[i] = v
 		}
 	}
-	var hdocs, names [][2]syntax.Pos
+	var hdocs, names, scripts [][2]syntax.Pos
 	// Walk is pre-order: a double-quoted string is marked, and its
 	// substitutions cleared, before the strings inside them are marked.
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -194,6 +194,18 @@ func oracleInert(line string) (mask []bool, ok bool) {
 		case *syntax.CallExpr:
 			if len(x.Args) > 0 {
 				names = append(names, [2]syntax.Pos{x.Args[0].Pos(), x.Args[0].End()})
+			}
+			// A script another shell runs (bash -c '...', eval "...") is
+			// parsed as a line of its own: the parser takes it for a
+			// string. Which words are scripts is the scanner's rule
+			// (scriptRunner); what is code in them is the parser's.
+			var runs scriptRunner
+			for i, a := range x.Args {
+				w := line[a.Pos().Offset():min(int(a.End().Offset()), len(line))]
+				if i > 0 && runs.script() {
+					scripts = append(scripts, [2]syntax.Pos{a.Pos(), a.End()})
+				}
+				runs = runs.next(w)
 			}
 		case *syntax.SglQuoted:
 			set(n.Pos(), n.End(), true)
@@ -224,6 +236,22 @@ func oracleInert(line string) (mask []bool, ok bool) {
 	})
 	for _, w := range names {
 		set(w[0], w[1], false)
+	}
+	for _, w := range scripts {
+		from, to := int(w[0].Offset()), min(int(w[1].Offset()), len(line))
+		text := line[from:to]
+		if len(text) < 2 || text[0] != text[len(text)-1] || strings.IndexByte(text[1:len(text)-1], text[0]) >= 0 ||
+			text[0] != '\'' && (text[0] != '"' || strings.ContainsAny(text, "\\`")) {
+			continue // not one quoted string the scanner reads as a script
+		}
+		inner, iok := oracleInert(text[1 : len(text)-1])
+		if !iok {
+			continue // a script that does not parse stays a string
+		}
+		for i, v := range inner {
+			mask[from+1+i] = v
+		}
+		mask[from], mask[to-1] = false, false
 	}
 	for _, h := range hdocs {
 		set(h[0], h[1], true)

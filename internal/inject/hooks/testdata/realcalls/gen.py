@@ -332,7 +332,7 @@ p('quickstart', 'Bash', {'command': 'git commit -m "fix pytest flakiness in CI"'
 p('quickstart', 'Bash', {'command': "grep -rn 'pytest' docs/"}, G, 'a mention gets the lesson, never a deny', quoted=True)
 p('quickstart', 'Bash', {'command': "cat > NOTES.md <<'EOF'\nRun pytest with make test.\nEOF"}, G, 'a heredoc mention: lesson, no deny', quoted=True)
 p('quickstart', 'Bash', {'command': 'make test  # not pytest: it skips the db fixture'}, G, 'a comment mention: lesson, no deny', quoted=True)
-p('quickstart', 'Bash', {'command': "bash -c 'pytest -x'"}, G, 'README: a command inside bash -c is a quoted string too', quoted=True)
+p('quickstart', 'Bash', {'command': "bash -c 'pytest -x'"}, G, 'README: a script another shell runs (bash -c) is code: denied')
 p('quickstart', 'Bash', {'command': 'pip show pytest-cov'}, [], 'runs no pytest, though \\bpytest\\b matches the package name (- is a word boundary)')
 p('quickstart', 'Bash', {'command': 'make test'}, [], '')
 p('quickstart', 'Edit', {'file_path': '$ROOT/tests/test_handlers.py', 'old_string': 'def test_fetch():', 'new_string': '@mock.patch("app.clients.fetch")\ndef test_fetch(fetch):'},
