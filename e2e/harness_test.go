@@ -254,8 +254,9 @@ const (
 	orgFix         = "E2E-ORG run terraform plan first"
 	orgDenyFix     = "E2E-ORG-DENY never drop the prod database"
 	// orgCommand's tools do not exist: if the guard failed, nothing but
-	// the touch would run on the test's machine.
-	orgCommand     = "touch org-ran && e2e-terraform apply && e2e-dropdb prod"
+	// the touch would run on the test's machine. The guarded command is
+	// in a script another shell runs, which is code, not a quoted string.
+	orgCommand     = "touch org-ran && e2e-terraform apply && sh -c 'e2e-dropdb prod'"
 	orgSideEffect  = "org-ran"
 	capturedMarker = "E2E-CAPTURED-TRIGGER"
 	subCapMarker   = "E2E-SUBAGENT-CAPTURED"
