@@ -39,7 +39,7 @@ func Doctor(s *gitstore.Store, getenv func(string) string) doctor.Report {
 			}
 			return githooks.Status(t)
 		},
-		Lint:      func() (int, int, error) { return lintCounts(s) },
+		Lint:      func() (doctor.LintCounts, error) { return lintCounts(s) },
 		Sources:   func() ([]doctor.Source, error) { return sourceStates(s) },
 		DenyItems: deny,
 		Places:    doctor.Locate(getenv, runtime.GOOS),

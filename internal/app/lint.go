@@ -11,10 +11,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lore-agents/lore/internal/app/doctor"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
 	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/knowledge/lint"
 	"github.com/lore-agents/lore/internal/knowledge/markdown"
+	"github.com/lore-agents/lore/internal/lazyre"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -62,7 +64,7 @@ func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
 		return r, err
 	}
 	r.Findings = lint.Check(st)
-	others, err := scopeFindings(s)
+	others, _, err := scopeFindings(s)
 	if err != nil {
 		return r, err
 	}
@@ -78,17 +80,18 @@ func Lint(s *gitstore.Store, o LintOptions) (LintReport, error) {
 // its own, and reports what they hold that the project shares an id with.
 // Their findings are warnings naming the item's origin
 // (acme:lessons/x.md): a broken org item is its own repository's to fix
-// and never fails this project's lint, unless --strict.
-func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
+// and never fails this project's lint, unless --strict. guards are the
+// files of those stores that declare enforce: deny or once and have an
+// error: guards that act nowhere, which doctor asks to have fixed.
+func scopeFindings(s *gitstore.Store) (out []lint.Finding, guards []string, err error) {
 	own, err := s.Config()
 	if !config.Usable(err) {
-		return nil, nil // the project's own findings name it
+		return nil, nil, nil // the project's own findings name it
 	}
 	sc, err := LoadScopes(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []lint.Finding
 	if problems := config.Problems(sc.UserErr); problems != nil {
 		for _, ce := range problems {
 			out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: lint.Warning})
@@ -117,11 +120,18 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 		}
 		files, err := storeFiles(st)
 		if err != nil {
-			return out, err
+			return out, guards, err
 		}
+		broken := map[string]bool{}
 		for _, f := range lint.Check(withMatcher(lint.Store{Items: files})) {
+			broken[f.Path] = broken[f.Path] || f.Severity == lint.Error
 			f.Severity = lint.Warning
 			out = append(out, f)
+		}
+		for _, f := range files {
+			if broken[f.Path] && guardRe().Match(f.Data) {
+				guards = append(guards, f.Path)
+			}
 		}
 		items, _ := compile.LoadDir(st.Dir, st.Name)
 		global = append(global, items...)
@@ -142,8 +152,12 @@ func scopeFindings(s *gitstore.Store) ([]lint.Finding, error) {
 		data, _ := s.ReadFile(lorepath.Config)
 		out = append(out, disableFindings(own.Disable, data, global)...)
 	}
-	return out, nil
+	return out, guards, nil
 }
+
+// guardRe finds an item's enforce: deny or once, in its frontmatter or
+// not: a file that does not parse is still known to be a guard.
+var guardRe = lazyre.New(`(?m)^enforce:[ \t]*["']?(deny|once)\b`)
 
 // disableFindings warns of each id the project's disable list has that no
 // org or user item has: a typo, a ref, a lower-cased id would otherwise
@@ -228,19 +242,21 @@ func applyFixes(s *gitstore.Store, plan []lint.Change) ([]Fixed, error) {
 	return out, nil
 }
 
-// lintCounts is the number of lint errors and warnings lore lint reports:
-// the project's and those of the stores it reads.
-func lintCounts(s *gitstore.Store) (errs, warns int, err error) {
+// lintCounts is the number of lint errors and warnings lore lint reports,
+// the project's and those of the stores it reads, and the guards of
+// those stores that act nowhere for their errors (scopeFindings).
+func lintCounts(s *gitstore.Store) (doctor.LintCounts, error) {
 	st, err := lintInput(s)
 	if err != nil {
-		return 0, 0, err
+		return doctor.LintCounts{}, err
 	}
-	others, err := scopeFindings(s) // doctor's "no lint findings" is lore lint's
+	others, guards, err := scopeFindings(s) // doctor's "no lint findings" is lore lint's
 	if err != nil {
-		return 0, 0, err
+		return doctor.LintCounts{}, err
 	}
-	errs, warns = lint.Count(append(lint.Check(st), others...))
-	return errs, warns, nil
+	c := doctor.LintCounts{BrokenGuards: guards}
+	c.Errors, c.Warnings = lint.Count(append(lint.Check(st), others...))
+	return c, nil
 }
 
 // lintInput reads every regular file of the kind folders (not only .md:

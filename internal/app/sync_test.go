@@ -615,8 +615,36 @@ func TestLintWarnsOfDisableThatMatchesNothing(t *testing.T) {
 	}
 	// doctor counts what lore lint reports, the stores' warnings too.
 	r, err := Lint(s, LintOptions{})
-	if e, w, cerr := lintCounts(s); err != nil || cerr != nil || e != r.Errors || w != r.Warnings || w < 3 {
-		t.Errorf("doctor counts %d errors, %d warnings; lint %d, %d (%v, %v)", e, w, r.Errors, r.Warnings, err, cerr)
+	if c, cerr := lintCounts(s); err != nil || cerr != nil || c.Errors != r.Errors || c.Warnings != r.Warnings || c.Warnings < 3 || c.BrokenGuards != nil {
+		t.Errorf("doctor counts %+v; lint %d, %d (%v, %v)", c, r.Errors, r.Warnings, err, cerr)
+	}
+}
+
+// A guard of an org store with an error (a misspelt priority) acts in no
+// repository: the project's lint only warns, as for any org item, and
+// doctor asks for it to be fixed.
+func TestDoctorNamesABrokenOrgGuard(t *testing.T) {
+	hermetic(t)
+	work, url := orgSource(t)
+	guard := strings.Replace(scopedLesson("01JRQABE0000000000000000G9", "Org guard", "active"), "priority: high", "priority: critcal\nenforce: deny", 1)
+	work.Write(".lore/lessons/guard.md", guard)
+	work.Commit("2026-01-06T10:00:00Z", "a guard")
+	work.Git("push", "-q", "origin", "main")
+	s := projectNaming(t, url, "")
+	if _, err := Sync(context.Background(), s, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := Lint(s, LintOptions{}); err != nil || r.Failed(false) {
+		t.Fatalf("lint: %+v, %v", r, err)
+	}
+	var found *doctor.Finding
+	for _, f := range Doctor(s, os.Getenv).Findings {
+		if f.Check == "guards" {
+			found = &f
+		}
+	}
+	if found == nil || found.Level != doctor.Action || !strings.Contains(found.Message, "acme:lessons/guard.md") || strings.Contains(found.Message, "broken.md") {
+		t.Fatalf("doctor: %+v", found)
 	}
 }
 

@@ -25,7 +25,7 @@ const (
 
 // Finding is one check's result.
 type Finding struct {
-	Check   string `json:"check"` // binaries, manifest, sources, githooks, lint, or an agent's name
+	Check   string `json:"check"` // binaries, manifest, sources, githooks, guards, lint, or an agent's name
 	Level   Level  `json:"level"`
 	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"`
@@ -55,7 +55,7 @@ type Env struct {
 	Version  func(path string) (string, error)
 	Manifest func() (Freshness, error)
 	GitHooks func() (githooks.Report, error)
-	Lint     func() (errors, warnings int, err error)
+	Lint     func() (LintCounts, error)
 	// DenyItems counts the items marked enforce: deny.
 	DenyItems int
 	// Places are the agents' files outside the repository.
@@ -171,8 +171,22 @@ func hookProblems(r githooks.Report) (bad, steps []string) {
 	return bad, steps
 }
 
+// LintCounts is what lore lint finds, for doctor: its errors and
+// warnings, and the files of the organisation or user stores the project
+// reads that declare enforce: deny or once and have an error, so that the
+// guard acts in no repository (their lint findings are warnings here).
+type LintCounts struct {
+	Errors, Warnings int
+	BrokenGuards     []string
+}
+
 func lintCheck(env Env, add func(Finding)) {
-	errs, warns, err := env.Lint()
+	c, err := env.Lint()
+	errs, warns := c.Errors, c.Warnings
+	if len(c.BrokenGuards) > 0 {
+		add(Finding{"guards", Action, fmt.Sprintf("%d guard(s) of another store have errors and act in no repository until they are fixed: %s",
+			len(c.BrokenGuards), strings.Join(c.BrokenGuards, ", ")), "ask the store's owners: lore lint in its repository names each problem"})
+	}
 	switch {
 	case err != nil:
 		add(Finding{"lint", Action, fmt.Sprintf("cannot lint .lore/: %v", err), "lore lint"})

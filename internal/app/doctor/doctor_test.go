@@ -32,7 +32,7 @@ func env(t *testing.T) Env {
 		GitHooks: func() (githooks.Report, error) {
 			return githooks.Report{Hooks: []githooks.Hook{{Name: "post-commit", State: githooks.Chained}}}, nil
 		},
-		Lint: func() (int, int, error) { return 0, 0, nil },
+		Lint: func() (LintCounts, error) { return LintCounts{}, nil },
 	}
 }
 
