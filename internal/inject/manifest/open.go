@@ -336,7 +336,7 @@ func (m *Manifest) Parts() []*Manifest { return m.parts }
 
 // All is the index of every item a call may score, in order: all of
 // them but those the manifest that opened m as its part switches off
-// (Part.Off), which Candidates never returns either (lore match).
+// (Part.Off), for lore match.
 func (m *Manifest) All() ([]int, error) {
 	all := make([]int, m.nItems)
 	for i := range all {
@@ -351,6 +351,10 @@ func (m *Manifest) All() ([]int, error) {
 // switchedOff reports whether the manifest that opened m as its part
 // switches off the item with this id.
 func (m *Manifest) switchedOff(id []byte) bool { return m.off.has(id) }
+
+// SwitchedOff reports whether the manifest that opened m as its part
+// switches off the item of head h (Part.Off): a call never scores it.
+func (m *Manifest) SwitchedOff(h Head) bool { return m.off.len() > 0 && m.switchedOff(h.id) }
 
 // SessionStart returns the block pre-rendered for SessionStart: the
 // items without triggers (AlwaysOn), critical items, a compact index and
@@ -413,7 +417,10 @@ func (m *Manifest) session() ([]byte, error) {
 // a call of tool: the tool's bucket (or the "*" bucket), its always-list and
 // the items a gram of target (the command or path), added (the text an
 // edit adds) or prompt names. Every byte it reads is checked against its
-// checksum first.
+// checksum first. Of a part, they may include items the manifest that
+// opened it switches off: the caller reads each candidate's head anyway,
+// and SwitchedOff says so from it (most candidates of a long session are
+// passed over as shown before that).
 func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error) {
 	b := m.toolBucket(tool)
 	if b == nil {
@@ -443,11 +450,7 @@ func (m *Manifest) Candidates(tool, target, added, prompt string) ([]int, error)
 		}
 	}
 	sort.Ints(out)
-	out = compact(out)
-	if m.off.len() > 0 {
-		return m.withoutOff(out)
-	}
-	return out, nil
+	return compact(out), nil
 }
 
 // withoutOff leaves out of idx the items switched off.

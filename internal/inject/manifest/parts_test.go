@@ -68,9 +68,19 @@ func TestPartsRoundTrip(t *testing.T) {
 		t.Fatalf("%d parts, %d items of its own", len(m.Parts()), m.Len())
 	}
 	p := m.Parts()[0]
-	// The switched-off item is no candidate; the other is.
-	if got := ids(t, p, candidates(t, p, "Bash", "pytest && terraform apply", "")); !reflect.DeepEqual(got, []string{"01E"}) {
-		t.Errorf("part candidates %v, want [01E]", got)
+	// Both are candidates; the switched-off one says so from its head.
+	cands := candidates(t, p, "Bash", "pytest && terraform apply", "")
+	if got := ids(t, p, cands); !reflect.DeepEqual(got, []string{"01D", "01E"}) {
+		t.Errorf("part candidates %v, want [01D 01E]", got)
+	}
+	for _, i := range cands {
+		h, err := p.Head(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.SwitchedOff(h) != (string(h.id) == "01D") {
+			t.Errorf("SwitchedOff(%s) = %v", h.id, p.SwitchedOff(h))
+		}
 	}
 	if !p.switchedOff([]byte("01D")) || p.switchedOff([]byte("01E")) || m.switchedOff([]byte("01D")) {
 		t.Error("switchedOff: want 01D of the part alone")

@@ -134,7 +134,15 @@ func Explain(m *manifest.Manifest, c Call) (Decision, error) {
 		if err != nil {
 			return Decision{}, err
 		}
-		d.Considered += len(idx)
+		for _, i := range idx {
+			h, err := src.Head(i)
+			if err != nil {
+				return Decision{}, err
+			}
+			if !src.SwitchedOff(h) {
+				d.Considered++
+			}
+		}
 	}
 	return d, nil
 }
@@ -154,8 +162,8 @@ func withParts(m *manifest.Manifest) iter.Seq[*manifest.Manifest] {
 }
 
 // candidates are the items of src worth scoring: the index's candidates
-// for the call, or for Explain every item (neither has those a part
-// switches off).
+// for the call, or for Explain every item (without those a part switches
+// off; the index's may have them: pass skips them).
 func (e *eval) candidates(src *manifest.Manifest) ([]int, error) {
 	switch {
 	case e.explain:
@@ -277,7 +285,7 @@ func (e *eval) pass(src *manifest.Manifest, idx []int, thr float64, seen Seen, d
 		}
 		if skip, err := e.skip(h, seen); err != nil {
 			return nil, err
-		} else if skip {
+		} else if skip || src.SwitchedOff(h) {
 			continue
 		}
 		it, err := src.ItemOf(h)
