@@ -59,12 +59,12 @@ func loadSkills(s *gitstore.Store) ([]compile.Skill, []error) {
 type Scopes struct {
 	Config config.Config
 	Stores []compile.Store
-	// UserErr and ConfigErr name the first problem of the user's and the
-	// project's config (its file, line and key): Config holds every other
-	// key, and the commands that compile go on with it and report the
-	// problem (lint fails on the project's), so one bad key does not leave
-	// the repository without its deny guards. A user's config that could
-	// not be read is left out whole.
+	// UserErr and ConfigErr name the problems of the user's and the
+	// project's config (each with its file, line and key): Config holds
+	// every other key, and the commands that compile go on with it and
+	// report them (lint fails on the project's), so one bad key does not
+	// leave the repository without its deny guards. A user's config that
+	// could not be read is left out whole.
 	UserErr, ConfigErr error
 }
 

@@ -136,7 +136,7 @@ func TestParseKeepsTheOtherKeys(t *testing.T) {
 			}
 		})
 	}
-	// The second problem is kept out too, though only the first is named.
+	// The second problem is kept out too; the error reads as the first.
 	var ce *Error
 	c, err := Parse(".lore/config.yaml", []byte("inject:\n  maxItems: 0\n  threshold: high\n"))
 	if err == nil || !errors.As(err, &ce) || !strings.HasSuffix(ce.WithEffect(), ":2: inject.maxItems: must be >= 1; the default, 3, is used until it is fixed") || c.Inject.Threshold != 0.7 {
