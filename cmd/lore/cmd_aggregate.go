@@ -22,8 +22,8 @@ func (c *AggregateCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range plan.Skipped {
-		fmt.Fprintf(g.Stderr, "lore: aggregate: skipped %v\n", e)
+	for _, line := range skippedLines(plan.Skipped) {
+		fmt.Fprintf(g.Stderr, "lore: aggregate: %s\n", line)
 	}
 	for _, st := range plan.Steps {
 		fmt.Fprintln(g.Stdout, aggregateLine(st, c.DryRun))

@@ -16,8 +16,8 @@ type ExportCmd struct {
 // Run exports, or checks that the export is current.
 func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Export(s, app.ExportOptions{Target: c.Target, Check: c.Check})
-	for _, e := range r.Skipped {
-		fmt.Fprintf(g.Stderr, "lore: skipped: %v\n", e)
+	for _, line := range skippedLines(r.Skipped) {
+		fmt.Fprintf(g.Stderr, "lore: export: %s\n", line)
 	}
 	if err != nil {
 		return err

@@ -22,8 +22,8 @@ func (c *IndexCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range r.Skipped {
-		fmt.Fprintf(g.Stderr, "lore: index: skipped %v\n", e)
+	for _, line := range skippedLines(r.Skipped) {
+		fmt.Fprintf(g.Stderr, "lore: index: %s\n", line)
 	}
 	if c.JSON {
 		return g.printJSON(r.Index)

@@ -44,7 +44,11 @@ func (c *SyncCmd) Run(g *Globals, s *gitstore.Store) error {
 
 func printSync(g *Globals, r app.SyncReport, check bool) {
 	if len(r.Sources) == 0 {
-		fmt.Fprintln(g.Stdout, "no sources: name them under sources: in .lore/config.yaml or the user's config")
+		if len(r.Problems) > 0 {
+			fmt.Fprintln(g.Stdout, "no source can be used: the config's problems above leave each one out")
+		} else {
+			fmt.Fprintln(g.Stdout, "no sources: name them under sources: in .lore/config.yaml or the user's config")
+		}
 		return
 	}
 	for _, s := range r.Sources {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/lore-agents/lore/internal/inject/manifest"
@@ -121,7 +120,7 @@ func Build(s *gitstore.Store, o BuildOptions) (Built, error) {
 func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, error) {
 	if !force {
 		if m := freshManifest(s); m != nil {
-			return Built{Fresh: true, Skipped: configErrs(s)}, m, nil
+			return freshNotes(s), m, nil
 		}
 	}
 	data, b, err := compileStore(s, write, force)
@@ -137,19 +136,24 @@ func build(s *gitstore.Store, force, write bool) (Built, *manifest.Manifest, err
 	return b, m, err
 }
 
-// configErrs are the problems of the project's and the user's config: a
-// fresh manifest was built with them, and each build says them again.
-func configErrs(s *gitstore.Store) []error {
-	var out []error
-	if _, err := s.Config(); err != nil {
-		out = append(out, err)
+// freshNotes is a build that found the manifest fresh, with what every
+// build says: the configs' problems and the sources with no copy here (git's
+// hooks run a build on each commit, and the hook's own builds say them
+// in its log).
+func freshNotes(s *gitstore.Store) Built {
+	b := Built{Fresh: true}
+	sc, err := LoadScopes(s)
+	if err != nil {
+		b.Skipped = []error{err}
+		return b
 	}
-	if dir := compile.UserDir(); dir != "" {
-		if _, err := readUserConfig(filepath.Join(dir, "config.yaml")); err != nil {
-			out = append(out, err)
+	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
+		if err != nil {
+			b.Skipped = append(b.Skipped, err)
 		}
 	}
-	return out
+	b.Unfetched = unfetched(sc.Stores)
+	return b
 }
 
 // freshManifest is the manifest on disk, read into memory, when it is

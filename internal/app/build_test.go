@@ -96,19 +96,21 @@ func TestBuildSaysAFolderItCannotList(t *testing.T) {
 	}
 }
 
-// A config problem is said by every build, the one that finds the
-// manifest up to date too: git's hooks run it on every commit.
+// A config problem and a source with no copy here are said by every
+// build, the one that finds the manifest up to date too: git's hooks run
+// it on every commit.
 func TestEveryBuildSaysAConfigProblem(t *testing.T) {
+	hermetic(t)
 	s := newStore(t)
 	lesson(t, s, "small", "01JQXYZ8K2M4N6P8Q0R2S4T6V1", "git")
-	if err := os.WriteFile(s.Path(".lore/config.yaml"), []byte("inject:\n  threshold: high\n"), 0o644); err != nil {
+	if err := os.WriteFile(s.Path(".lore/config.yaml"), []byte("inject:\n  threshold: high\nsources:\n  - {name: acme, url: 'file:///nowhere/acme.git'}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 2 {
 		b, err := Build(s, BuildOptions{})
 		p := b.Problems()
-		if err != nil || b.Fresh != (i == 1) || b.Items != 1 || len(p) != 1 ||
-			p[0] != `.lore/config.yaml:2: inject.threshold: "high", not a number; the default, 0.7, is used until it is fixed` {
+		if err != nil || b.Fresh != (i == 1) || b.Items != 1 || len(p) != 2 || p[0] != NoCopy("acme") ||
+			p[1] != `.lore/config.yaml:2: inject.threshold: "high", not a number; the default, 0.7, is used until it is fixed` {
 			t.Fatalf("build %d: fresh %v, %d items, problems %q, %v", i, b.Fresh, b.Items, p, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lore-agents/lore/internal/inject/manifest"
 	"github.com/lore-agents/lore/internal/integrate/githooks"
 	"github.com/lore-agents/lore/internal/knowledge/compile"
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 	"github.com/lore-agents/lore/internal/store/sources"
 	"github.com/lore-agents/lore/internal/version"
@@ -54,6 +55,13 @@ func sourceStates(s *gitstore.Store) ([]doctor.Source, error) {
 		return nil, err
 	}
 	var out []doctor.Source
+	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
+		for _, ce := range config.Problems(err) {
+			if strings.HasPrefix(ce.Key, "sources[") || ce.Key == "sources" {
+				out = append(out, doctor.Source{LeftOut: ce.WithEffect()})
+			}
+		}
+	}
 	for _, src := range sc.Config.Sources {
 		dir := sources.Dir(sources.Root(), src)
 		st, err := sources.ReadState(dir)

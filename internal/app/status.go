@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"sort"
 	"time"
 
@@ -125,7 +126,8 @@ func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &StatusReport{Counts: map[string]map[string]int{}, StaleDays: opt.StaleDays, Errors: len(errs),
+	unparsed := slices.DeleteFunc(slices.Clone(errs), func(e error) bool { return config.Problems(e) != nil })
+	r := &StatusReport{Counts: map[string]map[string]int{}, StaleDays: opt.StaleDays, Errors: len(unparsed),
 		Drafts: []string{}, Stale: []StaleItem{}}
 	for _, it := range in.Items {
 		r.count(it, now)

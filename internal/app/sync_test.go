@@ -192,8 +192,18 @@ func TestSyncKeepsTheSourcesOfABrokenConfig(t *testing.T) {
 	}
 	r, err := Sync(context.Background(), s, SyncOptions{Check: true})
 	if err != nil || !r.Failed() || len(r.Problems) != 1 || !strings.HasPrefix(r.Problems[0], ".lore/config.yaml:5: sources[1].name: ") ||
-		!strings.HasSuffix(r.Problems[0], "; the source is left out until it is fixed") || r.Sources[0].Behind {
+		!strings.HasSuffix(r.Problems[0], "; source Infra is left out: its items reach no agent until it is fixed") || r.Sources[0].Behind {
 		t.Fatalf("sync --check = %+v, %v", r, err)
+	}
+	// doctor asks for the source left out to be fixed, beside the one in use.
+	var said []string
+	for _, f := range Doctor(s, os.Getenv).Findings {
+		if f.Check == "sources" {
+			said = append(said, fmt.Sprintf("%s %s", f.Level, f.Message))
+		}
+	}
+	if len(said) != 2 || !strings.Contains(said[0], "source Infra is left out") || !strings.HasPrefix(said[0], string(doctor.Action)) || !strings.Contains(said[1], "acme at ") {
+		t.Fatalf("doctor's sources: %q", said)
 	}
 }
 
@@ -463,7 +473,7 @@ func TestUserConfigSources(t *testing.T) {
 	write(t, s, ".lore/lessons/plan.md", scopedLesson(idProject, "Project plan", "active"))
 	userLesson(t, cfgHome)
 	b, err := Build(s, BuildOptions{})
-	if err != nil || len(b.Skipped) != 1 || b.Problems()[0] != userConfig+":2: sources[0].url: must name a git repository (https://, ssh://, git@host:path, file://); the source is left out until it is fixed" {
+	if err != nil || len(b.Skipped) != 1 || b.Problems()[0] != userConfig+":2: sources[0].url: must name a git repository (https://, ssh://, git@host:path, file://); source infra is left out: its items reach no agent until it is fixed" {
 		t.Fatalf("a broken user config: %q, %v", b.Problems(), err)
 	}
 	if got := injectedFor(t, s, "terraform apply"); strings.Join(got, " ") != ".lore/lessons/plan.md acme:lessons/plan.md acme:lessons/shared.md" {
@@ -472,7 +482,7 @@ func TestUserConfigSources(t *testing.T) {
 	lr, err := Lint(s, LintOptions{})
 	if err != nil || lr.Failed(false) || !slices.ContainsFunc(lr.Findings, func(f lint.Finding) bool {
 		return f.Path == userConfig && f.Line == 2 && f.Key == "sources[0].url" && f.Severity == lint.Warning &&
-			strings.HasSuffix(f.Msg, "; the source is left out until it is fixed")
+			strings.HasSuffix(f.Msg, "; source infra is left out: its items reach no agent until it is fixed")
 	}) {
 		t.Fatalf("lint of a broken user config: %+v, %v", lr.Findings, err)
 	}

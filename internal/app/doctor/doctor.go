@@ -191,7 +191,7 @@ func lintCheck(env Env, add func(Finding)) {
 	case err != nil:
 		add(Finding{"lint", Action, fmt.Sprintf("cannot lint .lore/: %v", err), "lore lint"})
 	case errs > 0:
-		add(Finding{"lint", Action, fmt.Sprintf("%d error(s), %d warning(s): items with errors are not compiled, so no agent sees them, and config keys with errors are at their defaults", errs, warns), "lore lint (lore lint --fix fixes some)"})
+		add(Finding{"lint", Action, fmt.Sprintf("%d error(s), %d warning(s): items with errors are not compiled, so no agent sees them, and config keys with errors are at their defaults or left out", errs, warns), "lore lint (lore lint --fix fixes some)"})
 	case warns > 0:
 		add(Finding{"lint", Info, fmt.Sprintf("%d warning(s)", warns), "lore lint"})
 	default:

@@ -15,6 +15,10 @@ type Source struct {
 	Name string
 	sources.State
 	Gone bool // fetched, but the checkout in use is no longer in the cache
+	// LeftOut is a config's problem that leaves the source out (a
+	// misspelt key, a bad name), with where it is: its items reach no
+	// agent, whatever its copy.
+	LeftOut string
 }
 
 // staleAfter is how long a source may fail to fetch before doctor asks
@@ -42,6 +46,9 @@ func sourcesCheck(env Env, add func(Finding)) {
 }
 
 func sourceFinding(s Source, now time.Time) Finding {
+	if s.LeftOut != "" {
+		return Finding{"sources", Action, s.LeftOut, "fix the config: lore lint names each problem"}
+	}
 	day := func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
 	switch {
 	case s.Gone:

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lore-agents/lore/internal/knowledge/config"
 	"github.com/lore-agents/lore/internal/lorepath"
 	"github.com/lore-agents/lore/internal/store/gitstore"
 )
@@ -82,8 +83,8 @@ type Log struct {
 // says. Turning share on or off carries the log and manifest over.
 func Open(s *gitstore.Store) (*Log, error) {
 	cfg, err := s.Config()
-	if err != nil {
-		return nil, err
+	if !config.Usable(err) || slices.ContainsFunc(config.Problems(err), func(ce *config.Error) bool { return ce.Key == "share" || ce.Key == "" }) {
+		return nil, err // where the log lives is not known: nothing is carried over
 	}
 	l := &Log{s: s, Share: cfg.Share}
 	for _, name := range []string{lorepath.Observations, lorepath.RenderManifest} {

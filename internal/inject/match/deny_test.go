@@ -79,6 +79,7 @@ var denyCalls = []denyCall{
 	{"in a container", `docker exec -it app bash -c 'pytest tests/'`, true},
 	{"timeout", `timeout 300 bash -euc "pytest -x"`, true},
 	{"eval", `eval "pytest -x"`, true},
+	{"su -c", `su -c 'pytest -x' ci`, true},
 	{"a mention inside the script", `bash -c 'echo "run pytest later"'`, false},
 	{"a script quoted in a message", `git commit -m "use bash -c 'pytest -x' in CI"`, false},
 	{"a shell without -c", `bash scripts/check.sh 'pytest -x'`, false},

@@ -412,8 +412,8 @@ func (r scriptRunner) next(w string) scriptRunner {
 	switch name {
 	case "eval":
 		return runsEval
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
-		return runsShell
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "su":
+		return runsShell // su -c runs its command with the user's shell
 	}
 	return runsNothing
 }

@@ -32,8 +32,22 @@ type decoder struct {
 	// lines holds the line of each key read (inject.threshold) and of
 	// each list entry (sources[0]), for the problems validation finds.
 	lines map[string]int
+	// names holds the name each source entry gives itself, for messages.
+	names map[string]string
 	// top is what a top-level key no setting has is told.
 	top string
+}
+
+// nameEntry notes the name: the source entry n gives itself.
+func (d *decoder) nameEntry(entry string, n *yaml.Node) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode && v.Value != "" {
+			if d.names == nil {
+				d.names = map[string]string{}
+			}
+			d.names[entry] = v.Value
+		}
+	}
 }
 
 // line is the line of a key or list entry read, 1 when it was not.
@@ -52,6 +66,18 @@ func (d *decoder) saw(key string, line int) {
 // key (Error.Effect).
 func (d *decoder) add(line int, key, msg, effect string) {
 	d.problems = append(d.problems, &Error{Path: d.path, Line: line, Key: key, Msg: msg, Effect: effect})
+}
+
+// leftOut says that the list entry is left out; a source's says so by
+// its name, and that its items reach no agent: its guards are off.
+func (d *decoder) leftOut(entry string) string {
+	if name := d.names[entry]; name != "" {
+		return fmt.Sprintf("source %s is left out: its items reach no agent", name)
+	}
+	if strings.HasPrefix(entry, "sources[") {
+		return entry + " is left out: its items reach no agent"
+	}
+	return entry + " is left out"
 }
 
 func (d *decoder) markBad(entry string) {
@@ -160,7 +186,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 			if entry != "" {
 				// A misspelt key of a source (rev: for ref:) would leave it
 				// following another branch.
-				effect = entry + " is left out"
+				effect = d.leftOut(entry)
 				d.markBad(entry)
 			}
 			d.add(k.Line, key, msg, effect)
@@ -189,7 +215,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, key, entry string) {
 	}
 	effect := usesDefault(v)
 	if entry != "" {
-		effect = entry + " is left out"
+		effect = d.leftOut(entry)
 		d.markBad(entry)
 	}
 	d.add(n.Line, key, fmt.Sprintf("%s, not %s", shownNode(n), typeName(v.Type())), effect)
@@ -201,10 +227,13 @@ func (d *decoder) list(n *yaml.Node, v reflect.Value, key string) {
 	for i, el := range n.Content {
 		entry := fmt.Sprintf("%s[%d]", key, i)
 		d.saw(entry, el.Line)
+		if key == "sources" && el.Kind == yaml.MappingNode {
+			d.nameEntry(entry, el)
+		}
 		e := reflect.New(v.Type().Elem())
 		if el.Kind != yaml.MappingNode {
 			d.add(el.Line, entry, fmt.Sprintf("%s, not a mapping (%s has %s)",
-				shownNode(el), entry, strings.Join(fieldNames(yamlFields(e.Elem().Type())), ", ")), "it is left out")
+				shownNode(el), entry, strings.Join(fieldNames(yamlFields(e.Elem().Type())), ", ")), d.leftOut(entry))
 			d.markBad(entry)
 		} else if d.mapping(el, e.Elem(), entry+".", entry); !d.bad[entry] {
 			_ = el.Decode(e.Interface()) // again, through the type's UnmarshalYAML: a source keeps its line

@@ -63,7 +63,7 @@ func (d *decoder) sources(list []Source) []Source {
 		s.File = d.path
 		key, msg := sourceProblem(s, seen)
 		if key != "" {
-			d.add(s.Line, fmt.Sprintf("sources[%d].%s", i, key), msg, "the source is left out")
+			d.add(s.Line, fmt.Sprintf("sources[%d].%s", i, key), msg, d.leftOut(fmt.Sprintf("sources[%d]", i)))
 			continue
 		}
 		seen[s.Name] = s.Line
