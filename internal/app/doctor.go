@@ -22,7 +22,7 @@ import (
 // repository (os.Getenv; tests pass their own).
 func Doctor(s *gitstore.Store, getenv func(string) string) doctor.Report {
 	deny := 0
-	items, _ := s.Load()
+	_, items, _, _ := allItems(s) // the org's and the user's guards too
 	for _, it := range items {
 		if it.Enforce == "deny" {
 			deny++

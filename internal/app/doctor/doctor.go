@@ -56,7 +56,7 @@ type Env struct {
 	Manifest func() (Freshness, error)
 	GitHooks func() (githooks.Report, error)
 	Lint     func() (LintCounts, error)
-	// DenyItems counts the items marked enforce: deny.
+	// DenyItems counts the items marked enforce: deny, of every scope.
 	DenyItems int
 	// Places are the agents' files outside the repository.
 	Places Places
