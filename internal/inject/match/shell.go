@@ -360,17 +360,15 @@ func (s *shellScanner) simple() bool {
 			return false
 		}
 		if s.spans && !s.redirected {
-			switch w := s.src[at:s.pos]; {
+			w := s.src[at:s.pos]
+			switch {
 			case !named && !assignment(w):
 				// The command's name is run, quoted or not: "$VENV/bin/pytest".
 				s.inert, named = s.inert[:spans], true
-				runs = runs.next(w)
 			case runs.script():
 				s.script(at, spans)
-				runs = runs.next(w)
-			default:
-				runs = runs.next(w)
 			}
+			runs = runs.next(w)
 		}
 		words = words || !s.redirected
 		end = s.pos
@@ -418,15 +416,12 @@ func (r scriptRunner) next(w string) scriptRunner {
 	return runsNothing
 }
 
-// script makes the word at at, a single- or double-quoted string another
-// shell runs, code: its spans are those of the script inside it, scanned
-// as a command line of its own. A word of other parts, a double-quoted
-// one with a backslash (whose bytes the inner shell does not see as
-// written), or a script that does not scan stays a quoted string.
+// script makes the word at at, a script another shell runs, code: its
+// spans are those of the script inside it, scanned as a command line of
+// its own. A word that is not one quoted string as the shell gets it
+// (quotedScript), or a script that does not scan, stays a quoted string.
 func (s *shellScanner) script(at, spans int) {
-	w := s.src[at:s.pos]
-	if len(w) < 2 || w[0] != w[len(w)-1] || strings.IndexByte(w[1:len(w)-1], w[0]) >= 0 ||
-		w[0] != '\'' && (w[0] != '"' || strings.ContainsAny(w, "\\`")) {
+	if !quotedScript(s.src[at:s.pos]) {
 		return
 	}
 	inner := &shellScanner{src: s.src[:s.pos-1], pos: at + 1, spans: true}
@@ -434,6 +429,14 @@ func (s *shellScanner) script(at, spans int) {
 		return
 	}
 	s.inert = append(s.inert[:spans], inner.inert...)
+}
+
+// quotedScript reports whether the word w hands another shell its script
+// byte for byte: one single-quoted string, or one double-quoted string
+// without a backslash or backquote.
+func quotedScript(w string) bool {
+	return len(w) >= 2 && w[0] == w[len(w)-1] && strings.IndexByte(w[1:len(w)-1], w[0]) < 0 &&
+		(w[0] == '\'' || w[0] == '"' && !strings.ContainsAny(w, "\\`"))
 }
 
 // assignment reports whether a word of a simple command is a variable

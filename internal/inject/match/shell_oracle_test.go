@@ -240,8 +240,7 @@ func oracleInert(line string) (mask []bool, ok bool) {
 	for _, w := range scripts {
 		from, to := int(w[0].Offset()), min(int(w[1].Offset()), len(line))
 		text := line[from:to]
-		if len(text) < 2 || text[0] != text[len(text)-1] || strings.IndexByte(text[1:len(text)-1], text[0]) >= 0 ||
-			text[0] != '\'' && (text[0] != '"' || strings.ContainsAny(text, "\\`")) {
+		if !quotedScript(text) {
 			continue // not one quoted string the scanner reads as a script
 		}
 		inner, iok := oracleInert(text[1 : len(text)-1])
