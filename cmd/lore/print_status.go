@@ -125,6 +125,9 @@ func printStatusCounts(w io.Writer, r *app.StatusReport) {
 	if r.Errors > 0 {
 		fmt.Fprintf(w, "%d file(s) could not be parsed: lore lint\n", r.Errors)
 	}
+	for _, p := range r.ConfigProblems {
+		fmt.Fprintln(w, visible(p))
+	}
 }
 
 // countList is "2 active, 1 draft": the counts in order.

@@ -155,6 +155,16 @@ func TestStatusLearnings(t *testing.T) {
 	if l == nil || l.Lines != 4 || !l.ConsolidationDue || l.SizeTrigger != 3 {
 		t.Errorf("learnings: %+v, want 4 lines, due (over 3)", l)
 	}
+	// A config problem in another key: status reads on, says the problem
+	// as one (not as a file it could not parse), and keeps its sections.
+	if err := os.WriteFile(s.Path(".lore/config.yaml"), []byte("consolidate:\n  sizeTrigger: 3\ninject:\n  threshold: high\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = status(t, s)
+	if r.Errors != 0 || len(r.ConfigProblems) != 1 || !strings.HasPrefix(r.ConfigProblems[0], ".lore/config.yaml:4: inject.threshold: ") ||
+		r.Observations == nil || r.Learnings == nil || r.Learnings.SizeTrigger != 3 {
+		t.Errorf("with a config problem: %+v", r)
+	}
 }
 
 func TestSignals(t *testing.T) {

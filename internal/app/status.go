@@ -35,8 +35,11 @@ type StatusReport struct {
 	StaleDays    int                       `json:"staleDays"`
 	Skills       []string                  `json:"skillsOutOfDate"` // tools whose skill document lore aggregate would change
 	Errors       int                       `json:"errors"`          // files that could not be parsed
-	Learnings    *LearningsStatus          `json:"learnings"`
-	Evidence     *EvidenceStatus           `json:"evidence"` // null with --line, or when the ledger cannot be read
+	// ConfigProblems are the config's problems, each with what is used
+	// meanwhile (a key at its default, a source left out).
+	ConfigProblems []string         `json:"configProblems,omitempty"`
+	Learnings      *LearningsStatus `json:"learnings"`
+	Evidence       *EvidenceStatus  `json:"evidence"` // null with --line, or when the ledger cannot be read
 	// Stores are the organisation sources the config names and the
 	// user's store: counted, not parsed, so that a project whose lessons
 	// live in its organisation's store does not read as empty.
@@ -129,6 +132,9 @@ func Status(s *gitstore.Store, opt StatusOptions) (*StatusReport, error) {
 	unparsed := slices.DeleteFunc(slices.Clone(errs), func(e error) bool { return config.Problems(e) != nil })
 	r := &StatusReport{Counts: map[string]map[string]int{}, StaleDays: opt.StaleDays, Errors: len(unparsed),
 		Drafts: []string{}, Stale: []StaleItem{}}
+	for _, e := range errs {
+		r.ConfigProblems = append(r.ConfigProblems, ConfigProblems(e)...)
+	}
 	for _, it := range in.Items {
 		r.count(it, now)
 	}
