@@ -22,7 +22,7 @@ func (c *AggregateCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	for _, line := range skippedLines(plan.Skipped) {
+	for _, line := range app.SkippedLines(plan.Skipped) {
 		fmt.Fprintf(g.Stderr, "lore: aggregate: %s\n", line)
 	}
 	for _, st := range plan.Steps {

@@ -16,7 +16,7 @@ type ExportCmd struct {
 // Run exports, or checks that the export is current.
 func (c *ExportCmd) Run(g *Globals, s *gitstore.Store) error {
 	r, err := app.Export(s, app.ExportOptions{Target: c.Target, Check: c.Check})
-	for _, line := range skippedLines(r.Skipped) {
+	for _, line := range app.SkippedLines(r.Skipped) {
 		fmt.Fprintf(g.Stderr, "lore: export: %s\n", line)
 	}
 	if err != nil {

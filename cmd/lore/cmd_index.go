@@ -22,7 +22,7 @@ func (c *IndexCmd) Run(g *Globals, s *gitstore.Store) error {
 	if err != nil {
 		return err
 	}
-	for _, line := range skippedLines(r.Skipped) {
+	for _, line := range app.SkippedLines(r.Skipped) {
 		fmt.Fprintf(g.Stderr, "lore: index: %s\n", line)
 	}
 	if c.JSON {

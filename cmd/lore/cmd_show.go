@@ -33,20 +33,6 @@ func (c *ShowCmd) Run(g *Globals, s *gitstore.Store) error {
 	return nil
 }
 
-// skippedLines says each error of errs on a line of its own: a config's
-// problems with what is used meanwhile, the rest as skipped.
-func skippedLines(errs []error) []string {
-	var out []string
-	for _, e := range errs {
-		if problems := app.ConfigProblems(e); problems != nil {
-			out = append(out, problems...)
-		} else {
-			out = append(out, fmt.Sprintf("skipped %v", e))
-		}
-	}
-	return out
-}
-
 // warnSkipped names the files that could not be parsed on stderr. An org
 // store's are counted, one line a store: they are its repository's to
 // fix, and naming each on every command would be noise here (lore lint

@@ -71,13 +71,7 @@ func (b Built) Problems() []string {
 	for _, name := range b.Unfetched {
 		out = append(out, NoCopy(name))
 	}
-	for _, e := range b.Skipped {
-		if problems := ConfigProblems(e); problems != nil {
-			out = append(out, problems...)
-			continue
-		}
-		out = append(out, fmt.Sprintf("skipped %v", e))
-	}
+	out = append(out, SkippedLines(b.Skipped)...)
 	for _, x := range b.Report.Excluded {
 		what := "excluded"
 		if x.Unsafe {
@@ -226,6 +220,20 @@ func writeManifest(s *gitstore.Store, data []byte) (bool, error) {
 		return false, nil
 	}
 	return true, s.WriteDerived(lorepath.Manifest, data)
+}
+
+// SkippedLines says each of errs on a line of its own: a config's
+// problems with what is used meanwhile, the rest as files skipped.
+func SkippedLines(errs []error) []string {
+	var out []string
+	for _, e := range errs {
+		if problems := ConfigProblems(e); problems != nil {
+			out = append(out, problems...)
+		} else {
+			out = append(out, fmt.Sprintf("skipped %v", e))
+		}
+	}
+	return out
 }
 
 // ConfigProblems are the problems of a config err names, each with what

@@ -57,7 +57,7 @@ func sourceStates(s *gitstore.Store) ([]doctor.Source, error) {
 	var out []doctor.Source
 	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
 		for _, ce := range config.Problems(err) {
-			if strings.HasPrefix(ce.Key, "sources[") || ce.Key == "sources" {
+			if ce.AboutSources() {
 				out = append(out, doctor.Source{LeftOut: ce.WithEffect()})
 			}
 		}

@@ -92,10 +92,8 @@ func scopeFindings(s *gitstore.Store) (out []lint.Finding, guards []string, err 
 	if err != nil {
 		return nil, nil, err
 	}
-	if problems := config.Problems(sc.UserErr); problems != nil {
-		for _, ce := range problems {
-			out = append(out, lint.Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: lint.Warning})
-		}
+	if problems := lint.ConfigFindings(sc.UserErr, lint.Warning); problems != nil {
+		out = append(out, problems...)
 	} else if sc.UserErr != nil {
 		out = append(out, lint.Finding{Path: filepath.Join(compile.UserDir(), "config.yaml"), Msg: sc.UserErr.Error(), Severity: lint.Warning})
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/lore-agents/lore/internal/knowledge/config"
@@ -81,7 +80,7 @@ func Sync(ctx context.Context, s *gitstore.Store, o SyncOptions) (SyncReport, er
 	}
 	for _, err := range []error{sc.ConfigErr, sc.UserErr} {
 		for _, ce := range config.Problems(err) {
-			if ce.Key == "" || ce.Key == "sources" || strings.HasPrefix(ce.Key, "sources[") {
+			if ce.AboutSources() {
 				r.Problems = append(r.Problems, ce.WithEffect())
 			}
 		}

@@ -101,7 +101,7 @@ type Cache struct {
 	old     map[string]*Known   // read from the last build's cache file
 	hits    map[string]*Known   // the entries of unchanged files (Match)
 	fresh   map[string][]*Known // by store name ("" the project's): the files Read read
-	now     []*Known            // known this build, with a snapshot stat: what Bytes saves
+	now     []*Known            // known this build, with a snapshot stat: what encode saves
 	read    int                 // files read this build: how much the saved cache is out of date
 	save    func([]byte)        // SaveWith's
 	pending sync.WaitGroup      // encode's goroutine

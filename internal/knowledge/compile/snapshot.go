@@ -65,14 +65,16 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		watchFile(path.Clean(filepath.ToSlash(learnings)))
 	}
 	// folder: its entry path (relative or absolute), the path items show.
-	folder := func(dir, entry, display string) {
+	// It returns why the folder could not be listed, nil when it is not
+	// there.
+	folder := func(dir, entry, display string) error {
 		s.Watch = append(s.Watch, manifest.Watched{Path: entry, Stat: manifest.StatPath(dir)})
 		entries, err := os.ReadDir(dir) // after the folder's stat: an entry added later changes the folder
 		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				s.listErrs = append(s.listErrs, err)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
 			}
-			return
+			return err
 		}
 		first := len(s.Files)
 		for _, e := range entries {
@@ -86,15 +88,17 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		parallel.Each(len(added), func(i int) {
 			added[i].Stat = manifest.StatPath(filepath.Join(dir, path.Base(added[i].Path)))
 		})
+		return nil
 	}
 	for _, kind := range markdown.Kinds {
 		f := lorepath.InDir(markdown.Folder(kind))
-		folder(filepath.Join(root, filepath.FromSlash(f)), f, f)
+		if err := folder(filepath.Join(root, filepath.FromSlash(f)), f, f); err != nil {
+			s.listErrs = append(s.listErrs, err)
+		}
 	}
 	s.project = len(s.Files)
-	errs := s.listErrs
-	s.listErrs = nil // only the project's folders: the others' lists report their own
-	folder(filepath.Join(root, filepath.FromSlash(lorepath.Skills)), lorepath.Skills, lorepath.Skills)
+	// The other folders' own reads (skills, a store's ListDir) say theirs.
+	_ = folder(filepath.Join(root, filepath.FromSlash(lorepath.Skills)), lorepath.Skills, lorepath.Skills)
 	for _, st := range stores {
 		if st.State != "" {
 			s.Watch = append(s.Watch, manifest.Watched{Path: filepath.ToSlash(st.State), Stat: st.Stat})
@@ -113,10 +117,9 @@ func takeSnapshot(root string, stores []Store, learnings string) Snapshot {
 		}
 		for _, kind := range markdown.Kinds {
 			dir := filepath.Join(st.Dir, markdown.Folder(kind))
-			folder(dir, filepath.ToSlash(dir), st.Name+":"+markdown.Folder(kind))
+			_ = folder(dir, filepath.ToSlash(dir), st.Name+":"+markdown.Folder(kind))
 		}
 	}
-	s.listErrs = errs
 	return s
 }
 

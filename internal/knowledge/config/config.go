@@ -119,6 +119,12 @@ type Error struct {
 
 func (e *Error) Error() string { return e.located(e.Msg) }
 
+// AboutSources says the problem leaves sources out: it is in the
+// sources list, or in the whole file (which then names none).
+func (e *Error) AboutSources() bool {
+	return e.Key == "" || e.Key == "sources" || strings.HasPrefix(e.Key, "sources[")
+}
+
 // WithEffect is the error and what is done without the key meanwhile.
 func (e *Error) WithEffect() string { return e.located(e.Detail()) }
 
@@ -191,7 +197,7 @@ var lineRe = lazyre.New(`line (\d+): `)
 // repository without its deny guards over one bad key.
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
-	d := &decoder{path: path}
+	d := newDecoder(path, "")
 	d.decode(data, &c)
 	c.Sources = d.sources(c.Sources)
 	c.Disable = d.ids(c.Disable)

@@ -25,9 +25,9 @@ type decoder struct {
 	// bad holds the entries of lists of mappings (sources[0],
 	// consolidate.routes[1]) with an unknown key or a value of the wrong
 	// type: validation leaves them out whole, since a source whose ref
-	// fell back to its default would follow another branch. Until then every entry keeps
-	// its place in the list, so a later problem names its index as
-	// written.
+	// fell back to its default would follow another branch. Until then
+	// every entry keeps its place in the list, so a later problem names
+	// its index as written.
 	bad map[string]bool
 	// lines holds the line of each key read (inject.threshold) and of
 	// each list entry (sources[0]), for the problems validation finds.
@@ -38,13 +38,16 @@ type decoder struct {
 	top string
 }
 
+// newDecoder reads the config file at path; top is what a top-level key
+// no setting has is told ("" for the usual message).
+func newDecoder(path, top string) *decoder {
+	return &decoder{path: path, top: top, bad: map[string]bool{}, lines: map[string]int{}, names: map[string]string{}}
+}
+
 // nameEntry notes the name: the source entry n gives itself.
 func (d *decoder) nameEntry(entry string, n *yaml.Node) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode && v.Value != "" {
-			if d.names == nil {
-				d.names = map[string]string{}
-			}
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode {
 			d.names[entry] = v.Value
 		}
 	}
@@ -53,13 +56,6 @@ func (d *decoder) nameEntry(entry string, n *yaml.Node) {
 // line is the line of a key or list entry read, 1 when it was not.
 func (d *decoder) line(key string) int {
 	return max(d.lines[key], 1)
-}
-
-func (d *decoder) saw(key string, line int) {
-	if d.lines == nil {
-		d.lines = map[string]int{}
-	}
-	d.lines[key] = line
 }
 
 // add notes a problem, and what the commands that go on do without the
@@ -78,13 +74,6 @@ func (d *decoder) leftOut(entry string) string {
 		return entry + " is left out: its items reach no agent"
 	}
 	return entry + " is left out"
-}
-
-func (d *decoder) markBad(entry string) {
-	if d.bad == nil {
-		d.bad = map[string]bool{}
-	}
-	d.bad[entry] = true
 }
 
 // errs is every problem, in line order; nil when there is none.
@@ -176,7 +165,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 			d.add(k.Line, key, fmt.Sprintf("is set twice (also on line %d)", first), "this one is ignored")
 			continue
 		}
-		d.saw(key, k.Line)
+		d.lines[key] = k.Line
 		f, known := fields[k.Value]
 		if !known {
 			msg, effect := unknownMsg(prefix, fields), ""
@@ -187,7 +176,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, prefix, entry string) {
 				// A misspelt key of a source (rev: for ref:) would leave it
 				// following another branch.
 				effect = d.leftOut(entry)
-				d.markBad(entry)
+				d.bad[entry] = true
 			}
 			d.add(k.Line, key, msg, effect)
 			continue
@@ -216,7 +205,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, key, entry string) {
 	effect := usesDefault(v)
 	if entry != "" {
 		effect = d.leftOut(entry)
-		d.markBad(entry)
+		d.bad[entry] = true
 	}
 	d.add(n.Line, key, fmt.Sprintf("%s, not %s", shownNode(n), typeName(v.Type())), effect)
 }
@@ -226,7 +215,7 @@ func (d *decoder) list(n *yaml.Node, v reflect.Value, key string) {
 	out := reflect.MakeSlice(v.Type(), 0, len(n.Content))
 	for i, el := range n.Content {
 		entry := fmt.Sprintf("%s[%d]", key, i)
-		d.saw(entry, el.Line)
+		d.lines[entry] = el.Line
 		if key == "sources" && el.Kind == yaml.MappingNode {
 			d.nameEntry(entry, el)
 		}
@@ -234,7 +223,7 @@ func (d *decoder) list(n *yaml.Node, v reflect.Value, key string) {
 		if el.Kind != yaml.MappingNode {
 			d.add(el.Line, entry, fmt.Sprintf("%s, not a mapping (%s has %s)",
 				shownNode(el), entry, strings.Join(fieldNames(yamlFields(e.Elem().Type())), ", ")), d.leftOut(entry))
-			d.markBad(entry)
+			d.bad[entry] = true
 		} else if d.mapping(el, e.Elem(), entry+".", entry); !d.bad[entry] {
 			_ = el.Decode(e.Interface()) // again, through the type's UnmarshalYAML: a source keeps its line
 		}

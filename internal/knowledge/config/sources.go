@@ -159,7 +159,7 @@ type User struct {
 // is one: it belongs in .lore/config.yaml.
 func ParseUser(path string, data []byte) (User, error) {
 	var u User
-	d := &decoder{path: path, top: "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)"}
+	d := newDecoder(path, "unknown key: the user's config holds only sources and disable (other settings are the project's, in .lore/config.yaml)")
 	d.decode(data, &u)
 	u.Sources = d.sources(u.Sources)
 	u.Disable = d.ids(u.Disable)

@@ -136,11 +136,17 @@ func checkConfig(f *File) (config.Config, []Finding) {
 		return config.Default(), nil
 	}
 	c, err := config.Parse(f.Path, f.Data)
+	return c, ConfigFindings(err, Error)
+}
+
+// ConfigFindings are the problems of a config err names, each a finding
+// of severity sev that says what is used meanwhile.
+func ConfigFindings(err error, sev Severity) []Finding {
 	var out []Finding
 	for _, ce := range config.Problems(err) {
-		out = append(out, Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: Error})
+		out = append(out, Finding{Path: ce.Path, Line: ce.Line, Key: ce.Key, Msg: ce.Detail(), Severity: sev})
 	}
-	return c, out
+	return out
 }
 
 // checkLearnings checks the learnings file, when there is one.
